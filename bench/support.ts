@@ -1,0 +1,112 @@
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+/** Shared pieces of the benchmarks: the real server process, the bare baseline, and printing. */
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface BenchServer {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Starts `scenarist serve` from dist/ (run `npm run build` first) on a fresh data directory. */
+export async function startScenarist(args: readonly string[] = []): Promise<BenchServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-bench-'));
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      if (i > 300) throw new Error('scenarist did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The baseline: a plain node:http server answering a fixed JSON body, in its own process. */
+export async function startBareNode(): Promise<BenchServer> {
+  const port = await freePort();
+  const code = `
+    const body = JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', tag: 'bench', status: 'PROCESSING', progress: 0.5 });
+    require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
+      .listen(${port}, '127.0.0.1', () => process.send('ready'));`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  await new Promise((r) => child.once('message', r));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  readonly non2xx: number;
+}
+
+/** Drives a URL with autocannon (in this process) and returns its throughput and latency. */
+export async function load(url: string, connections = 32, seconds = 5): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: seconds });
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export async function json<T>(res: Response | Promise<Response>): Promise<T> {
+  const r = await res;
+  if (!r.ok) throw new Error(`${r.status} ${await r.text()}`);
+  return (await r.json()) as T;
+}
+
+export function post(url: string, body: unknown): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+/** One printed line per figure: name, measured value, budget, verdict. */
+export function report(name: string, value: string, budget: string, ok: boolean): void {
+  console.log(`${ok ? 'PASS' : 'OVER'}  ${name.padEnd(48)} ${value.padStart(16)}   budget ${budget}`);
+}
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}

@@ -1,0 +1,2 @@
+/** The `scenarist` command line: serve | worker | migrate. */
+export { main } from './cli/main.js';

@@ -1,0 +1,85 @@
+import { SettingError } from '../config/setting-error.js';
+import type { RawSettings, SettingName } from '../config/settings.js';
+
+/** A command-line flag and the setting it sets. */
+interface FlagSpec {
+  readonly flag: string;
+  readonly setting: SettingName;
+  readonly help: string;
+  /** May be given several times (values collect into a list). */
+  readonly repeatable?: boolean;
+  /** A boolean flag may stand alone (`--autorun`) or take true/false. */
+  readonly boolean?: boolean;
+}
+
+export const SERVE_FLAGS: readonly FlagSpec[] = [
+  { flag: 'host', setting: 'host', help: 'bind address (default 127.0.0.1)' },
+  { flag: 'port', setting: 'port', help: 'bind port (default 8051)' },
+  { flag: 'prefix', setting: 'prefix', help: 'URL prefix of every route (default /api/v1)' },
+  { flag: 'data-dir', setting: 'data_dir', help: 'directory of the embedded SQLite file (default ./data)' },
+  { flag: 'database-url', setting: 'database_url', help: 'sqlite:<file> or postgres://... (default sqlite in data-dir)' },
+  { flag: 'title', setting: 'title', help: 'title returned by /health (default Scenarist)' },
+  { flag: 'cors-origin', setting: 'cors_origins', help: 'allowed cross-origin origin; repeat for several', repeatable: true },
+  { flag: 'allow-session-create', setting: 'allow_session_create', help: 'true|false (default true)', boolean: true },
+  { flag: 'forwarded-allow-ips', setting: 'forwarded_allow_ips', help: '* or comma-separated proxy IPs trusted for X-Forwarded-*' },
+  { flag: 'autocreate', setting: 'autocreate', help: 'spawn "<key> [auto]" scenarios for new datasets', boolean: true },
+  { flag: 'default-algo', setting: 'default_algo', help: 'algorithm of auto-created scenarios' },
+  { flag: 'default-algo-params', setting: 'default_algo_params', help: 'JSON object of its parameter values' },
+  { flag: 'autorun', setting: 'autorun', help: 'queue scenarios as soon as they are created', boolean: true },
+  { flag: 'domain', setting: 'domain', help: 'domain module (path or package; default: bundled warehouse example)' },
+  { flag: 'workers', setting: 'workers', help: 'algorithm worker threads (default: CPU cores; 0 = API only)' },
+  { flag: 'body-limit', setting: 'body_limit', help: 'largest JSON request body, e.g. 64MiB' },
+  { flag: 'upload-limit', setting: 'upload_limit', help: 'largest ETL upload, e.g. 256MiB' },
+  { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
+];
+
+export interface ParsedFlags {
+  readonly settings: RawSettings;
+  readonly config: string | undefined;
+  readonly help: boolean;
+  readonly extra: Readonly<Record<string, string>>;
+}
+
+const BOOLEAN_WORDS = /^(true|false|1|0|yes|no|on|off)$/i;
+
+/**
+ * Parses `--flag value`, `--flag=value` and bare boolean flags. `extraFlags` are command-specific
+ * (e.g. `--concurrency` of `worker`), returned as strings.
+ */
+export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], extraFlags: readonly string[] = []): ParsedFlags {
+  const settings: RawSettings = {};
+  const extra: Record<string, string> = {};
+  let config: string | undefined;
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new SettingError(arg, 'unexpected argument (flags start with --)');
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    const spec = specs.find((s) => s.flag === name);
+    const takeValue = (): string => {
+      if (inline !== undefined) return inline;
+      const next = argv[i + 1];
+      if (next === undefined) throw new SettingError(`--${name}`, 'needs a value');
+      i++;
+      return next;
+    };
+    if (name === 'config') config = takeValue();
+    else if (extraFlags.includes(name)) extra[name] = takeValue();
+    else if (!spec) throw new SettingError(`--${name}`, 'unknown flag (see --help)');
+    else if (spec.boolean && inline === undefined && !BOOLEAN_WORDS.test(argv[i + 1] ?? '')) settings[spec.setting] = 'true';
+    else if (spec.repeatable) settings[spec.setting] = [...((settings[spec.setting] as string[] | undefined) ?? []), takeValue()];
+    else settings[spec.setting] = takeValue();
+  }
+  return { settings, config, help, extra };
+}
+
+export function flagsHelp(specs: readonly FlagSpec[]): string {
+  const width = Math.max(...specs.map((s) => s.flag.length)) + 4;
+  return specs.map((s) => `  --${s.flag.padEnd(width)}${s.help}  [env SCENARIST_${s.setting.toUpperCase()}]`).join('\n');
+}

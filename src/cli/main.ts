@@ -1,0 +1,71 @@
+import { resolveSettings } from '../config/resolve.js';
+import { SettingError } from '../config/setting-error.js';
+import type { Settings } from '../config/settings.js';
+import { settingsFromEnv, settingsFromFile } from '../config/sources.js';
+import { flagsHelp, parseFlags, SERVE_FLAGS } from './flags.js';
+import { serve } from './serve.js';
+import { migrate } from './migrate.js';
+
+const USAGE = `Usage: scenarist <command> [flags]
+
+Commands:
+  serve     run the HTTP service (and, unless --workers 0, its algorithm workers)
+  worker    run algorithm workers against a PostgreSQL store (distributed executor)
+  migrate   bring the database schema up to date and exit
+
+Run "scenarist <command> --help" for the flags of a command.`;
+
+const MIGRATE_FLAGS = SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag));
+
+/** Settings from every source: defaults < config file < env < flags. */
+export function settingsFrom(argvFlags: ReturnType<typeof parseFlags>, env: NodeJS.ProcessEnv): Settings {
+  const configPath = argvFlags.config ?? env.SCENARIST_CONFIG;
+  const file = configPath ? settingsFromFile(configPath) : {};
+  return resolveSettings(file, settingsFromEnv(env), argvFlags.settings);
+}
+
+/** Entry point of the `scenarist` bin; resolves to the exit code (serve resolves when it stops). */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve': {
+        const flags = parseFlags(rest, SERVE_FLAGS);
+        if (flags.help) return printHelp('serve', SERVE_FLAGS);
+        return await serve(settingsFrom(flags, env));
+      }
+      case 'migrate': {
+        const flags = parseFlags(rest, MIGRATE_FLAGS);
+        if (flags.help) return printHelp('migrate', MIGRATE_FLAGS);
+        return await migrate(settingsFrom(flags, env));
+      }
+      case 'worker': {
+        const { worker, WORKER_FLAGS, WORKER_EXTRA_FLAGS } = await import('./worker.js');
+        const flags = parseFlags(rest, WORKER_FLAGS, WORKER_EXTRA_FLAGS);
+        if (flags.help) return printHelp('worker', WORKER_FLAGS, '  --concurrency N   runs at once in this process (default: CPU cores)');
+        return await worker(settingsFrom(flags, env), flags.extra);
+      }
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        console.log(USAGE);
+        return command === undefined ? 1 : 0;
+      default:
+        console.error(`scenarist: unknown command "${command}"\n\n${USAGE}`);
+        return 1;
+    }
+  } catch (err) {
+    if (err instanceof SettingError) {
+      console.error(`scenarist: ${err.message}`);
+      return 2;
+    }
+    console.error(`scenarist: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+function printHelp(command: string, flags: Parameters<typeof flagsHelp>[0], extra = ''): number {
+  console.log(`Usage: scenarist ${command} [flags]\n\nFlags:\n  --config FILE${' '.repeat(9)}JSON file of settings (snake_case keys)  [env SCENARIST_CONFIG]\n${flagsHelp(flags)}${extra ? `\n${extra}` : ''}`);
+  return 0;
+}

@@ -1,0 +1,47 @@
+import type { Settings } from '../config/settings.js';
+import { buildApp } from '../http/app.js';
+import { assemble } from '../runtime/assemble.js';
+import { createLogger } from './logger.js';
+
+/**
+ * `scenarist serve`: starts the service and resolves with the exit code once SIGINT/SIGTERM has
+ * drained it (stop accepting, finish in-flight requests, stop workers, close the store).
+ */
+export async function serve(settings: Settings): Promise<number> {
+  const log = createLogger(settings);
+  const runtime = await assemble(settings, log);
+  const app = await buildApp(runtime.services, { logger: log });
+  try {
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (err) {
+    await runtime.close();
+    throw new Error(`cannot listen on ${settings.host}:${settings.port}: ${(err as Error).message}`, { cause: err });
+  }
+  log.info({ prefix: settings.prefix, database: settings.databaseUrl.split(':')[0], workers: settings.workers }, 'scenarist ready');
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'shutting down');
+      // A second signal or a stuck drain must not keep the process alive forever.
+      const force = setTimeout(() => {
+        log.error('shutdown took too long; exiting');
+        resolve(1);
+      }, 15_000);
+      force.unref();
+      try {
+        await app.close();
+        await runtime.close();
+        clearTimeout(force);
+        resolve(0);
+      } catch (err) {
+        log.error({ err }, 'error during shutdown');
+        resolve(1);
+      }
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,15 @@
+import type { Settings } from '../config/settings.js';
+import { SERVE_FLAGS } from './flags.js';
+
+export const WORKER_FLAGS = SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir'].includes(f.flag));
+export const WORKER_EXTRA_FLAGS = ['concurrency'] as const;
+
+/** `scenarist worker`: runs algorithms for a PostgreSQL-backed deployment. */
+export async function worker(settings: Settings, _extra: Readonly<Record<string, string>>): Promise<number> {
+  if (!settings.databaseUrl.startsWith('postgres')) {
+    console.error('scenarist: invalid setting database_url: worker processes need a postgres:// database');
+    return 2;
+  }
+  const { runWorkerProcess } = await import('../executor/distributed/worker-process.js');
+  return runWorkerProcess(settings, _extra);
+}

@@ -1,0 +1,67 @@
+import { SettingError } from './setting-error.js';
+
+/** Converters from a raw setting value (a string from flags/env, or JSON from a file) to its type. */
+
+export function parseBoolean(name: string, raw: unknown): boolean {
+  if (typeof raw === 'boolean') return raw;
+  if (typeof raw === 'string') {
+    const v = raw.trim().toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
+  }
+  throw new SettingError(name, `expected true or false, got ${show(raw)}`);
+}
+
+export function parseInteger(name: string, raw: unknown, min: number, max: number): number {
+  const n = typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isInteger(n)) {
+    throw new SettingError(name, `expected an integer, got ${show(raw)}`);
+  }
+  if (n < min || n > max) throw new SettingError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+export function parseString(name: string, raw: unknown): string {
+  if (typeof raw !== 'string') throw new SettingError(name, `expected a string, got ${show(raw)}`);
+  return raw;
+}
+
+/** A list: a JSON array of strings, or a comma-separated string. */
+export function parseList(name: string, raw: unknown): string[] {
+  const items = typeof raw === 'string' ? raw.split(',') : raw;
+  if (!Array.isArray(items) || !items.every((i) => typeof i === 'string')) {
+    throw new SettingError(name, `expected a list of strings, got ${show(raw)}`);
+  }
+  return items.map((i: string) => i.trim());
+}
+
+export function parseJsonObject(name: string, raw: unknown): Record<string, unknown> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new SettingError(name, `expected a JSON object, got ${show(raw)}`);
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SettingError(name, `expected a JSON object, got ${show(raw)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Sizes in bytes, with an optional unit: `1048576`, `64MiB`, `256 MB`, `1g`. */
+export function parseSize(name: string, raw: unknown): number {
+  if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0) return raw;
+  const match = typeof raw === 'string' ? /^\s*(\d+)\s*([kmg]?)(i?b)?\s*$/i.exec(raw) : null;
+  if (!match) throw new SettingError(name, `expected a positive size such as 64MiB, got ${show(raw)}`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match[2] ?? '').toLowerCase() as '' | 'k' | 'm' | 'g'];
+  const bytes = Number(match[1]) * unit;
+  if (bytes <= 0) throw new SettingError(name, `must be positive, got ${show(raw)}`);
+  return bytes;
+}
+
+function show(raw: unknown): string {
+  const text = JSON.stringify(raw) ?? String(raw);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

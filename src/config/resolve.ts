@@ -1,0 +1,102 @@
+import { availableParallelism } from 'node:os';
+import { resolve as resolvePath } from 'node:path';
+import { SettingError } from './setting-error.js';
+import { LOG_LEVELS, type LogLevel, type RawSettings, type Settings } from './settings.js';
+import { parseBoolean, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
+import { isIP } from 'node:net';
+
+/** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
+export const DEFAULT_DOMAIN = 'scenarist:example';
+
+const MiB = 1024 ** 2;
+
+/**
+ * Merges sources, later ones winning (defaults < file < env < flags), and validates every value.
+ * Throws a `SettingError` naming the first bad setting.
+ */
+export function resolveSettings(...sources: RawSettings[]): Settings {
+  const raw: RawSettings = Object.assign({}, ...sources);
+  const dataDir = resolvePath(raw.data_dir === undefined ? './data' : nonEmpty('data_dir', raw.data_dir));
+  const settings: Settings = {
+    host: raw.host === undefined ? '127.0.0.1' : nonEmpty('host', raw.host),
+    port: raw.port === undefined ? 8051 : parseInteger('port', raw.port, 1, 65535),
+    prefix: raw.prefix === undefined ? '/api/v1' : parsePrefix(raw.prefix),
+    corsOrigins: raw.cors_origins === undefined ? [] : parseOrigins(raw.cors_origins),
+    allowSessionCreate:
+      raw.allow_session_create === undefined ? true : parseBoolean('allow_session_create', raw.allow_session_create),
+    forwardedAllowIps: raw.forwarded_allow_ips === undefined ? undefined : parseForwarded(raw.forwarded_allow_ips),
+    title: raw.title === undefined ? 'Scenarist' : parseString('title', raw.title),
+    autocreate: raw.autocreate === undefined ? false : parseBoolean('autocreate', raw.autocreate),
+    defaultAlgo: raw.default_algo === undefined ? undefined : nonEmpty('default_algo', raw.default_algo),
+    defaultAlgoParams:
+      raw.default_algo_params === undefined ? {} : parseJsonObject('default_algo_params', raw.default_algo_params),
+    autorun: raw.autorun === undefined ? false : parseBoolean('autorun', raw.autorun),
+    dataDir,
+    databaseUrl: raw.database_url === undefined ? `sqlite:${resolvePath(dataDir, 'scenarist.db')}` : parseDatabaseUrl(raw.database_url),
+    workers: raw.workers === undefined ? availableParallelism() : parseInteger('workers', raw.workers, 0, 1024),
+    domain: raw.domain === undefined ? DEFAULT_DOMAIN : nonEmpty('domain', raw.domain),
+    bodyLimitBytes: raw.body_limit === undefined ? 64 * MiB : parseSize('body_limit', raw.body_limit),
+    uploadLimitBytes: raw.upload_limit === undefined ? 256 * MiB : parseSize('upload_limit', raw.upload_limit),
+    logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
+  };
+  if (settings.autocreate && settings.defaultAlgo === undefined) {
+    throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');
+  }
+  return Object.freeze(settings);
+}
+
+function nonEmpty(name: string, raw: unknown): string {
+  const value = parseString(name, raw).trim();
+  if (value === '') throw new SettingError(name, 'must not be empty');
+  return value;
+}
+
+function parsePrefix(raw: unknown): string {
+  const prefix = parseString('prefix', raw).trim();
+  if (!prefix.startsWith('/')) throw new SettingError('prefix', `must start with "/", got "${prefix}"`);
+  if (/[\s?#%]/.test(prefix) || prefix.includes('//')) {
+    throw new SettingError('prefix', `must be a plain path such as /api/v1, got "${prefix}"`);
+  }
+  // "/" means no prefix; a trailing slash is dropped so "/api/" and "/api" behave the same.
+  return prefix === '/' ? '' : prefix.replace(/\/+$/, '');
+}
+
+function parseOrigins(raw: unknown): string[] {
+  const origins = parseList('cors_origins', raw);
+  for (const origin of origins) {
+    if (origin === '') throw new SettingError('cors_origins', 'an origin must not be empty');
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new SettingError('cors_origins', `"${origin}" is not an origin such as https://app.example.com or *`);
+    }
+  }
+  return origins;
+}
+
+function parseForwarded(raw: unknown): '*' | string[] {
+  if (raw === '*') return '*';
+  const ips = parseList('forwarded_allow_ips', raw);
+  if (ips.length === 1 && ips[0] === '*') return '*';
+  for (const ip of ips) {
+    if (isIP(ip) === 0) throw new SettingError('forwarded_allow_ips', `"${ip}" is not an IP address (or use *)`);
+  }
+  return ips;
+}
+
+function parseDatabaseUrl(raw: unknown): string {
+  const url = nonEmpty('database_url', raw);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return url;
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (path === '') throw new SettingError('database_url', 'sqlite: needs a file path, e.g. sqlite:./data/scenarist.db');
+    return `sqlite:${resolvePath(path)}`;
+  }
+  throw new SettingError('database_url', `must start with postgres://, postgresql:// or sqlite:, got "${url}"`);
+}
+
+function parseLogLevel(raw: unknown): LogLevel {
+  const level = parseString('log_level', raw).trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new SettingError('log_level', `must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  }
+  return level as LogLevel;
+}

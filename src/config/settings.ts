@@ -1,0 +1,57 @@
+/** The validated, frozen settings of one server or worker process. */
+export interface Settings {
+  readonly host: string;
+  readonly port: number;
+  readonly prefix: string;
+  readonly corsOrigins: readonly string[];
+  readonly allowSessionCreate: boolean;
+  /** `undefined`: ignore X-Forwarded-*; `'*'`: trust every peer; a list: trust only those peer addresses. */
+  readonly forwardedAllowIps: '*' | readonly string[] | undefined;
+  readonly title: string;
+  readonly autocreate: boolean;
+  readonly defaultAlgo: string | undefined;
+  readonly defaultAlgoParams: Readonly<Record<string, unknown>>;
+  readonly autorun: boolean;
+  readonly dataDir: string;
+  /** `sqlite:<path>` (default: `<dataDir>/scenarist.db`) or `postgres://...`. */
+  readonly databaseUrl: string;
+  /** Algorithm worker threads in this process; 0 makes a pure API node. */
+  readonly workers: number;
+  /** Module specifier or path of the domain module. */
+  readonly domain: string;
+  readonly bodyLimitBytes: number;
+  readonly uploadLimitBytes: number;
+  readonly logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Every setting by its snake_case name: the key used in config files, the `SCENARIST_<NAME>` env
+ * variable and (kebab-cased) the CLI flag.
+ */
+export const SETTING_NAMES = [
+  'host',
+  'port',
+  'prefix',
+  'cors_origins',
+  'allow_session_create',
+  'forwarded_allow_ips',
+  'title',
+  'autocreate',
+  'default_algo',
+  'default_algo_params',
+  'autorun',
+  'data_dir',
+  'database_url',
+  'workers',
+  'domain',
+  'body_limit',
+  'upload_limit',
+  'log_level',
+] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+/** Raw values as given by one source: strings from flags and env, any JSON from a config file. */
+export type RawSettings = Partial<Record<SettingName, unknown>>;

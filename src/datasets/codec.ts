@@ -1,0 +1,100 @@
+import { badInput } from '../errors.js';
+import { COLUMN_TYPES, type Cell, type Column, type ColumnType, type Dataset, type DatasetKind, type Table, type Tables } from './model.js';
+import { checkName } from './names.js';
+
+/**
+ * The default JSON form of a dataset (decisions.md "Datasets"):
+ * `{ key, kind, created_at, tables: { <name>: { columns: [{ name, type }], rows: [[...]] } } }`.
+ */
+
+/** The JSON form from stored parts, splicing the stored tables text in without re-parsing it. */
+export function encodeStored(meta: { key: string; kind: DatasetKind; createdAt: string }, tablesJson: string): string {
+  return `{"key":${JSON.stringify(meta.key)},"kind":${JSON.stringify(meta.kind)},"created_at":${JSON.stringify(meta.createdAt)},"tables":${tablesJson}}`;
+}
+
+export function encodeDataset(dataset: Dataset): unknown {
+  return { key: dataset.key, kind: dataset.kind, created_at: dataset.createdAt, tables: dataset.tables };
+}
+
+/** Parses the default JSON form; anything else is a 400 naming what is wrong. */
+export function decodeDataset(json: unknown): Dataset {
+  if (!isPlainObject(json)) throw badInput(`a dataset must be a JSON object with key and tables, got ${describe(json)}`);
+  const key = json.key;
+  if (typeof key !== 'string') throw badInput(`dataset "key" must be a string, got ${describe(key)}`);
+  checkName(key, 'dataset key');
+  const kind = json.kind === undefined ? 'master' : json.kind;
+  if (kind !== 'master' && kind !== 'derived') throw badInput(`dataset "kind" must be "master" or "derived", got ${describe(kind)}`);
+  const createdAt = json.created_at;
+  const validCreatedAt = typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt));
+  return {
+    key,
+    kind,
+    createdAt: validCreatedAt ? new Date(createdAt).toISOString() : new Date().toISOString(),
+    tables: checkTables(json.tables),
+  };
+}
+
+/** Validates a `tables` object: well-formed columns, rows of the right width, cells of the column's type. */
+export function checkTables(tables: unknown): Tables {
+  if (!isPlainObject(tables)) throw badInput(`dataset "tables" must be an object of tables, got ${describe(tables)}`);
+  for (const [name, table] of Object.entries(tables)) checkTable(name, table);
+  return tables as unknown as Tables;
+}
+
+function checkTable(name: string, table: unknown): asserts table is Table {
+  const where = `table "${name}"`;
+  if (!isPlainObject(table)) throw badInput(`${where} must be an object with columns and rows, got ${describe(table)}`);
+  const { columns, rows } = table;
+  if (!Array.isArray(columns)) throw badInput(`${where}: "columns" must be an array`);
+  const seen = new Set<string>();
+  columns.forEach((column: unknown, i) => {
+    if (!isPlainObject(column) || typeof column.name !== 'string' || column.name === '') {
+      throw badInput(`${where}: column ${i} must be an object with a non-empty string "name"`);
+    }
+    if (!(COLUMN_TYPES as readonly unknown[]).includes(column.type)) {
+      throw badInput(`${where}: column "${column.name}" has type ${describe(column.type)}; expected one of ${COLUMN_TYPES.join(', ')}`);
+    }
+    if (seen.has(column.name)) throw badInput(`${where}: column "${column.name}" appears twice`);
+    seen.add(column.name);
+  });
+  if (!Array.isArray(rows)) throw badInput(`${where}: "rows" must be an array of arrays`);
+  const types = (columns as Column[]).map((c) => c.type);
+  for (let r = 0; r < rows.length; r++) {
+    const row: unknown = rows[r];
+    if (!Array.isArray(row) || row.length !== types.length) {
+      throw badInput(`${where}: row ${r} must be an array of ${types.length} values`);
+    }
+    for (let c = 0; c < types.length; c++) {
+      if (!cellFits(row[c], types[c]!)) {
+        throw badInput(`${where}: row ${r}, column "${(columns as Column[])[c]!.name}": ${describe(row[c])} is not a ${types[c]}`);
+      }
+    }
+  }
+}
+
+function cellFits(cell: unknown, type: ColumnType): cell is Cell {
+  if (cell === null) return true;
+  switch (type) {
+    case 'string':
+      return typeof cell === 'string';
+    case 'integer':
+      return Number.isSafeInteger(cell);
+    case 'float':
+      return typeof cell === 'number' && Number.isFinite(cell);
+    case 'boolean':
+      return typeof cell === 'boolean';
+    case 'datetime':
+      return typeof cell === 'string' && !Number.isNaN(Date.parse(cell));
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { DomainRegistry } from '../domain/registry.js';
+import { conflict, notFound } from '../errors.js';
+import { describeParams, type ParameterDescriptor } from '../params/describe.js';
+import { isUniqueViolation } from '../store/errors.js';
+import type { DatasetRecord } from '../store/datasets-repository.js';
+import type { Store } from '../store/store.js';
+import { checkTables, decodeDataset, encodeDataset, encodeStored } from './codec.js';
+import { runEtl, type EtlMessage, type UploadedFile } from './etl/index.js';
+import type { Dataset, DatasetKind, Tables } from './model.js';
+
+export interface DatasetHooks {
+  /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
+  datasetStored(sessionId: string, key: string): Promise<void>;
+}
+
+export interface EtlResult {
+  readonly dataset_name: string;
+  readonly success: boolean;
+  readonly keys: string[];
+  readonly messages: EtlMessage[];
+}
+
+/** Datasets of a session: list, JSON form, ingest, derive, delete, ETL, and data parameters. */
+export class DatasetService {
+  constructor(
+    private readonly store: Store,
+    private readonly domain: DomainRegistry,
+    private readonly hooks: DatasetHooks,
+  ) {}
+
+  listKeys(sessionId: string): Promise<string[]> {
+    return this.store.datasets.listKeys(sessionId);
+  }
+
+  /** The dataset's JSON form as text; the stored tables are spliced in unless the domain encodes its own. */
+  async jsonForm(sessionId: string, key: string): Promise<string> {
+    const record = await this.require(sessionId, key);
+    const encode = this.domain.dataSource?.encode;
+    if (!encode) return encodeStored(record, record.tablesJson);
+    return JSON.stringify(encode(toDataset(record)));
+  }
+
+  /** Loads a dataset as typed tables. */
+  async load(sessionId: string, key: string): Promise<Dataset> {
+    return toDataset(await this.require(sessionId, key));
+  }
+
+  /** Registers a dataset from its JSON form under the key it carries, replacing one of that key. */
+  async ingest(sessionId: string, json: unknown): Promise<string[]> {
+    const decode = this.domain.dataSource?.decode ?? decodeDataset;
+    const dataset = decode(json);
+    // A domain decoder's output is checked like any other input before it is stored.
+    const decoded = decode === decodeDataset ? dataset : decodeDataset(encodeDataset(dataset));
+    await this.save(sessionId, decoded.key, decoded.kind, decoded.tables, decoded.createdAt);
+    return this.listKeys(sessionId);
+  }
+
+  async derive(sessionId: string, key: string, newKey: string): Promise<string[]> {
+    await this.requireExists(sessionId, key);
+    const derive = this.domain.dataSource?.derive;
+    const meta = { key: newKey, kind: 'derived' as const, createdAt: new Date().toISOString(), version: randomUUID() };
+    try {
+      if (derive) {
+        const derived = derive(await this.load(sessionId, key), newKey);
+        await this.store.datasets.insert({ ...meta, sessionId, kind: derived.kind, tablesJson: JSON.stringify(checkTables(derived.tables)) });
+      } else if (!(await this.store.datasets.copyWithin(sessionId, key, meta))) {
+        throw notFound(`dataset '${key}' not found`);
+      }
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(`dataset '${newKey}' already exists`);
+      throw err;
+    }
+    await this.hooks.datasetStored(sessionId, newKey);
+    return this.listKeys(sessionId);
+  }
+
+  /** Deletes a dataset unless a scenario of the session still uses it. */
+  async delete(sessionId: string, key: string): Promise<void> {
+    await this.requireExists(sessionId, key);
+    if (await this.store.datasets.isReferenced(sessionId, key)) {
+      throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`);
+    }
+    await this.store.datasets.delete(sessionId, key);
+  }
+
+  async parameters(sessionId: string, key: string): Promise<{ name: string; parameters: ParameterDescriptor[] }> {
+    await this.requireExists(sessionId, key);
+    return { name: key, parameters: describeParams(this.domain.dataParameters) };
+  }
+
+  /** Runs the ETL pipeline; stores the dataset only when it produced no error-level message. */
+  async etl(sessionId: string, datasetName: string, files: readonly UploadedFile[]): Promise<EtlResult> {
+    const outcome = await runEtl(this.domain.domain.schemas, files);
+    if (!outcome.success) return { dataset_name: datasetName, success: false, keys: [], messages: outcome.messages };
+    await this.save(sessionId, datasetName, 'master', outcome.tables);
+    return { dataset_name: datasetName, success: true, keys: [datasetName], messages: outcome.messages };
+  }
+
+  /** Fills a new `main` session with the domain's sample dataset, so a new user sees data at once. */
+  async seed(sessionId: string): Promise<void> {
+    const seed = this.domain.domain.seed;
+    if (!seed) return;
+    const files = await Promise.all(seed.files.map(async (path) => ({ filename: basename(path), data: await readFile(path) })));
+    const result = await this.etl(sessionId, seed.datasetKey, files);
+    if (!result.success) {
+      throw new Error(`domain seed dataset failed its ETL: ${result.messages.map((m) => m.message).join('; ')}`);
+    }
+  }
+
+  private async save(sessionId: string, key: string, kind: DatasetKind, tables: Tables, createdAt = new Date().toISOString()) {
+    await this.store.datasets.put({ sessionId, key, kind, createdAt, version: randomUUID(), tablesJson: JSON.stringify(tables) });
+    await this.hooks.datasetStored(sessionId, key);
+  }
+
+  private async require(sessionId: string, key: string): Promise<DatasetRecord> {
+    const record = await this.store.datasets.get(sessionId, key);
+    if (!record) throw notFound(`dataset '${key}' not found`);
+    return record;
+  }
+
+  /** Like `require`, without loading the tables. */
+  private async requireExists(sessionId: string, key: string): Promise<void> {
+    if (!(await this.store.datasets.getMeta(sessionId, key))) throw notFound(`dataset '${key}' not found`);
+  }
+}
+
+function toDataset(record: DatasetRecord): Dataset {
+  return { key: record.key, kind: record.kind, createdAt: record.createdAt, tables: JSON.parse(record.tablesJson) as Tables };
+}

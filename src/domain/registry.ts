@@ -1,0 +1,54 @@
+import { checkDecls } from '../params/check-decls.js';
+import type { ParamDecls } from '../params/kinds.js';
+import type { AnyAlgorithm, AnyDataSource, AnyKpi, Domain } from './define.js';
+
+/**
+ * A loaded, validated domain: algorithms and KPIs by name. Validation happens once, at load, so a
+ * mistake in a domain module stops start-up with a message instead of failing a request later.
+ */
+export class DomainRegistry {
+  readonly name: string;
+  private readonly algorithmsByName = new Map<string, AnyAlgorithm>();
+  private readonly kpisByName = new Map<string, AnyKpi>();
+
+  constructor(readonly domain: Domain) {
+    this.name = domain.name;
+    for (const algorithm of domain.algorithms) {
+      if (typeof algorithm.name !== 'string' || algorithm.name === '') throw new Error('domain: an algorithm has no name');
+      if (this.algorithmsByName.has(algorithm.name)) throw new Error(`domain: two algorithms are named "${algorithm.name}"`);
+      if (typeof algorithm.run !== 'function') throw new Error(`domain: algorithm "${algorithm.name}" has no run function`);
+      checkDecls(algorithm.parameters ?? {}, `algorithm "${algorithm.name}"`);
+      this.algorithmsByName.set(algorithm.name, algorithm);
+    }
+    for (const kpi of domain.kpis) {
+      if (this.kpisByName.has(kpi.name)) throw new Error(`domain: two KPIs are named "${kpi.name}"`);
+      if (typeof kpi.compute !== 'function') throw new Error(`domain: KPI "${kpi.name}" has no compute function`);
+      this.kpisByName.set(kpi.name, kpi);
+    }
+    checkDecls(this.dataParameters, 'data source');
+  }
+
+  get algorithmNames(): string[] {
+    return [...this.algorithmsByName.keys()];
+  }
+
+  get kpis(): readonly AnyKpi[] {
+    return this.domain.kpis;
+  }
+
+  get kpiNames(): string[] {
+    return [...this.kpisByName.keys()];
+  }
+
+  algorithm(name: string): AnyAlgorithm | undefined {
+    return this.algorithmsByName.get(name);
+  }
+
+  get dataSource(): AnyDataSource | undefined {
+    return this.domain.dataSource;
+  }
+
+  get dataParameters(): ParamDecls {
+    return this.domain.dataSource?.parameters ?? {};
+  }
+}

@@ -1,0 +1,72 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { forbidden } from '../../errors.js';
+import { errorResponses, Name, SessionList, SessionParams, SessionView } from '../schemas.js';
+import type { RouteOptions } from '../services.js';
+
+const tags = ['sessions'];
+
+export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
+  const { sessions, settings } = services;
+  // Runs before body validation, so a disabled route answers 403 whatever the body.
+  const creationAllowed = async () => {
+    if (!settings.allowSessionCreate) throw forbidden('session creation is disabled on this server');
+  };
+
+  app.get('/sessions', { schema: { summary: 'List sessions', tags, response: { 200: SessionList } } }, () => sessions.list());
+
+  app.post(
+    '/sessions',
+    {
+      preValidation: creationAllowed,
+      schema: {
+        summary: 'Create a session',
+        tags,
+        body: Type.Object({ display_name: Name }),
+        response: { 201: SessionList, ...errorResponses(400, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await sessions.create(request.body.display_name)),
+  );
+
+  app.post(
+    '/sessions/:sid/copy',
+    {
+      preValidation: creationAllowed,
+      schema: {
+        summary: 'Copy a session with its datasets and scenarios',
+        tags,
+        params: SessionParams,
+        body: Type.Object({ new_display_name: Name }),
+        response: { 201: SessionList, ...errorResponses(400, 403, 404, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await sessions.copy(request.params.sid, request.body.new_display_name)),
+  );
+
+  app.patch(
+    '/sessions/:sid',
+    {
+      schema: {
+        summary: 'Rename a session',
+        tags,
+        params: SessionParams,
+        body: Type.Object({ display_name: Name }),
+        response: { 200: SessionView, ...errorResponses(400, 404, 409, 422) },
+      },
+    },
+    (request) => sessions.rename(request.params.sid, request.body.display_name),
+  );
+
+  app.delete(
+    '/sessions/:sid',
+    {
+      schema: {
+        summary: 'Delete a session and everything it holds',
+        tags,
+        params: SessionParams,
+        response: { 200: SessionList, ...errorResponses(404) },
+      },
+    },
+    (request) => sessions.delete(request.params.sid),
+  );
+};

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { conflict, notFound } from '../errors.js';
+import type { Database } from '../store/database.js';
+import { isUniqueViolation } from '../store/errors.js';
+import type { SessionRecord } from '../store/sessions-repository.js';
+import type { Store } from '../store/store.js';
+
+export const MAIN_SESSION_NAME = 'main';
+
+export interface SessionView {
+  readonly id: string;
+  readonly display_name: string;
+}
+
+export interface SessionList {
+  readonly sessions: SessionView[];
+  readonly default: string;
+}
+
+/** What the session service needs from the rest of the system, given by the app factory. */
+export interface SessionHooks {
+  /** Stops queued and running scenarios of a session before it is removed. */
+  cancelSession(sessionId: string): Promise<void>;
+  /** Copies scenarios from one session into a new one, inside the copy transaction. */
+  copyScenarios(fromSessionId: string, toSessionId: string, db: Kysely<Database>): Promise<void>;
+  /** Fills a freshly auto-created `main` session (the example dataset). */
+  seedMainSession(sessionId: string): Promise<void>;
+}
+
+const view = (s: SessionRecord): SessionView => ({ id: s.id, display_name: s.displayName });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Sessions: create, copy, rename, delete, resolve by id or display-name alias, and the default `main`. */
+export class SessionService {
+  constructor(
+    private readonly store: Store,
+    private readonly hooks: SessionHooks,
+  ) {}
+
+  /** Resolves a `{sid}` path value: the UUID, or a display name as alias. */
+  async resolve(ref: string): Promise<SessionRecord> {
+    const session =
+      (UUID.test(ref) ? await this.store.sessions.findById(ref.toLowerCase()) : undefined) ??
+      (await this.store.sessions.findByName(ref));
+    if (!session) throw notFound(`session '${ref}' not found`);
+    return session;
+  }
+
+  async list(): Promise<SessionList> {
+    let sessions = await this.store.sessions.list();
+    if (sessions.length === 0) {
+      await this.ensureMain();
+      sessions = await this.store.sessions.list();
+    }
+    // A session is always present after ensureMain; the first listed is the earliest created.
+    return { sessions: sessions.map(view), default: sessions[0]!.id };
+  }
+
+  async create(displayName: string): Promise<SessionList> {
+    await this.insertNamed(displayName);
+    return this.list();
+  }
+
+  async copy(ref: string, newDisplayName: string): Promise<SessionList> {
+    const source = await this.resolve(ref);
+    await this.store.db.transaction().execute(async (trx) => {
+      const id = await this.insertNamed(newDisplayName, trx);
+      await this.store.datasets.copySession(source.id, id, trx);
+      await this.hooks.copyScenarios(source.id, id, trx);
+    });
+    return this.list();
+  }
+
+  async rename(ref: string, displayName: string): Promise<SessionView> {
+    const session = await this.resolve(ref);
+    if (session.displayName === displayName) return view(session);
+    try {
+      await this.store.sessions.rename(session.id, displayName);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`);
+      throw err;
+    }
+    return { id: session.id, display_name: displayName };
+  }
+
+  async delete(ref: string): Promise<SessionList> {
+    const session = await this.resolve(ref);
+    await this.hooks.cancelSession(session.id);
+    await this.store.sessions.delete(session.id);
+    return this.list();
+  }
+
+  /** Creates `main` when no session exists; several processes may race here, one wins. */
+  async ensureMain(): Promise<void> {
+    if ((await this.store.sessions.count()) > 0) return;
+    const id = randomUUID();
+    try {
+      await this.store.sessions.insert({ id, displayName: MAIN_SESSION_NAME, createdAt: new Date().toISOString() });
+    } catch (err) {
+      if (isUniqueViolation(err)) return; // another process created it first
+      throw err;
+    }
+    await this.hooks.seedMainSession(id);
+  }
+
+  private async insertNamed(displayName: string, db?: Kysely<Database>): Promise<string> {
+    const id = randomUUID();
+    try {
+      await this.store.sessions.insert({ id, displayName, createdAt: new Date().toISOString() }, db);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`);
+      throw err;
+    }
+    return id;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Generated } from 'kysely';
+
+/** Every table of the store, as Kysely sees it. JSON columns hold serialized text (portable across dialects). */
+export interface Database {
+  sessions: SessionsTable;
+  datasets: DatasetsTable;
+  scenarios: ScenariosTable;
+}
+
+export interface SessionsTable {
+  /** Creation order: the default session is the one with the lowest seq. */
+  seq: Generated<number>;
+  id: string;
+  display_name: string;
+  created_at: string;
+}
+
+export interface DatasetsTable {
+  seq: Generated<number>;
+  session_id: string;
+  key: string;
+  kind: 'master' | 'derived';
+  created_at: string;
+  /** Changes whenever the dataset under this key is replaced, so workers can cache parsed data by it. */
+  version: string;
+  /** The JSON text of the dataset's `tables` object, served without re-parsing. */
+  tables_json: string;
+}
+
+export type StoredStatus = 'CREATED' | 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+
+export interface ScenariosTable {
+  /** Creation order within the store; lists are ordered by it. */
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  tag: string;
+  dataset_key: string;
+  algo_name: string;
+  /** JSON object of validated algorithm parameter values. */
+  algo_params: string;
+  /** JSON object of validated data parameter values. */
+  data_params: string;
+  status: StoredStatus;
+  progress: number;
+  /** JSON text of the algorithm's result, set at COMPLETE. */
+  result: string | null;
+  /** JSON object of KPI name to value, set at COMPLETE. */
+  kpi_values: string | null;
+  error: string | null;
+  /** How many times a run of this scenario was started since it was last queued by a client. */
+  attempts: number;
+  /** FIFO position among queued scenarios of the session. */
+  queue_order: number | null;
+  created_at: string;
+  queued_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** The process running it (distributed executor) and until when its lease holds. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+}

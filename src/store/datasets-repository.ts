@@ -1,0 +1,149 @@
+import { sql, type Kysely } from 'kysely';
+import type { DatasetKind } from '../datasets/model.js';
+import type { Database } from './database.js';
+
+export interface DatasetMeta {
+  readonly sessionId: string;
+  readonly key: string;
+  readonly kind: DatasetKind;
+  readonly createdAt: string;
+  readonly version: string;
+}
+
+export interface DatasetRecord extends DatasetMeta {
+  /** JSON text of the dataset's tables object. */
+  readonly tablesJson: string;
+}
+
+const metaColumns = [
+  'session_id as sessionId',
+  'key',
+  'kind',
+  'created_at as createdAt',
+  'version',
+] as const;
+
+export class DatasetsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async listKeys(sessionId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('datasets').select('key').where('session_id', '=', sessionId).orderBy('seq').execute();
+    return rows.map((r) => r.key);
+  }
+
+  getMeta(sessionId: string, key: string): Promise<DatasetMeta | undefined> {
+    return this.db
+      .selectFrom('datasets')
+      .select(metaColumns)
+      .where('session_id', '=', sessionId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+  }
+
+  get(sessionId: string, key: string): Promise<DatasetRecord | undefined> {
+    return this.db
+      .selectFrom('datasets')
+      .select([...metaColumns, 'tables_json as tablesJson'])
+      .where('session_id', '=', sessionId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+  }
+
+  /** Stores the dataset, replacing one of the same key (its scenarios keep referring to the key). */
+  async put(record: DatasetRecord): Promise<void> {
+    const values = {
+      session_id: record.sessionId,
+      key: record.key,
+      kind: record.kind,
+      created_at: record.createdAt,
+      version: record.version,
+      tables_json: record.tablesJson,
+    };
+    await this.db
+      .insertInto('datasets')
+      .values(values)
+      .onConflict((oc) =>
+        oc.columns(['session_id', 'key']).doUpdateSet({
+          kind: values.kind,
+          created_at: values.created_at,
+          version: values.version,
+          tables_json: values.tables_json,
+        }),
+      )
+      .execute();
+  }
+
+  /** Stores a new dataset; throws a unique violation when the key exists. */
+  async insert(record: DatasetRecord): Promise<void> {
+    await this.db
+      .insertInto('datasets')
+      .values({
+        session_id: record.sessionId,
+        key: record.key,
+        kind: record.kind,
+        created_at: record.createdAt,
+        version: record.version,
+        tables_json: record.tablesJson,
+      })
+      .execute();
+  }
+
+  /**
+   * Copies a dataset's tables to a new key inside the database, so a large dataset is never
+   * loaded into the process. Returns false when the source does not exist; throws a unique
+   * violation when `target.key` is taken.
+   */
+  async copyWithin(sessionId: string, sourceKey: string, target: Omit<DatasetMeta, 'sessionId'>): Promise<boolean> {
+    const result = await this.db
+      .insertInto('datasets')
+      .columns(['session_id', 'key', 'kind', 'created_at', 'version', 'tables_json'])
+      .expression(
+        this.db
+          .selectFrom('datasets')
+          .select([
+            'session_id',
+            sql<string>`cast(${target.key} as text)`.as('key'),
+            sql<DatasetKind>`cast(${target.kind} as text)`.as('kind'),
+            sql<string>`cast(${target.createdAt} as text)`.as('created_at'),
+            sql<string>`cast(${target.version} as text)`.as('version'),
+            'tables_json',
+          ])
+          .where('session_id', '=', sessionId)
+          .where('key', '=', sourceKey),
+      )
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Copies every dataset of one session into another, inside the database. */
+  async copySession(fromSessionId: string, toSessionId: string, db: Kysely<Database> = this.db): Promise<void> {
+    await db
+      .insertInto('datasets')
+      .columns(['session_id', 'key', 'kind', 'created_at', 'version', 'tables_json'])
+      .expression(
+        db
+          .selectFrom('datasets')
+          .select([sql<string>`cast(${toSessionId} as text)`.as('session_id'), 'key', 'kind', 'created_at', 'version', 'tables_json'])
+          .where('session_id', '=', fromSessionId)
+          .orderBy('seq'),
+      )
+      .execute();
+  }
+
+  async delete(sessionId: string, key: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('datasets').where('session_id', '=', sessionId).where('key', '=', key).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Whether any scenario of the session uses the dataset (such a dataset cannot be deleted). */
+  async isReferenced(sessionId: string, key: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('scenarios')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .where('dataset_key', '=', key)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,16 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { StoreDialect } from '../dialect.js';
+import { initialMigration } from './0001-initial.js';
+
+/** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
+function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
+  return { '0001-initial': initialMigration(dialect) };
+}
+
+/** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { StoreDialect } from '../../src/store/dialect.js';
+
+/**
+ * The store dialects every store and route suite runs against (STYLE.md item 5). PostgreSQL is not
+ * optional: when it is unreachable the suite fails. `SCENARIST_TEST_DIALECTS=sqlite` narrows a local run.
+ */
+export const DIALECTS: readonly StoreDialect[] = (process.env.SCENARIST_TEST_DIALECTS ?? 'sqlite,postgres')
+  .split(',')
+  .map((d) => d.trim())
+  .filter((d): d is StoreDialect => d === 'sqlite' || d === 'postgres');
+
+export const POSTGRES_ADMIN_URL = process.env.SCENARIST_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export interface TestDatabase {
+  readonly url: string;
+  /** A scratch directory for the test (data_dir). */
+  readonly dir: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database of the dialect: a temp SQLite file, or a new PostgreSQL database. */
+export async function createTestDatabase(dialect: StoreDialect): Promise<TestDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'scenarist-test-'));
+  if (dialect === 'sqlite') {
+    return { url: `sqlite:${join(dir, 'test.db')}`, dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `scenarist_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    dir,
+    drop: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} is required by the test suite and is not reachable: ${(err as Error).message}`);
+  }
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,18 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * End-to-end tests run the real CLI from dist/, so the build must match the sources under test.
+ * Building once here (a few seconds) keeps a stale dist/ from ever being tested. tsc emits even when
+ * it reports type errors; those fail `npm run typecheck` in CI, so here they are only printed.
+ */
+export default function setup(): void {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  try {
+    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
+  } catch (err) {
+    const out = (err as { stdout?: Buffer }).stdout?.toString() ?? '';
+    console.warn(`global-setup: tsc reported errors (build emitted anyway):\n${out.split('\n').slice(0, 10).join('\n')}`);
+  }
+  execFileSync(process.execPath, ['scripts/copy-assets.mjs'], { cwd: root, stdio: 'inherit' });
+}
