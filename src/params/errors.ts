@@ -1,0 +1,49 @@
+/**
+ * A parameter value that fails its declaration. The HTTP layer answers it with `400 { detail }`, so the
+ * message is written for the client and always names the offending parameter.
+ */
+export class ParameterError extends Error {
+  override readonly name = 'ParameterError';
+
+  /**
+   * @param parameter the offending parameter name ('' when the values as a whole are wrong)
+   * @param message the full client-facing message; use `invalid`/`unknown` to get the usual wording
+   */
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** `parameter 'iterations': must be >= 1, got 0` */
+  static invalid(parameter: string, problem: string): ParameterError {
+    return new ParameterError(parameter, `parameter '${parameter}': ${problem}`);
+  }
+
+  /** `unknown parameter 'foo' (known: a, b)`: listing the known names lets the client fix a typo. */
+  static unknown(parameter: string, known: readonly string[]): ParameterError {
+    const list = known.length === 0 ? 'none' : known.join(', ');
+    return new ParameterError(parameter, `unknown parameter '${parameter}' (known: ${list})`);
+  }
+}
+
+const MAX_SHOWN = 60;
+
+/**
+ * How a received value appears after "got" in a message: as JSON, so `"1"` and `1` read differently,
+ * and cut short so a huge payload does not end up echoed in the response and the log.
+ */
+export function shown(value: unknown): string {
+  if (typeof value === 'number') return String(value); // JSON would print NaN and Infinity as null
+  if (value === undefined || typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol') {
+    return typeof value;
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = Array.isArray(value) ? 'array' : typeof value; // a cycle: never from JSON, but do not crash
+  }
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}...` : text;
+}
