@@ -2,7 +2,7 @@ import { SettingError } from '../config/setting-error.js';
 import type { RawSettings, SettingName } from '../config/settings.js';
 
 /** A command-line flag and the setting it sets. */
-interface FlagSpec {
+export interface FlagSpec {
   readonly flag: string;
   readonly setting: SettingName;
   readonly help: string;

@@ -36,8 +36,8 @@ describe('scenarist serve as a real process', () => {
       expect(res.status).toBe(201);
       expect(await first.stop('SIGINT')).toBe(0);
       const second = await serve([], dataDir);
-      const list = await (await fetch(`${second.url}/api/v1/sessions`)).json();
-      expect(list.sessions.map((s: { display_name: string }) => s.display_name)).toEqual(['main', 'kept']);
+      const list = (await (await fetch(`${second.url}/api/v1/sessions`)).json()) as { sessions: { display_name: string }[] };
+      expect(list.sessions.map((s) => s.display_name)).toEqual(['main', 'kept']);
       await second.stop();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -51,7 +51,7 @@ describe('scenarist serve as a real process', () => {
     const server = await serve(['--config', config], undefined, { SCENARIST_TITLE: 'env title' });
     const res = await fetch(`${server.url}/from-file/health`);
     expect(res.status).toBe(200);
-    expect((await res.json()).title).toBe('env title');
+    expect(((await res.json()) as { title: string }).title).toBe('env title');
     expect((await fetch(`${server.url}/api/v1/health`)).status).toBe(404);
     rmSync(dir, { recursive: true, force: true });
   });
