@@ -1,0 +1,16 @@
+import { defineAlgorithm } from '../../../src/domain/define.js';
+import type { WarehouseData } from '../model.js';
+import { greedyPlan } from '../plan/greedy-plan.js';
+import { planToResult } from '../plan/plan.js';
+import { slottingProblem } from '../plan/slotting-problem.js';
+import { depotParameters, zoneParameters } from './shared-parameters.js';
+
+export const greedySlotting = defineAlgorithm({
+  name: 'Greedy Slotting',
+  description: 'Assigns the fastest-moving SKUs to the free locations closest to the depot (Manhattan distance).',
+  parameters: { ...depotParameters, ...zoneParameters },
+  run(data: WarehouseData, params) {
+    const problem = slottingProblem(data, { x: params.depot_x, y: params.depot_y }, params.respect_zones);
+    return planToResult(problem, greedyPlan(problem));
+  },
+});

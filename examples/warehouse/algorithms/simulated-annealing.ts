@@ -1,0 +1,42 @@
+import { defineAlgorithm } from '../../../src/domain/define.js';
+import type { WarehouseData } from '../model.js';
+import { anneal, type AnnealStats } from '../plan/anneal.js';
+import { greedyPlan } from '../plan/greedy-plan.js';
+import { planToResult } from '../plan/plan.js';
+import { slottingProblem } from '../plan/slotting-problem.js';
+import type { SlottingResult } from '../result.js';
+import { depotParameters, zoneParameters } from './shared-parameters.js';
+
+export interface AnnealingResult extends SlottingResult {
+  readonly annealing: AnnealStats;
+}
+
+export const simulatedAnnealingSlotting = defineAlgorithm({
+  name: 'Simulated Annealing Slotting',
+  description: 'Starts from the greedy slotting and improves it by random swaps and moves; deterministic per seed.',
+  parameters: {
+    iterations: { kind: 'integer', min: 1, max: 10_000_000, default: 20_000, description: 'Moves to propose.' },
+    start_temperature: {
+      kind: 'float',
+      min: 0.0001,
+      default: 100,
+      description: 'Initial temperature, in metres of daily travel: how large a worsening is still often accepted.',
+    },
+    cooling_rate: { kind: 'float', min: 0.5, max: 0.999999, default: 0.995, description: 'Temperature factor per iteration.' },
+    // mulberry32 keeps 32 bits of state, so larger seeds would silently alias smaller ones.
+    seed: { kind: 'integer', min: 0, max: 4_294_967_295, default: 42, description: 'Random seed; the same seed gives the same result.' },
+    ...depotParameters,
+    ...zoneParameters,
+  },
+  async run(data: WarehouseData, params, ctx): Promise<AnnealingResult> {
+    const problem = slottingProblem(data, { x: params.depot_x, y: params.depot_y }, params.respect_zones);
+    const options = {
+      iterations: params.iterations,
+      startTemperature: params.start_temperature,
+      coolingRate: params.cooling_rate,
+      seed: params.seed,
+    };
+    const { plan, stats } = await anneal(problem, greedyPlan(problem), options, ctx);
+    return { ...planToResult(problem, plan), annealing: stats };
+  },
+});

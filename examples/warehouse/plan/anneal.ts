@@ -1,0 +1,146 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { RunContext } from '../../../src/domain/define.js';
+import { mulberry32, randomInt, type Random } from '../random.js';
+import { planTravel, UNASSIGNED, type Plan } from './plan.js';
+import { allowed, type SlottingProblem } from './slotting-problem.js';
+
+export interface AnnealOptions {
+  readonly iterations: number;
+  readonly startTemperature: number;
+  /** Temperature factor applied after every iteration. */
+  readonly coolingRate: number;
+  readonly seed: number;
+}
+
+export interface AnnealStats {
+  readonly iterations: number;
+  readonly accepted_moves: number;
+  readonly start_travel: number;
+  readonly best_travel: number;
+}
+
+/** How often (in steps of 1% of the run) progress is reported, the abort signal read and the thread yielded. */
+const REPORTS = 100;
+
+/**
+ * Simulated annealing over `start`: each iteration proposes swapping the locations of two slotted SKUs, or
+ * moving one to a location with room, accepts it by the Metropolis rule, and the best plan seen is returned,
+ * so the result is never worse than `start`. The unassigned set is left as it is (slotting one more SKU
+ * never reduces travel). Same seed and inputs, same result.
+ */
+export async function anneal(
+  problem: SlottingProblem,
+  start: Plan,
+  options: AnnealOptions,
+  ctx: Pick<RunContext, 'progress' | 'signal'>,
+): Promise<{ plan: Plan; stats: AnnealStats }> {
+  const walk = new Walk(problem, start, mulberry32(options.seed));
+  const chunk = Math.max(1, Math.ceil(options.iterations / REPORTS));
+  let temperature = options.startTemperature;
+  ctx.signal.throwIfAborted();
+  for (let done = 0; done < options.iterations; ) {
+    const end = Math.min(options.iterations, done + chunk);
+    for (; done < end; done++, temperature *= options.coolingRate) walk.step(temperature);
+    ctx.progress(done / options.iterations);
+    ctx.signal.throwIfAborted();
+    // Yields between chunks, so an abort posted to this thread is delivered during a long run.
+    await yieldToEventLoop();
+  }
+  const startTravel = planTravel(problem, start);
+  const best = walk.best();
+  // Recomputed exactly: the running cost is a sum of deltas and may drift by rounding.
+  const bestTravel = planTravel(problem, best);
+  const keep = bestTravel <= startTravel ? best : start;
+  const stats = {
+    iterations: options.iterations,
+    accepted_moves: walk.accepted,
+    start_travel: startTravel,
+    best_travel: Math.min(bestTravel, startTravel),
+  };
+  return { plan: keep, stats };
+}
+
+/** The annealing state: the current plan, its travel, and a snapshot of the best plan once we leave it. */
+class Walk {
+  private readonly plan: Plan;
+  private readonly slotted: Int32Array;
+  private readonly used: Int32Array;
+  private cost: number;
+  private bestCost: number;
+  /** Null while the current plan is the best one; copied only when a worsening move leaves it. */
+  private bestPlan: Plan | null = null;
+  accepted = 0;
+
+  constructor(
+    private readonly problem: SlottingProblem,
+    start: Plan,
+    private readonly random: Random,
+  ) {
+    this.plan = start.slice();
+    this.slotted = Int32Array.from(indicesWhere(start, (l) => l !== UNASSIGNED));
+    this.used = new Int32Array(problem.capacity.length);
+    for (const l of start) if (l !== UNASSIGNED) this.used[l] = this.used[l]! + 1;
+    this.cost = this.bestCost = planTravel(problem, start);
+  }
+
+  step(temperature: number): void {
+    if (this.slotted.length === 0) return;
+    const s = this.slotted[randomInt(this.random, this.slotted.length)]!;
+    if (this.random() < 0.5) this.trySwap(s, this.slotted[randomInt(this.random, this.slotted.length)]!, temperature);
+    else this.tryMove(s, randomInt(this.random, this.used.length), temperature);
+  }
+
+  best(): Plan {
+    return this.bestPlan ?? this.plan;
+  }
+
+  /** Exchanges the locations of SKUs `s` and `t`. */
+  private trySwap(s: number, t: number, temperature: number): void {
+    const { plan, problem } = this;
+    const [ls, lt] = [plan[s]!, plan[t]!];
+    if (ls === lt || !allowed(problem, s, lt) || !allowed(problem, t, ls)) return;
+    const delta = (problem.weight[s]! - problem.weight[t]!) * (problem.distance[lt]! - problem.distance[ls]!);
+    if (!this.accepts(delta, temperature)) return;
+    this.beforeChange(delta);
+    plan[s] = lt;
+    plan[t] = ls;
+    this.afterChange(delta);
+  }
+
+  /** Moves SKU `s` to location `to` if it has room. */
+  private tryMove(s: number, to: number, temperature: number): void {
+    const { plan, problem, used } = this;
+    const from = plan[s]!;
+    if (to === from || used[to]! >= problem.capacity[to]! || !allowed(problem, s, to)) return;
+    const delta = problem.weight[s]! * (problem.distance[to]! - problem.distance[from]!);
+    if (!this.accepts(delta, temperature)) return;
+    this.beforeChange(delta);
+    plan[s] = to;
+    used[from] = used[from]! - 1;
+    used[to] = used[to]! + 1;
+    this.afterChange(delta);
+  }
+
+  private accepts(delta: number, temperature: number): boolean {
+    return delta <= 0 || this.random() < Math.exp(-delta / temperature);
+  }
+
+  private beforeChange(delta: number): void {
+    if (delta > 0 && this.bestPlan === null) this.bestPlan = this.plan.slice();
+  }
+
+  private afterChange(delta: number): void {
+    this.accepted++;
+    this.cost += delta;
+    if (this.cost < this.bestCost - 1e-9 * Math.max(1, Math.abs(this.bestCost))) {
+      this.bestCost = this.cost;
+      this.bestPlan = null;
+    }
+  }
+}
+
+function indicesWhere(values: Int32Array, keep: (value: number) => boolean): number[] {
+  const indices: number[] = [];
+  for (let i = 0; i < values.length; i++) if (keep(values[i]!)) indices.push(i);
+  return indices;
+}

@@ -1,0 +1,35 @@
+/** What every slotting algorithm returns: plain JSON, stored and served as the scenario's `result`. */
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface Assignment {
+  readonly sku: string;
+  readonly location: string;
+}
+
+/**
+ * Set only by the `Fail` diagnostic: asks every KPI to misbehave on purpose, so the service's handling
+ * of a throwing KPI (`kpi_error`) or a non-finite value (`nan_kpi`) can be exercised end to end.
+ * Real algorithms never set it.
+ */
+export type DiagnosticMarker = 'kpi_error' | 'nan_kpi';
+
+export interface SlottingResult {
+  /** Where pickers start and end each trip; the Travel Distance KPI measures from here (absent: the origin). */
+  readonly depot?: Point;
+  /** One entry per slotted SKU. */
+  readonly assignments: readonly Assignment[];
+  /** SKUs of the prepared data left without a location. */
+  readonly unassigned: readonly string[];
+  readonly diagnostic?: DiagnosticMarker;
+}
+
+export const ORIGIN: Point = { x: 0, y: 0 };
+
+/** The smallest valid result: no SKU considered. */
+export function emptyResult(depot: Point = ORIGIN): SlottingResult {
+  return { depot, assignments: [], unassigned: [] };
+}
