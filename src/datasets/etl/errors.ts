@@ -1,0 +1,21 @@
+import { ScenaristError } from '../../errors.js';
+
+/**
+ * A request-level ETL failure (HTTP 400): the upload as a whole cannot be processed, e.g. no files, an
+ * unsupported extension, or a file that cannot be read at all. Problems inside a readable file are
+ * reported as `EtlMessage`s instead, so the client sees every one of them at once.
+ */
+export class EtlInputError extends ScenaristError {
+  constructor(
+    message: string,
+    /** The uploaded file name the error is about, when it is about one file. */
+    readonly file?: string,
+  ) {
+    super('BAD_INPUT', message);
+  }
+}
+
+/** An `EtlInputError` whose message starts with the file's name, so the client knows which upload to fix. */
+export function fileError(file: string, problem: string): EtlInputError {
+  return new EtlInputError(`file '${file}': ${problem}`, file);
+}

@@ -1,0 +1,30 @@
+/** Bounds that keep one ETL request's memory and time proportional to what the server accepts. */
+export interface EtlLimits {
+  /** Sum of the declared uncompressed sizes of an XLSX file's zip entries. */
+  readonly maxUncompressedBytes: number;
+  /** Number of entries in an XLSX file's zip central directory. */
+  readonly maxZipEntries: number;
+  /** Cells (rows x columns) read from all files of one upload together. */
+  readonly maxCells: number;
+  /** Length of one CSV record (and so of any field in it). */
+  readonly maxFieldBytes: number;
+}
+
+export const DEFAULT_ETL_LIMITS: EtlLimits = Object.freeze({
+  maxUncompressedBytes: 512 * 1024 * 1024,
+  maxZipEntries: 10_000,
+  maxCells: 50_000_000,
+  maxFieldBytes: 16 * 1024 * 1024,
+});
+
+/** Fills defaults and checks each given limit, naming the option when it is unusable (a programming error). */
+export function resolveLimits(given: Partial<EtlLimits> = {}): EtlLimits {
+  const limits = { ...DEFAULT_ETL_LIMITS };
+  for (const key of Object.keys(DEFAULT_ETL_LIMITS) as (keyof EtlLimits)[]) {
+    const value = given[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`limits.${key} must be a positive integer`);
+    limits[key] = value;
+  }
+  return Object.freeze(limits);
+}

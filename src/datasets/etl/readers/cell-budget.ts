@@ -1,0 +1,16 @@
+import { fileError } from '../errors.js';
+
+/** Counts the cells read from all files of one upload and stops the upload once they exceed the limit. */
+export class CellBudget {
+  private used = 0;
+
+  constructor(private readonly max: number) {}
+
+  /** Charges `rows x columns` cells to `file`; throws `EtlInputError` past the limit. */
+  charge(file: string, rows: number, columns: number): void {
+    this.used += rows * Math.max(columns, 1);
+    if (this.used > this.max) {
+      throw fileError(file, `the upload holds more than the limit of ${this.max} cells`);
+    }
+  }
+}

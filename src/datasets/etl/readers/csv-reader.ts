@@ -1,0 +1,54 @@
+import { fileError } from '../errors.js';
+import { decodeText } from '../decode-text.js';
+import { rootTables } from '../group-tables.js';
+import { detectDialect } from './csv-dialect.js';
+import { CsvRecordCursor } from './csv-records.js';
+import type { GroupReader, RawTable, ReadContext } from './reader.js';
+
+/** A CSV file fills its group's single root table; the first record is the header. */
+export const readCsv: GroupReader = async (data, context) => {
+  const table = targetTable(context);
+  rejectLongLines(context.file, data, context.limits.maxFieldBytes);
+  const text = decodeText(context.file, data);
+  const cursor = new CsvRecordCursor(context.file, text, detectDialect(text), context.limits.maxFieldBytes);
+  const header = [...(cursor.next() ?? [])];
+  const tables = new Map<string, RawTable>();
+  if (table !== undefined) tables.set(table, { header, forEachRow: (visit) => visitRecords(cursor, visit, context) });
+  return tables;
+};
+
+/** Rows are parsed while they are validated (one pass, one reused array), and counted against the cell limit. */
+function visitRecords(cursor: CsvRecordCursor, visit: (row: readonly string[], index: number) => void, { file, cells }: ReadContext): void {
+  let index = 0;
+  for (let record = cursor.next(); record !== undefined; record = cursor.next()) {
+    cells.charge(file, 1, record.length);
+    visit(record, index++);
+  }
+}
+
+/** The table a CSV file can fill, logging an error for every table of the group it cannot. */
+function targetTable({ group, groupName, file, log }: ReadContext): string | undefined {
+  const roots = rootTables(group);
+  const target = roots.length === 1 ? roots[0] : undefined;
+  for (const table of Object.keys(group.tables)) {
+    if (table === target) continue;
+    const why = target === undefined ? `group '${groupName}' has several tables` : `a CSV file only fills table '${target}'`;
+    log.add({ severity: 'error', file, table, message: `${why}; upload table '${table}' as a sheet of an XLSX file or in a JSON file` });
+  }
+  return target;
+}
+
+/**
+ * Rejects a file with a physical line longer than the record limit before decoding or parsing it: a
+ * native byte search, so a 50 MB file without line breaks fails in milliseconds.
+ */
+function rejectLongLines(file: string, data: Buffer, max: number): void {
+  let start = 0;
+  while (start <= data.length) {
+    const lineEnd = data.indexOf(0x0a, start);
+    const end = lineEnd < 0 ? data.length : lineEnd;
+    if (end - start > max) throw fileError(file, `a CSV line is longer than the limit of ${max} bytes`);
+    if (lineEnd < 0) return;
+    start = lineEnd + 1;
+  }
+}

@@ -1,0 +1,54 @@
+import { matchName } from '../column-match.js';
+import { decodeText } from '../decode-text.js';
+import { fileError } from '../errors.js';
+import { rootTables } from '../group-tables.js';
+import { buildJsonTables } from './json-tables.js';
+import type { GroupReader, ReadContext } from './reader.js';
+
+/**
+ * A JSON file is an array of records for the group's root table (child tables nested in each record, per
+ * `TableSpec.parent`), or an object of table name -> array of records (needed when a group has several
+ * root tables; a child table given there is read flat, with its foreign-key column in each record).
+ */
+export const readJson: GroupReader = async (data, context) => {
+  const text = decodeText(context.file, data);
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (err) {
+    throw fileError(context.file, `not valid JSON: ${(err as Error).message}`);
+  }
+  return buildJsonTables(topLevelTables(root, context), context);
+};
+
+/** The arrays of records the document gives per table. Throws `EtlInputError` for any other shape. */
+function topLevelTables(root: unknown, { file, group, groupName, log }: ReadContext): Map<string, unknown[]> {
+  const roots = rootTables(group);
+  if (Array.isArray(root)) {
+    if (roots.length !== 1) {
+      throw fileError(file, `group '${groupName}' has several tables (${roots.join(', ')}); send a JSON object with one array of records per table`);
+    }
+    return new Map([[roots[0]!, root]]);
+  }
+  if (root === null || typeof root !== 'object') {
+    throw fileError(file, 'the JSON root must be an array of records (or an object of table name -> array of records)');
+  }
+  const tableNames = Object.keys(group.tables);
+  const given = new Map<string, unknown[]>();
+  for (const [key, value] of Object.entries(root)) {
+    const index = matchName(key, tableNames);
+    if (index < 0 || given.has(tableNames[index]!)) {
+      log.add({ severity: 'warning', file, message: `key '${key}' names no table of group '${groupName}'; ignored` });
+      continue;
+    }
+    if (!Array.isArray(value)) throw fileError(file, `'${key}' must be an array of records`);
+    given.set(tableNames[index]!, value);
+  }
+  if (given.size === 0) {
+    throw fileError(file, `the JSON object has no array for any table of group '${groupName}' (${tableNames.join(', ')})`);
+  }
+  for (const table of roots) {
+    if (!given.has(table)) log.add({ severity: 'error', file, table, message: `the JSON object has no array of records for table '${table}'` });
+  }
+  return given;
+}
