@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
@@ -94,15 +95,30 @@ describe.each(DIALECTS)('dataset routes on %s', (dialect) => {
     expect(res.statusCode).toBe(400);
   });
 
-  it('accepts keys with slashes, dots and unicode as opaque strings', async () => {
+  it('accepts keys with slashes, dots and unicode as opaque strings, addressed over real HTTP', async () => {
+    // WHATWG URL parsing (inject, fetch) resolves `%2E%2E` segments, so the raw path is sent with node:http.
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const rawRequest = (method: string, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const { hostname, port } = new URL(address);
+        const req = request({ hostname, port, path, method }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
     for (const key of ['a/b', '..', '../../etc/passwd', 'Zürich 倉庫 📦']) {
       const body = JSON.stringify({ key, tables: { t: { columns: [{ name: 'a', type: 'string' }], rows: [['x']] } } });
       expect((await rawPost('/data/from-json', body)).statusCode, key).toBe(201);
-      const res = await api('GET', `/data/${encodeURIComponent(key)}`);
-      expect(res.statusCode, key).toBe(200);
-      expect(res.json().key).toBe(key);
-      expect((await api('DELETE', `/data/${encodeURIComponent(key)}`)).statusCode).toBe(204);
+      const path = `/api/v1/sessions/main/data/${encodeURIComponent(key).replaceAll('.', '%2E')}`;
+      const res = await rawRequest('GET', path);
+      expect(res.status, key).toBe(200);
+      expect(JSON.parse(res.body).key).toBe(key);
+      expect((await rawRequest('DELETE', path)).status, key).toBe(204);
     }
+    expect((await rawRequest('GET', '/api/v1/sessions/%2e%2e/data')).status).toBe(404);
   });
 
   it('derives an independent copy marked derived', async () => {
