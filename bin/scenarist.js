@@ -2,7 +2,11 @@
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script).
 import { main } from '../dist/src/cli.js';
 
+// Exit explicitly once a command is done: a drained server or worker must not linger on a stray handle.
 main(process.argv.slice(2)).then(
-  (code) => { if (typeof code === 'number') process.exitCode = code; },
-  (err) => { console.error(err instanceof Error ? err.message : String(err)); process.exitCode = 1; },
+  (code) => process.exit(typeof code === 'number' ? code : 0),
+  (err) => {
+    console.error(`scenarist: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
 );

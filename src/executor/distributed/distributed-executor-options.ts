@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import type { Store } from '../../store/store.js';
+import type { RunEvents } from '../events.js';
+
+export interface DistributedExecutorOptions {
+  readonly store: Store;
+  readonly events: RunEvents;
+  readonly log: Logger;
+  /** PostgreSQL URL: graphile-worker, the cancel channel and the worker threads connect with it. */
+  readonly databaseUrl: string;
+  readonly domain: string;
+  /** Runs at once in this process (worker threads); 0 makes a pure API node that runs nothing. */
+  readonly workers: number;
+  /** How long a cancelled run may take to return after its abort signal before its thread is stopped. */
+  readonly cancelGraceMs?: number;
+  /** How often live progress is written (and the lease checked). */
+  readonly progressFlushMs?: number;
+  /** A run's lease: renewed every `leaseRenewMs`; a run not renewed for `leaseMs` is taken over. */
+  readonly leaseMs?: number;
+  readonly leaseRenewMs?: number;
+  /** How often this process looks for expired leases and queued scenarios without a job. */
+  readonly reapIntervalMs?: number;
+}
+
+export type FilledDistributedExecutorOptions = Required<DistributedExecutorOptions>;
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+
+/** Fills defaults and validates once, naming the option; the result is frozen. */
+export function fillDistributedExecutorOptions(options: DistributedExecutorOptions): FilledDistributedExecutorOptions {
+  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, leaseMs: 5_000, leaseRenewMs: 1_000, reapIntervalMs: 1_000, ...options };
+  for (const key of ['workers', 'cancelGraceMs', 'progressFlushMs', 'leaseMs', 'leaseRenewMs', 'reapIntervalMs'] as const) {
+    if (!isCount(filled[key])) throw new TypeError(`options.${key} must be a non-negative integer`);
+  }
+  if (filled.leaseRenewMs * 2 > filled.leaseMs) throw new TypeError('options.leaseMs must be at least twice options.leaseRenewMs');
+  if (!filled.databaseUrl.startsWith('postgres')) throw new TypeError('options.databaseUrl must be a postgres:// URL');
+  return Object.freeze(filled);
+}

@@ -1,0 +1,262 @@
+import { randomUUID } from 'node:crypto';
+import { Logger as GraphileLogger, run as runGraphile, runMigrations, type JobHelpers, type Runner } from 'graphile-worker';
+import { coerceError } from '../../errors.js';
+import { isActive } from '../../scenarios/state-machine.js';
+import type { StoredStatus } from '../../store/database.js';
+import type { RunEvents, RunRef } from '../events.js';
+import type { Executor, LiveRun } from '../executor.js';
+import { RunningRun } from '../local/running-run.js';
+import { createWorkerPool, type WorkerPool } from '../local/worker-pool.js';
+import { claim } from '../queue/claim.js';
+import { recordCompleted, recordFailed, requeueStopped } from '../queue/record-outcome.js';
+import type { RunOutcome } from '../run/job.js';
+import { CancelChannel, notifyCancel } from './cancel-channel.js';
+import {
+  fillDistributedExecutorOptions,
+  type DistributedExecutorOptions,
+  type FilledDistributedExecutorOptions,
+} from './distributed-executor-options.js';
+import { addRunJob, asRunPayload, forceUnlockWorkers, jobLocker, queuedWithoutJob, removeRunJob, RUN_TASK } from './graphile-queue.js';
+import { expiredRuns, reclaimExpired, renewLease } from './lease.js';
+
+const now = () => new Date().toISOString();
+const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
+
+/** Thrown from a job whose run was stopped by a shutdown, so graphile-worker retries it elsewhere. */
+class StoppedForShutdown extends Error {
+  override readonly name = 'StoppedForShutdown';
+}
+
+/**
+ * Runs scenarios on PostgreSQL across any number of processes and hosts. Each run is a
+ * graphile-worker job in a named queue per session (the per-session serial rule, held by
+ * graphile-worker for every machine). Processes with `workers > 0` take jobs and run them on worker
+ * threads; every process renews leases of its runs, reclaims runs whose process died (expired
+ * lease), and hears cross-host cancellations through LISTEN/NOTIFY.
+ */
+export class DistributedExecutor implements Executor {
+  readonly events: RunEvents;
+  private readonly options: FilledDistributedExecutorOptions;
+  private state: 'new' | 'started' | 'closing' | 'closed' = 'new';
+  private pool: WorkerPool | undefined;
+  private runner: Runner | undefined;
+  private readonly cancelChannel: CancelChannel;
+  private readonly running = new Map<string, RunningRun & { leaseRenewedAt?: number }>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private reapTimer: NodeJS.Timeout | undefined;
+  private flushing = false;
+  private reaping = false;
+
+  constructor(options: DistributedExecutorOptions) {
+    this.options = fillDistributedExecutorOptions(options);
+    this.events = this.options.events;
+    this.cancelChannel = new CancelChannel(this.options.databaseUrl, this.options.log, (id) => this.cancelledElsewhere(id));
+  }
+
+  private get db() {
+    return this.options.store.db;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') return;
+    const { databaseUrl, workers, log } = this.options;
+    await runMigrations({ connectionString: databaseUrl, logger: graphileLogger(log) });
+    this.state = 'started';
+    this.reapTimer = setInterval(() => void this.reap(), this.options.reapIntervalMs);
+    this.reapTimer.unref();
+    await this.reap();
+    if (workers === 0) {
+      log.info('executor: workers is 0; this API node runs no scenarios');
+      return;
+    }
+    await this.cancelChannel.listen();
+    this.pool = createWorkerPool(workers, { databaseUrl, domain: this.options.domain, logLevel: log.level });
+    this.flushTimer = setInterval(() => void this.flush(), this.options.progressFlushMs);
+    this.flushTimer.unref();
+    this.runner = await runGraphile({
+      connectionString: databaseUrl,
+      concurrency: workers,
+      noHandleSignals: true,
+      pollInterval: 1_000,
+      logger: graphileLogger(log),
+      taskList: { [RUN_TASK]: (payload, helpers) => this.runJob(payload, helpers) },
+    });
+  }
+
+  queued(ref: RunRef): void {
+    this.events.emit('run:queued', { ...ref, recovered: false });
+    // The reaper adds the job later should this fail (QUEUED rows without a job are looked for).
+    addRunJob(this.db, ref).catch((err: unknown) => this.options.log.warn({ err, scenario_id: ref.scenarioId }, 'could not add the run job yet'));
+  }
+
+  live(scenarioId: string): LiveRun | undefined {
+    const run = this.running.get(scenarioId);
+    return run && { sessionId: run.sessionId, tag: run.claimed.tag, progress: run.control.progress };
+  }
+
+  async cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void> {
+    await this.stopEverywhere([ref.scenarioId]);
+    const removed = await remove();
+    await removeRunJob(this.db, ref.scenarioId).catch(() => {});
+    if (removed !== undefined && isActive(removed)) this.events.emit('run:cancelled', ref);
+  }
+
+  async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
+    const active = await this.db
+      .selectFrom('scenarios')
+      .select('id')
+      .where('session_id', '=', sessionId)
+      .where('status', 'in', ['QUEUED', 'PROCESSING'])
+      .execute();
+    await this.stopEverywhere(active.map((r) => r.id));
+    const removed = await remove();
+    for (const ref of removed) {
+      await removeRunJob(this.db, ref.scenarioId).catch(() => {});
+      this.events.emit('run:cancelled', ref);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed' || this.state === 'closing') return;
+    this.state = 'closing';
+    clearInterval(this.reapTimer);
+    clearInterval(this.flushTimer);
+    await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
+    await this.runner?.stop();
+    await this.cancelChannel.close();
+    await this.pool?.destroy();
+    this.state = 'closed';
+  }
+
+  /** Stops local runs at once and tells every other process to stop theirs. */
+  private async stopEverywhere(scenarioIds: readonly string[]): Promise<void> {
+    if (scenarioIds.length === 0) return;
+    await notifyCancel(this.db, scenarioIds);
+    await Promise.all(scenarioIds.map((id) => this.running.get(id)?.stop('cancel', this.options.cancelGraceMs)));
+  }
+
+  private cancelledElsewhere(scenarioId: string): void {
+    void this.running.get(scenarioId)?.stop('cancel', this.options.cancelGraceMs);
+  }
+
+  /** The graphile-worker task: claim the scenario, run it on a thread, record the outcome. */
+  private async runJob(payload: unknown, helpers: JobHelpers): Promise<void> {
+    const { scenarioId } = asRunPayload(payload);
+    if (this.state !== 'started') throw new StoppedForShutdown('this worker is shutting down');
+    const claimed = await claim(this.db, scenarioId, randomUUID(), now());
+    if (!claimed) {
+      const row = await this.db.selectFrom('scenarios').select('status').where('id', '=', scenarioId).executeTakeFirst();
+      // Still queued: its session has a run in flight that is not yet reclaimed; try again later.
+      if (row?.status === 'QUEUED') throw new Error(`scenario ${scenarioId} cannot start yet: its session is busy`);
+      return; // deleted, reset or already finished: nothing to run
+    }
+    const run: RunningRun & { leaseRenewedAt?: number } = new RunningRun(claimed);
+    this.running.set(scenarioId, run);
+    try {
+      await renewLease(this.db, claimed, 0, isoIn(this.options.leaseMs));
+      run.leaseRenewedAt = Date.now();
+      this.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt });
+      helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);
+      const outcome = await this.pool!.run({ job: claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal }).catch(
+        (thrown: unknown): RunOutcome => {
+          const err = coerceError(thrown);
+          return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
+        },
+      );
+      await this.record(run, outcome);
+    } finally {
+      this.running.delete(scenarioId);
+    }
+    if (run.stopReason === 'shutdown') throw new StoppedForShutdown('stopped by a worker shutdown; queued again');
+  }
+
+  private async record(run: RunningRun, outcome: RunOutcome): Promise<void> {
+    const ref = refOf(run);
+    const ids = { scenario_id: ref.scenarioId, session_id: ref.sessionId };
+    const { log, events } = this.options;
+    if (run.stopReason === 'cancel') return; // the canceller deletes the row
+    if (run.stopReason === 'shutdown') {
+      await requeueStopped(this.db, run.claimed);
+      return;
+    }
+    if (outcome.status === 'COMPLETE') {
+      if (await recordCompleted(this.db, run.claimed, outcome, now())) events.emit('run:completed', ref);
+      return;
+    }
+    log.error({ ...ids, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
+    if (await recordFailed(this.db, run.claimed, outcome.message, now())) events.emit('run:failed', { ...ref, message: outcome.message });
+  }
+
+  /**
+   * Writes changed progress and renews leases of this process's runs. A run whose row is no longer
+   * its own (deleted, or reclaimed after this process was cut off) is stopped without writing.
+   */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      for (const run of [...this.running.values()]) {
+        if (run.stopReason !== undefined) continue;
+        const progress = run.control.progress;
+        const leaseDue = Date.now() - (run.leaseRenewedAt ?? 0) >= this.options.leaseRenewMs;
+        if (progress <= run.writtenProgress && !leaseDue) continue;
+        const owned = await renewLease(this.db, run.claimed, Math.max(progress, run.writtenProgress), isoIn(this.options.leaseMs));
+        if (!owned) {
+          void run.stop('cancel', this.options.cancelGraceMs);
+          continue;
+        }
+        run.leaseRenewedAt = Date.now();
+        if (progress > run.writtenProgress) {
+          run.writtenProgress = progress;
+          this.events.emit('run:progress', { ...refOf(run), progress });
+        }
+      }
+    } catch (err) {
+      this.options.log.warn({ err }, 'executor: could not write progress and leases');
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** Reclaims runs of dead processes and gives every QUEUED scenario its job. */
+  private async reap(): Promise<void> {
+    if (this.reaping || this.state !== 'started') return;
+    this.reaping = true;
+    const { log, leaseMs } = this.options;
+    try {
+      for (const expired of await expiredRuns(this.db, now(), new Date(Date.now() - leaseMs).toISOString())) {
+        if (this.running.has(expired.scenarioId)) continue; // ours: the flush renews it
+        const locker = await jobLocker(this.db, expired.scenarioId);
+        const outcome = await reclaimExpired(this.db, expired, now());
+        if (outcome === 'lost') continue;
+        if (locker !== undefined) await forceUnlockWorkers(this.db, [locker]);
+        const ids = { scenario_id: expired.scenarioId, session_id: expired.sessionId };
+        if (outcome === 'requeued') {
+          log.warn(ids, 'the process running this scenario stopped renewing its lease; queued again');
+          await addRunJob(this.db, expired);
+          this.events.emit('run:queued', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, recovered: true });
+        } else {
+          log.error(ids, 'the process running this scenario died on its second attempt; scenario FAILED');
+          await removeRunJob(this.db, expired.scenarioId);
+          this.events.emit('run:failed', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, message: 'interrupted twice' });
+        }
+      }
+      for (const ref of await queuedWithoutJob(this.db)) await addRunJob(this.db, ref);
+    } catch (err) {
+      log.warn({ err }, 'executor: lease and queue check failed; retrying');
+    } finally {
+      this.reaping = false;
+    }
+  }
+}
+
+/** graphile-worker's log lines through our pino logger. */
+function graphileLogger(log: DistributedExecutorOptions['log']): GraphileLogger {
+  return new GraphileLogger(() => (level, message, meta) => {
+    const fields = { component: 'graphile-worker', ...(meta ?? {}) };
+    if (level === 'error') log.error(fields, message);
+    else if (level === 'warning') log.warn(fields, message);
+    else log.debug(fields, message);
+  });
+}

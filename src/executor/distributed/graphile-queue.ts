@@ -1,0 +1,67 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../store/database.js';
+import type { RunRef } from '../events.js';
+
+/**
+ * The slice of graphile-worker's SQL API the distributed executor uses. Each scenario run is one job
+ * keyed by the scenario id, in a named queue per session: graphile-worker runs the jobs of one named
+ * queue one at a time, which is the "one PROCESSING per session" rule across every machine.
+ */
+
+export const RUN_TASK = 'scenarist_run';
+
+export const sessionQueue = (sessionId: string) => `scenarist:session:${sessionId}`;
+
+export interface RunPayload {
+  readonly scenarioId: string;
+}
+
+export function asRunPayload(payload: unknown): RunPayload {
+  const id = (payload as { scenarioId?: unknown } | null)?.scenarioId;
+  if (typeof id !== 'string' || id === '') throw new TypeError(`${RUN_TASK}: payload needs a scenarioId string`);
+  return { scenarioId: id };
+}
+
+/**
+ * Adds the run's job unless one with its key exists (even locked: `unsafe_dedupe` never replaces a
+ * running job, so a scenario cannot be scheduled twice).
+ */
+export async function addRunJob(db: Kysely<Database>, ref: RunRef): Promise<void> {
+  await sql`select graphile_worker.add_job(
+      ${RUN_TASK}::text,
+      json_build_object('scenarioId', ${ref.scenarioId}::text),
+      queue_name => ${sessionQueue(ref.sessionId)}::text,
+      job_key => ${ref.scenarioId}::text,
+      job_key_mode => 'unsafe_dedupe',
+      max_attempts => 1000)`.execute(db);
+}
+
+/** Removes a run's job if it is not locked (a locked one ends when its worker sees the cancel). */
+export async function removeRunJob(db: Kysely<Database>, scenarioId: string): Promise<void> {
+  await sql`select graphile_worker.remove_job(${scenarioId}::text)`.execute(db);
+}
+
+/** The graphile worker holding a run's job, if any (to unlock it when that worker died). */
+export async function jobLocker(db: Kysely<Database>, scenarioId: string): Promise<string | undefined> {
+  const { rows } = await sql<{ locked_by: string | null }>`select locked_by from graphile_worker.jobs where key = ${scenarioId}::text`.execute(db);
+  return rows[0]?.locked_by ?? undefined;
+}
+
+/** Releases the jobs and queues held by workers that are gone, so another worker can take them. */
+export async function forceUnlockWorkers(db: Kysely<Database>, workerIds: readonly string[]): Promise<void> {
+  if (workerIds.length === 0) return;
+  await sql`select graphile_worker.force_unlock_workers(${[...workerIds]}::text[])`.execute(db);
+}
+
+/**
+ * QUEUED scenarios without a job: a process died between committing QUEUED and adding the job, or the
+ * job was dropped. Queue order is kept by adding them in `queue_order`.
+ */
+export async function queuedWithoutJob(db: Kysely<Database>): Promise<RunRef[]> {
+  const { rows } = await sql<{ id: string; session_id: string }>`
+    select s.id, s.session_id from scenarios s
+    where s.status = 'QUEUED'
+      and not exists (select 1 from graphile_worker.jobs j where j.key = s.id)
+    order by s.queue_order, s.seq`.execute(db);
+  return rows.map((r) => ({ scenarioId: r.id, sessionId: r.session_id }));
+}

@@ -1,0 +1,59 @@
+import { SettingError } from '../../config/setting-error.js';
+import type { Settings } from '../../config/settings.js';
+import { parseInteger } from '../../config/parse-value.js';
+import { createLogger } from '../../cli/logger.js';
+import { loadDomain } from '../../domain/load.js';
+import { openStore } from '../../store/store.js';
+import { RunEvents } from '../events.js';
+import { DistributedExecutor } from './distributed-executor.js';
+
+/**
+ * `scenarist worker`: a process that only runs scenarios of a PostgreSQL-backed deployment (no HTTP).
+ * Resolves with the exit code once SIGINT/SIGTERM has stopped it: its running scenarios are put
+ * back in the queue for another worker.
+ */
+export async function runWorkerProcess(settings: Settings, extra: Readonly<Record<string, string>>): Promise<number> {
+  const concurrency = extra.concurrency === undefined ? settings.workers : parseInteger('concurrency', extra.concurrency, 1, 1024);
+  if (concurrency === 0) throw new SettingError('concurrency', 'a worker process needs at least 1');
+  const log = createLogger(settings);
+  // Loaded here too, so a broken domain module stops the worker at once with a clear message.
+  await loadDomain(settings.domain);
+  const store = await openStore(settings.databaseUrl);
+  const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
+  const executor = new DistributedExecutor({
+    store,
+    events,
+    log,
+    databaseUrl: settings.databaseUrl,
+    domain: settings.domain,
+    workers: concurrency,
+  });
+  try {
+    await executor.start();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  log.info({ concurrency }, 'scenarist worker ready');
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'worker shutting down');
+      const force = setTimeout(() => resolve(1), 15_000);
+      force.unref();
+      try {
+        await executor.close();
+        await store.close();
+        clearTimeout(force);
+        resolve(0);
+      } catch (err) {
+        log.error({ err }, 'error during worker shutdown');
+        resolve(1);
+      }
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

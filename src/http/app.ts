@@ -1,0 +1,81 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { installErrorHandling } from './errors.js';
+import { datasetRoutes } from './routes/datasets.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { etlRoutes } from './routes/etl.js';
+import { fromJsonRoutes } from './routes/from-json.js';
+import { healthRoutes } from './routes/health.js';
+import { scenarioRoutes } from './routes/scenarios.js';
+import { sessionRoutes } from './routes/sessions.js';
+import type { Services } from './services.js';
+import { trustProxyOption } from './trust-proxy.js';
+
+export interface AppOptions {
+  /** A pino logger or logger options; `false` silences request logs (tests). */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the HTTP application; used by the CLI and by tests through `inject`. */
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { settings } = services;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: trustProxyOption(settings.forwardedAllowIps),
+    bodyLimit: settings.bodyLimitBytes,
+    // Request logs name the client address and scheme as seen through trusted proxies.
+    requestIdLogLabel: 'request_id',
+    ajv: {
+      // Wrong JSON types are a 422, never silently coerced; unknown fields are left alone.
+      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised before routing (bad percent-encoding) get the same `{ detail }` body as the rest.
+    frameworkErrors: (error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send({ detail: `the request URL is not valid: ${error.message}` });
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRequest', async (request) => {
+    request.log.debug({ client: request.ip, scheme: request.protocol }, 'client');
+  });
+  installErrorHandling(app);
+
+  if (settings.corsOrigins.length > 0) {
+    await app.register(cors, { origin: settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins] });
+  }
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: settings.title, version: '1.0.0', description: 'Scenario runs and dataset management' },
+      servers: [],
+    },
+  });
+
+  const routes = async (scope: FastifyInstance) => {
+    const opts = { services };
+    await scope.register(healthRoutes, opts);
+    await scope.register(sessionRoutes, opts);
+    await scope.register(discoveryRoutes, opts);
+    await scope.register(datasetRoutes, opts);
+    await scope.register(fromJsonRoutes, opts);
+    await scope.register(etlRoutes, opts);
+    await scope.register(scenarioRoutes, opts);
+  };
+  await app.register(routes, { prefix: settings.prefix });
+
+  // /health, /openapi.json and /docs answer under the prefix and at the root (load balancers, tools).
+  const openapi = async () => app.swagger();
+  const hidden = { schema: { hide: true } };
+  for (const base of new Set(['', settings.prefix])) {
+    if (base !== settings.prefix) await app.register(healthRoutes, { services, prefix: base });
+    app.get(`${base}/openapi.json`, hidden, openapi);
+    // Each UI in its own scope: swagger-ui decorates its instance, and two on one scope collide.
+    await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: `${base}/docs` }));
+  }
+  return app;
+}
