@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { installErrorHandling } from './errors.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -19,11 +19,16 @@ export interface AppOptions {
   readonly logger?: FastifyServerOptions['logger'];
 }
 
+function isLoggerInstance(logger: AppOptions['logger']): logger is FastifyBaseLogger {
+  return typeof logger === 'object' && logger !== null && typeof (logger as { child?: unknown }).child === 'function';
+}
+
 /** Builds the HTTP application; used by the CLI and by tests through `inject`. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { settings } = services;
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Fastify 5 takes a ready pino logger (the CLI's) as `loggerInstance`, and options or false as `logger`.
+    ...(isLoggerInstance(options.logger) ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
     trustProxy: trustProxyOption(settings.forwardedAllowIps),
     bodyLimit: settings.bodyLimitBytes,
     // Request logs name the client address and scheme as seen through trusted proxies.

@@ -1,0 +1,55 @@
+import { EventEmitter } from 'node:events';
+
+/** Which scenario an event is about. */
+export interface RunRef {
+  readonly scenarioId: string;
+  readonly sessionId: string;
+}
+
+/**
+ * Every status and progress change of a scenario run, by namespaced name. The one place later
+ * features (push events, metrics) listen to; the executor and the scenario service emit here.
+ */
+export interface RunEventMap {
+  /** Now QUEUED: by a client's run, autorun, or a restart putting an interrupted run back. */
+  'run:queued': RunRef & { readonly recovered: boolean };
+  /** Now PROCESSING; `attempt` counts starts since the client queued it (2 after one interruption). */
+  'run:started': RunRef & { readonly attempt: number };
+  /** Live progress in [0, 1], batched (not every report of the algorithm). */
+  'run:progress': RunRef & { readonly progress: number };
+  'run:completed': RunRef;
+  'run:failed': RunRef & { readonly message: string };
+  /** Deleted while QUEUED or PROCESSING (itself or with its session); it never runs afterwards. */
+  'run:cancelled': RunRef;
+  /** Back to CREATED with its result cleared and progress 0. */
+  'run:reset': RunRef;
+}
+
+export type RunEventName = keyof RunEventMap;
+export type RunEventListener<K extends RunEventName> = (event: RunEventMap[K]) => void;
+
+/** A typed emitter of run events. A throwing listener is isolated: it never breaks a run. */
+export class RunEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor(private readonly onListenerError: (err: unknown, name: RunEventName) => void = () => {}) {
+    // Any number of features may listen; this is not a leak.
+    this.emitter.setMaxListeners(0);
+  }
+
+  /** Subscribes; returns the function that unsubscribes. */
+  on<K extends RunEventName>(name: K, listener: RunEventListener<K>): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+
+  emit<K extends RunEventName>(name: K, event: RunEventMap[K]): void {
+    for (const listener of this.emitter.listeners(name) as RunEventListener<K>[]) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.onListenerError(err, name);
+      }
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import type { Logger } from 'pino';
+import type { Store } from '../../store/store.js';
+import type { RunEvents } from '../events.js';
+
+export interface LocalExecutorOptions {
+  readonly store: Store;
+  readonly events: RunEvents;
+  readonly log: Logger;
+  /** Worker threads, hence runs at once across sessions; 0 makes this process run nothing. */
+  readonly workers: number;
+  /** For the worker threads: their own store connection and the domain module to load. */
+  readonly databaseUrl: string;
+  readonly domain: string;
+  /** How long a cancelled run may take to return after its abort signal before its thread is stopped. */
+  readonly cancelGraceMs?: number;
+  /** How often live progress is written to the database (the status route reads memory meanwhile). */
+  readonly progressFlushMs?: number;
+}
+
+export type FilledLocalExecutorOptions = Required<LocalExecutorOptions>;
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
+
+/** Fills defaults and validates once, with messages naming the option; the result is frozen. */
+export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledLocalExecutorOptions {
+  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, ...options };
+  if (!isCount(filled.workers)) throw new TypeError('options.workers must be a non-negative integer');
+  if (!isCount(filled.cancelGraceMs)) throw new TypeError('options.cancelGraceMs must be a non-negative integer');
+  if (!isCount(filled.progressFlushMs) || filled.progressFlushMs === 0) {
+    throw new TypeError('options.progressFlushMs must be a positive integer');
+  }
+  if (filled.databaseUrl === '') throw new TypeError('options.databaseUrl must not be empty');
+  if (filled.domain === '') throw new TypeError('options.domain must not be empty');
+  return Object.freeze(filled);
+}

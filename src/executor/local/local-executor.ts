@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import { coerceError } from '../../errors.js';
+import { isActive } from '../../scenarios/state-machine.js';
+import type { StoredStatus } from '../../store/database.js';
+import type { RunEvents, RunRef } from '../events.js';
+import type { Executor, LiveRun } from '../executor.js';
+import { claim, nextQueued } from '../queue/claim.js';
+import { recordCompleted, recordFailed, requeueStopped, writeProgress } from '../queue/record-outcome.js';
+import { INTERRUPTED_TWICE, recoverInterrupted } from '../queue/recover.js';
+import type { RunOutcome } from '../run/job.js';
+import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
+import { RunningRun } from './running-run.js';
+import { createWorkerPool, type WorkerPool } from './worker-pool.js';
+
+const now = () => new Date().toISOString();
+const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
+
+/**
+ * Runs scenarios in this process on a pool of worker threads: per-session FIFO, at most one
+ * PROCESSING scenario per session, sessions in parallel up to `workers`. All queue state is in the
+ * database; memory holds only the runs in flight, so a restart re-reads the queue and loses nothing.
+ */
+export class LocalExecutor implements Executor {
+  readonly events: RunEvents;
+  private readonly options: FilledLocalExecutorOptions;
+  private state: 'new' | 'started' | 'closed' = 'new';
+  private pool: WorkerPool | undefined;
+  /** Runs from launch until their outcome is recorded, by scenario id. */
+  private readonly running = new Map<string, RunningRun>();
+  /** Scenarios and sessions being cancelled: never claimed meanwhile. */
+  private readonly cancelling = new Set<string>();
+  private readonly stoppingSessions = new Set<string>();
+  private dispatching: Promise<void> | undefined;
+  private dispatchAgain = false;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing = false;
+
+  constructor(options: LocalExecutorOptions) {
+    this.options = fillLocalExecutorOptions(options);
+    this.events = this.options.events;
+  }
+
+  private get db() {
+    return this.options.store.db;
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') return;
+    const { workers, log } = this.options;
+    if (workers === 0) {
+      // An API-only node: whoever runs scenarios (another process) also owns their recovery.
+      this.state = 'started';
+      log.info('executor: workers is 0; this process runs no scenarios');
+      return;
+    }
+    const recovered = await recoverInterrupted(this.db, now());
+    for (const ref of recovered.requeued) {
+      log.warn({ scenario_id: ref.scenarioId, session_id: ref.sessionId }, 'run interrupted by a restart; queued again');
+      this.events.emit('run:queued', { ...ref, recovered: true });
+    }
+    for (const ref of recovered.failed) {
+      log.error({ scenario_id: ref.scenarioId, session_id: ref.sessionId }, 'run interrupted twice; scenario FAILED');
+      this.events.emit('run:failed', { ...ref, message: INTERRUPTED_TWICE });
+    }
+    this.pool = createWorkerPool(workers, { databaseUrl: this.options.databaseUrl, domain: this.options.domain, logLevel: log.level });
+    this.flushTimer = setInterval(() => void this.flushProgress(), this.options.progressFlushMs);
+    this.flushTimer.unref();
+    this.state = 'started';
+    this.dispatch();
+  }
+
+  queued(ref: RunRef): void {
+    this.events.emit('run:queued', { ...ref, recovered: false });
+    this.dispatch();
+  }
+
+  live(scenarioId: string): LiveRun | undefined {
+    const run = this.running.get(scenarioId);
+    return run && { sessionId: run.sessionId, tag: run.claimed.tag, progress: run.control.progress };
+  }
+
+  async cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void> {
+    this.cancelling.add(ref.scenarioId);
+    try {
+      await this.running.get(ref.scenarioId)?.stop('cancel', this.options.cancelGraceMs);
+      const removed = await remove();
+      if (removed !== undefined && isActive(removed)) this.events.emit('run:cancelled', ref);
+    } finally {
+      this.cancelling.delete(ref.scenarioId);
+      this.dispatch();
+    }
+  }
+
+  async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
+    this.stoppingSessions.add(sessionId);
+    try {
+      const runs = [...this.running.values()].filter((run) => run.sessionId === sessionId);
+      await Promise.all(runs.map((run) => run.stop('cancel', this.options.cancelGraceMs)));
+      for (const ref of await remove()) this.events.emit('run:cancelled', ref);
+    } finally {
+      this.stoppingSessions.delete(sessionId);
+      this.dispatch();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearInterval(this.flushTimer);
+    await this.dispatching;
+    await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
+    await this.pool?.destroy();
+  }
+
+  /** Fills free worker slots from the queue; calls while it runs make it look again afterwards. */
+  private dispatch(): void {
+    if (this.state !== 'started' || this.pool === undefined) return;
+    if (this.dispatching) {
+      this.dispatchAgain = true;
+      return;
+    }
+    this.dispatching = this.dispatchUntilSettled()
+      .catch((err: unknown) => {
+        this.options.log.error({ err }, 'executor: dispatch failed; retrying shortly');
+        setTimeout(() => this.dispatch(), 1_000).unref();
+      })
+      .finally(() => {
+        this.dispatching = undefined;
+        // A call that arrived after the loop's last look must not be lost.
+        if (this.dispatchAgain) this.dispatch();
+      });
+  }
+
+  private async dispatchUntilSettled(): Promise<void> {
+    do {
+      this.dispatchAgain = false;
+      await this.fillSlots();
+    } while (this.dispatchAgain && this.state === 'started');
+  }
+
+  private async fillSlots(): Promise<void> {
+    let lostClaim: string | undefined;
+    while (this.state === 'started' && this.running.size < this.options.workers) {
+      const busy = [...this.running.values()].map((run) => run.sessionId);
+      const head = await nextQueued(this.db, { sessions: [...busy, ...this.stoppingSessions], ids: [...this.cancelling] });
+      if (!head) return;
+      const claimed = await claim(this.db, head.id, randomUUID(), now());
+      if (!claimed) {
+        // Another request changed it first; a second loss on the same head means it is not claimable now.
+        if (lostClaim === head.id) return;
+        lostClaim = head.id;
+        continue;
+      }
+      if (this.state !== 'started') {
+        await requeueStopped(this.db, claimed);
+        return;
+      }
+      // Cancelled while being claimed: its canceller is about to delete the row; never start it.
+      if (this.cancelling.has(head.id) || this.stoppingSessions.has(head.sessionId)) continue;
+      this.launch(new RunningRun(claimed));
+    }
+  }
+
+  private launch(run: RunningRun): void {
+    this.running.set(run.scenarioId, run);
+    this.events.emit('run:started', { ...refOf(run), attempt: run.claimed.attempt });
+    const task = this.pool!.run({ job: run.claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal });
+    run.settleWith(
+      task
+        .catch((thrown: unknown): RunOutcome => {
+          const err = coerceError(thrown);
+          return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
+        })
+        .then((outcome) => this.settle(run, outcome)),
+    );
+  }
+
+  /** Records a run's outcome (unless it was cancelled), then frees its session and slot. Never throws. */
+  private async settle(run: RunningRun, outcome: RunOutcome): Promise<void> {
+    const ref = refOf(run);
+    const ids = { scenario_id: ref.scenarioId, session_id: ref.sessionId };
+    const { log, events } = this.options;
+    let announce: (() => void) | undefined;
+    try {
+      if (run.stopReason === 'cancel') {
+        // The canceller deletes the row; nothing of this run may be written.
+      } else if (outcome.status === 'COMPLETE') {
+        if (await recordCompleted(this.db, run.claimed, outcome, now())) announce = () => events.emit('run:completed', ref);
+      } else if (run.stopReason === 'shutdown') {
+        await requeueStopped(this.db, run.claimed);
+      } else {
+        log.error({ ...ids, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
+        if (await recordFailed(this.db, run.claimed, outcome.message, now())) {
+          announce = () => events.emit('run:failed', { ...ref, message: outcome.message });
+        }
+      }
+    } catch (err) {
+      log.error({ ...ids, err }, 'executor: could not record the outcome of a run; the next start recovers it');
+    } finally {
+      this.running.delete(ref.scenarioId);
+    }
+    announce?.();
+    this.dispatch();
+  }
+
+  /** Writes changed live progress of every run, batched (one UPDATE per run and tick at most). */
+  private async flushProgress(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      for (const run of [...this.running.values()]) {
+        const progress = run.control.progress;
+        if (run.stopReason !== undefined || progress <= run.writtenProgress) continue;
+        run.writtenProgress = progress;
+        if (await writeProgress(this.db, run.claimed, progress)) this.events.emit('run:progress', { ...refOf(run), progress });
+      }
+    } catch (err) {
+      this.options.log.warn({ err }, 'executor: could not write live progress');
+    } finally {
+      this.flushing = false;
+    }
+  }
+}

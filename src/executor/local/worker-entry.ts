@@ -1,0 +1,67 @@
+import { workerData } from 'node:worker_threads';
+import pino, { type Logger } from 'pino';
+import { loadDomain } from '../../domain/load.js';
+import type { DomainRegistry } from '../../domain/registry.js';
+import { openStore } from '../../store/store.js';
+import { DatasetCache } from '../run/dataset-cache.js';
+import type { RunOutcome } from '../run/job.js';
+import { runLogger } from '../run/run-logger.js';
+import { runScenario } from '../run/run-scenario.js';
+import { RunControl } from './run-control.js';
+import { enableTypescriptImports } from './typescript-imports.js';
+import { asWorkerConfig, type WorkerTask } from './worker-task.js';
+
+/**
+ * The piscina worker: runs one scenario per task with the shared run core. Each thread loads the
+ * domain once, opens its own store connection (datasets are read here, never copied through the
+ * main thread) and keeps parsed datasets cached by version across tasks.
+ */
+
+interface ThreadResources {
+  readonly domain: DomainRegistry;
+  readonly datasets: DatasetCache;
+  readonly log: Logger;
+}
+
+let resources: Promise<ThreadResources> | undefined;
+
+async function openResources(): Promise<ThreadResources> {
+  const config = asWorkerConfig(workerData);
+  await enableTypescriptImports();
+  const domain = await loadDomain(config.domain);
+  // Migrations are the server's job; a worker only reads.
+  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2 });
+  const log = pino({ level: config.logLevel, base: { worker: 'local' } });
+  return { domain, datasets: new DatasetCache(store.datasets), log };
+}
+
+function threadResources(): Promise<ThreadResources> {
+  // A failed start (domain or store) is retried by the next task rather than cached forever.
+  resources ??= openResources().catch((err: unknown) => {
+    resources = undefined;
+    throw err;
+  });
+  return resources;
+}
+
+export default async function runTask(task: WorkerTask): Promise<RunOutcome> {
+  const { domain, datasets, log } = await threadResources();
+  const control = new RunControl(task.control);
+  const controller = new AbortController();
+  const abort = () => controller.abort(new Error('the run was cancelled'));
+  const stopWatching = control.watchAbort(abort);
+  try {
+    return await runScenario(task.job, {
+      domain,
+      datasets,
+      signal: controller.signal,
+      progress: (fraction) => {
+        control.setProgress(fraction);
+        if (control.abortRequested) abort();
+      },
+      log: runLogger(log, task.job),
+    });
+  } finally {
+    stopWatching();
+  }
+}

@@ -1,0 +1,30 @@
+import { Piscina } from 'piscina';
+import type { RunOutcome } from '../run/job.js';
+import type { WorkerConfig, WorkerTask } from './worker-task.js';
+
+/** The slice of piscina the executor uses. */
+export interface WorkerPool {
+  run(task: WorkerTask, options: { signal: AbortSignal }): Promise<RunOutcome>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A pool of `threads` worker threads running `worker-entry`. From `dist/` the entry is the compiled
+ * `.js`; under vitest the sources run as `.ts`, so the threads load tsx to import them.
+ */
+export function createWorkerPool(threads: number, config: WorkerConfig): WorkerPool {
+  const fromSources = import.meta.url.endsWith('.ts');
+  const filename = new URL(`./worker-entry.${fromSources ? 'ts' : 'js'}`, import.meta.url).href;
+  return new Piscina<WorkerTask, RunOutcome>({
+    filename,
+    minThreads: threads,
+    maxThreads: threads,
+    // Threads stay: they hold the loaded domain, a store connection and the dataset cache.
+    idleTimeout: Number.POSITIVE_INFINITY,
+    concurrentTasksPerWorker: 1,
+    // 'async' lets a thread's event loop run between tasks (store connections, log flushing).
+    atomics: 'async',
+    workerData: config,
+    ...(fromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
+  });
+}

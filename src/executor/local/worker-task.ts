@@ -1,0 +1,26 @@
+import type { RunJob } from '../run/job.js';
+
+/** What every worker thread of the pool gets at start-up (piscina `workerData`). */
+export interface WorkerConfig {
+  /** The worker opens its own store connection to load datasets. */
+  readonly databaseUrl: string;
+  /** The domain module specifier, loaded once per thread. */
+  readonly domain: string;
+  readonly logLevel: string;
+}
+
+/** One task posted to the pool: the job and its shared control block (see `run-control.ts`). */
+export interface WorkerTask {
+  readonly job: RunJob;
+  readonly control: SharedArrayBuffer;
+}
+
+/** Narrows the untyped `workerData` a thread receives; a mismatch is a bug in the executor. */
+export function asWorkerConfig(data: unknown): WorkerConfig {
+  if (typeof data !== 'object' || data === null) throw new TypeError('worker: workerData must be a WorkerConfig object');
+  const { databaseUrl, domain, logLevel } = data as Record<string, unknown>;
+  if (typeof databaseUrl !== 'string' || typeof domain !== 'string' || typeof logLevel !== 'string') {
+    throw new TypeError('worker: workerData needs string databaseUrl, domain and logLevel');
+  }
+  return { databaseUrl, domain, logLevel };
+}

@@ -1,0 +1,14 @@
+import type { RunJob } from '../run/job.js';
+
+/** A scenario this executor has moved to PROCESSING, with the token that proves it owns the run. */
+export interface ClaimedRun {
+  readonly job: RunJob;
+  readonly tag: string;
+  /** Starts since the client queued it: 1, or 2 after one interruption. */
+  readonly attempt: number;
+  /**
+   * Stored in `lease_owner` at claim. Every later write of the run requires it, so a run that was
+   * cancelled, deleted or recovered elsewhere can never write (or resurrect) its row.
+   */
+  readonly runToken: string;
+}

@@ -1,0 +1,53 @@
+import type { RunLogger } from '../../domain/define.js';
+import type { DomainRegistry } from '../../domain/registry.js';
+import type { Dataset } from '../../datasets/model.js';
+
+/**
+ * One run of one scenario, as any executor hands it to `runScenario`: plain data, so it crosses a
+ * thread or process boundary unchanged.
+ */
+export interface RunJob {
+  readonly scenarioId: string;
+  readonly sessionId: string;
+  readonly datasetKey: string;
+  readonly algoName: string;
+  /** The validated values stored with the scenario (validated again before the run). */
+  readonly algoParams: Readonly<Record<string, unknown>>;
+  readonly dataParams: Readonly<Record<string, unknown>>;
+}
+
+/** What a run produced. `runScenario` never throws: every failure is a FAILED outcome. */
+export type RunOutcome =
+  | {
+      readonly status: 'COMPLETE';
+      /** The algorithm's result as JSON text (what the scenario payload serves). */
+      readonly resultJson: string;
+      /** Every KPI of the domain by name; all finite. */
+      readonly kpis: Readonly<Record<string, number>>;
+    }
+  | {
+      readonly status: 'FAILED';
+      /** For the client (`error.message`). */
+      readonly message: string;
+      /** For the log only. */
+      readonly stack: string | undefined;
+    };
+
+/** Loads a session's dataset by key (a `DatasetCache` serves repeated runs without re-parsing). */
+export interface DatasetLoader {
+  load(sessionId: string, key: string): Promise<Dataset>;
+}
+
+/** What `runScenario` needs from the executor running it. */
+export interface RunEnvironment {
+  readonly domain: DomainRegistry;
+  readonly datasets: DatasetLoader;
+  /**
+   * Receives the clamped, never-decreasing progress on every report of the algorithm. It may abort
+   * `signal` (the local executor checks its shared abort flag here, inside synchronous loops).
+   */
+  readonly progress: (fraction: number) => void;
+  /** Aborted when the run is cancelled; `ctx.progress()` throws once it is. */
+  readonly signal: AbortSignal;
+  readonly log: RunLogger;
+}

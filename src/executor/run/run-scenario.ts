@@ -1,0 +1,56 @@
+import type { RunContext } from '../../domain/define.js';
+import { coerceError } from '../../errors.js';
+import { validateParams } from '../../params/validate.js';
+import { computeKpis } from './kpis.js';
+import type { RunEnvironment, RunJob, RunOutcome } from './job.js';
+import { monotoneProgress } from './progress.js';
+
+/**
+ * The core of every executor: one run of one scenario, from its job to its outcome. Loads the
+ * dataset, applies the data source's `prepare` with the data parameters, runs the algorithm with a
+ * context, serialises the result and computes the KPIs. Never throws: whatever goes wrong (even a
+ * thrown string) becomes a FAILED outcome whose message is safe to show and whose stack is for the log.
+ * Independent of threads and queues, so the local and the distributed executors share it.
+ */
+export async function runScenario(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
+  try {
+    return await attempt(job, env);
+  } catch (thrown) {
+    const err = coerceError(thrown);
+    return { status: 'FAILED', message: err.message || err.name, stack: err.stack };
+  }
+}
+
+async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
+  const { domain } = env;
+  const algorithm = domain.algorithm(job.algoName);
+  if (!algorithm) throw new Error(`algorithm '${job.algoName}' is not registered in domain '${domain.name}'`);
+  // The domain may have changed since the scenario was created (a restart with a new module).
+  const params = validateParams(algorithm.parameters, job.algoParams);
+  const dataParams = validateParams(domain.dataParameters, job.dataParams);
+
+  const dataset = await env.datasets.load(job.sessionId, job.datasetKey);
+  env.signal.throwIfAborted();
+  const prepare = domain.dataSource?.prepare;
+  const data: unknown = prepare ? prepare(dataset, dataParams) : dataset;
+
+  const report = monotoneProgress(env.progress);
+  const ctx: RunContext = {
+    progress: (fraction) => {
+      report(fraction);
+      // A synchronous loop stops at its next report once the run is cancelled.
+      env.signal.throwIfAborted();
+    },
+    signal: env.signal,
+    log: env.log,
+  };
+  const result: unknown = await algorithm.run(data, params, ctx);
+  env.signal.throwIfAborted();
+  if (result === undefined || result === null) throw new Error(`algorithm '${algorithm.name}' returned no result (${String(result)})`);
+  const resultJson = JSON.stringify(result) as string | undefined;
+  if (resultJson === undefined) throw new Error(`algorithm '${algorithm.name}' returned a result that is not JSON (${typeof result})`);
+
+  const kpis = computeKpis(domain.kpis, result, data);
+  report(1);
+  return { status: 'COMPLETE', resultJson, kpis };
+}

@@ -1,0 +1,22 @@
+import type { Settings } from '../config/settings.js';
+import type { DatasetService } from '../datasets/service.js';
+import type { DomainRegistry } from '../domain/registry.js';
+import type { Executor } from '../executor/executor.js';
+import type { ScenarioService } from '../scenarios/service.js';
+import type { SessionService } from '../sessions/service.js';
+import type { Store } from '../store/store.js';
+
+/** Everything route plugins need, built by the app factory's caller and injected (no singletons). */
+export interface Services {
+  readonly settings: Settings;
+  readonly store: Store;
+  readonly domain: DomainRegistry;
+  readonly sessions: SessionService;
+  readonly datasets: DatasetService;
+  readonly scenarios: ScenarioService;
+  readonly executor: Executor;
+}
+
+export interface RouteOptions {
+  readonly services: Services;
+}

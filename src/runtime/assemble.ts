@@ -1,0 +1,61 @@
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import { DatasetService } from '../datasets/service.js';
+import { loadDomain } from '../domain/load.js';
+import type { DomainRegistry } from '../domain/registry.js';
+import { RunEvents } from '../executor/events.js';
+import { LocalExecutor } from '../executor/local/local-executor.js';
+import type { Services } from '../http/services.js';
+import { ScenarioService } from '../scenarios/service.js';
+import { SessionService } from '../sessions/service.js';
+import { openStore } from '../store/store.js';
+import { checkSettingsAgainstDomain } from './domain-settings.js';
+
+export interface Runtime {
+  readonly services: Services;
+  /** Stops the executor and closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds every service of one server process from its settings: the store (migrated), the domain,
+ * the executor, and the services the HTTP layer uses. The one composition root.
+ */
+export async function assemble(settings: Settings, log: Logger, loadedDomain?: DomainRegistry): Promise<Runtime> {
+  const domain = loadedDomain ?? (await loadDomain(settings.domain));
+  checkSettingsAgainstDomain(settings, domain);
+  const store = await openStore(settings.databaseUrl);
+  const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
+  const executor = new LocalExecutor({
+    store,
+    events,
+    log,
+    workers: settings.workers,
+    databaseUrl: settings.databaseUrl,
+    domain: settings.domain,
+  });
+  const scenarios = new ScenarioService({ store, domain, executor, settings, log });
+  const datasets = new DatasetService(store, domain, {
+    datasetStored: (sessionId, key) => scenarios.spawnAutoScenario(sessionId, key),
+  });
+  const sessions = new SessionService(store, {
+    cancelSession: (sessionId) => scenarios.cancelSession(sessionId),
+    copyScenarios: (fromSessionId, toSessionId, trx) => scenarios.copyScenarios(fromSessionId, toSessionId, trx),
+    seedMainSession: (sessionId) => datasets.seed(sessionId),
+  });
+  await sessions.ensureMain();
+  // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
+  await executor.start().catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  log.debug({ dialect: store.dialect }, 'store open');
+  return {
+    services: { settings, store, domain, sessions, datasets, scenarios, executor },
+    close: async () => {
+      // Running scenarios are stopped and queued again before the store goes away.
+      await executor.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Settings } from '../config/settings.js';
+import type { DomainRegistry } from '../domain/registry.js';
+import { conflict, notFound } from '../errors.js';
+import type { Executor } from '../executor/executor.js';
+import { ParameterError } from '../params/errors.js';
+import { validateParams } from '../params/validate.js';
+import type { Database } from '../store/database.js';
+import { isUniqueViolation } from '../store/errors.js';
+import type { ScenarioRecord, ScenarioRef, StatusChange } from '../store/scenarios-repository.js';
+import type { Store } from '../store/store.js';
+import { changeFor } from './changes.js';
+import { isFinished, transition, type ScenarioEvent } from './state-machine.js';
+import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
+
+export interface CreateScenarioInput {
+  readonly tag: string;
+  readonly datasetKey: string;
+  readonly algoName: string;
+  /** Omitted or null: every default. */
+  readonly algoParams?: unknown;
+  readonly dataParams?: unknown;
+}
+
+export type ScenarioSettings = Pick<Settings, 'autorun' | 'autocreate' | 'defaultAlgo' | 'defaultAlgoParams'>;
+
+export interface ScenarioServiceDeps {
+  readonly store: Store;
+  readonly domain: DomainRegistry;
+  readonly executor: Executor;
+  readonly settings: ScenarioSettings;
+  readonly log: Logger;
+}
+
+/** How many times a state change is retried when a concurrent request changed the scenario first. */
+const RACE_RETRIES = 3;
+const now = () => new Date().toISOString();
+
+/**
+ * Scenarios of a session: create, read, run, reset, delete, status; the session hooks (copy, cancel)
+ * and autocreate. Every state change asks the state machine, then persists it with a conditional
+ * UPDATE on the allowed from-states, so concurrent requests on one scenario have exactly one winner.
+ */
+export class ScenarioService {
+  constructor(private readonly deps: ScenarioServiceDeps) {}
+
+  private get repo() {
+    return this.deps.store.scenarios;
+  }
+
+  async list(sessionId: string): Promise<ScenarioView[]> {
+    const records = await this.repo.list(sessionId);
+    return records.map((record) => scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress));
+  }
+
+  async get(ref: ScenarioRef): Promise<ScenarioView> {
+    const record = await this.repo.get(ref);
+    if (!record) throw notFound(`scenario '${ref.id}' not found`);
+    return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress);
+  }
+
+  /** Cheap enough to poll: a run of this process answers from memory, anything else reads four columns. */
+  async status(ref: ScenarioRef): Promise<StatusView> {
+    const live = this.deps.executor.live(ref.id);
+    if (live && live.sessionId === ref.sessionId) return { id: ref.id, tag: live.tag, status: 'PROCESSING', progress: live.progress };
+    const record = await this.repo.status(ref);
+    if (!record) throw notFound(`scenario '${ref.id}' not found`);
+    return statusView(record);
+  }
+
+  async processing(sessionId: string): Promise<ScenarioView | null> {
+    const record = await this.repo.processing(sessionId);
+    return record ? scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress) : null;
+  }
+
+  /** Creates a CREATED scenario (QUEUED at once with autorun). */
+  async create(sessionId: string, input: CreateScenarioInput): Promise<ScenarioView> {
+    const id = await this.insert(sessionId, input);
+    if (id === undefined) throw conflict(`a scenario tagged '${input.tag}' already exists in the session`);
+    return this.get({ sessionId, id });
+  }
+
+  /** Queues a CREATED scenario; answers it as queued (a worker may claim it a moment later). */
+  async run(ref: ScenarioRef): Promise<ScenarioView> {
+    const queued = await this.change(ref, 'run', (change) => this.enqueue(ref, change));
+    return queued ? scenarioView(queued, this.deps.domain) : this.get(ref);
+  }
+
+  /** Back to CREATED with result, KPIs, error and progress cleared; a no-op from CREATED. */
+  async reset(ref: ScenarioRef): Promise<ScenarioView> {
+    const reset = await this.change(ref, 'reset', (change) => this.repo.reset(ref, change));
+    if (!reset) return this.get(ref);
+    this.deps.executor.events.emit('run:reset', { scenarioId: ref.id, sessionId: ref.sessionId });
+    return scenarioView(reset, this.deps.domain);
+  }
+
+  /** Deletes a scenario; a queued or running one is cancelled first and never runs afterwards. */
+  async delete(ref: ScenarioRef): Promise<void> {
+    if (!(await this.repo.status(ref))) throw notFound(`scenario '${ref.id}' not found`);
+    await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref));
+  }
+
+  /** Session hook: stops the session's queued and running scenarios before the session is removed. */
+  async cancelSession(sessionId: string): Promise<void> {
+    await this.deps.executor.cancelSession(sessionId, async () =>
+      (await this.repo.deleteActive(sessionId)).map((ref) => ({ scenarioId: ref.id, sessionId: ref.sessionId })),
+    );
+  }
+
+  /**
+   * Session hook, inside the copy transaction: COMPLETE and FAILED copies keep result, KPIs and
+   * error; QUEUED and PROCESSING ones are copied as CREATED. The source is untouched.
+   */
+  copyScenarios(fromSessionId: string, toSessionId: string, db: Kysely<Database>): Promise<void> {
+    return this.repo.copySession(fromSessionId, toSessionId, randomUUID, isFinished, db);
+  }
+
+  /**
+   * Autocreate (decisions.md "Life cycle"): after a dataset is stored, spawns `<key> [auto]` with the
+   * `default_algo` and its configured parameters, honouring autorun. Does nothing when autocreate is
+   * off or the tag exists; the dataset operation succeeds either way.
+   */
+  async spawnAutoScenario(sessionId: string, datasetKey: string): Promise<void> {
+    const { autocreate, defaultAlgo, defaultAlgoParams } = this.deps.settings;
+    if (!autocreate || defaultAlgo === undefined) return;
+    const tag = `${datasetKey} [auto]`;
+    try {
+      await this.insert(sessionId, { tag, datasetKey, algoName: defaultAlgo, algoParams: defaultAlgoParams });
+    } catch (err) {
+      // Start-up checked the algorithm parameters; data parameters may still require a value.
+      if (!(err instanceof ParameterError)) throw err;
+      this.deps.log.warn({ session_id: sessionId, dataset: datasetKey, err: err.message }, 'autocreate: scenario not spawned');
+    }
+  }
+
+  /** Validates and stores a scenario; answers its id, or undefined when the tag is taken. */
+  private async insert(sessionId: string, input: CreateScenarioInput): Promise<string | undefined> {
+    const { domain, store } = this.deps;
+    const algorithm = domain.algorithm(input.algoName);
+    if (!algorithm) throw notFound(`algorithm '${input.algoName}' not found`);
+    if (!(await store.datasets.getMeta(sessionId, input.datasetKey))) throw notFound(`dataset '${input.datasetKey}' not found`);
+    const algoParams = validateParams(algorithm.parameters, input.algoParams);
+    const dataParams = validateParams(domain.dataParameters, input.dataParams);
+    const id = randomUUID();
+    try {
+      await this.repo.insert({
+        id,
+        sessionId,
+        tag: input.tag,
+        datasetKey: input.datasetKey,
+        algoName: input.algoName,
+        algoParamsJson: JSON.stringify(algoParams),
+        dataParamsJson: JSON.stringify(dataParams),
+        createdAt: now(),
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return undefined;
+      throw err;
+    }
+    if (this.deps.settings.autorun) await this.enqueue({ sessionId, id }, changeFor('run'));
+    return id;
+  }
+
+  private async enqueue(ref: ScenarioRef, change: StatusChange): Promise<ScenarioRecord | undefined> {
+    const queued = await this.repo.queue(ref, change, now());
+    if (queued) this.deps.executor.queued({ scenarioId: ref.id, sessionId: ref.sessionId });
+    return queued;
+  }
+
+  /**
+   * Applies `event` to the scenario: 404 when it does not exist, 409 with the state machine's reason
+   * when its status forbids the event. `write` is the conditional UPDATE answering the changed row;
+   * when it loses a race the status is read again and the machine asked again. Answers the changed
+   * row, or undefined for the no-op transition.
+   */
+  private async change(
+    ref: ScenarioRef,
+    event: ScenarioEvent,
+    write: (change: StatusChange) => Promise<ScenarioRecord | undefined>,
+  ): Promise<ScenarioRecord | undefined> {
+    for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
+      const current = await this.repo.status(ref);
+      if (!current) throw notFound(`scenario '${ref.id}' not found`);
+      const next = transition(current.status, event);
+      if (!next.allowed) throw conflict(next.reason);
+      if (!next.changed) return undefined;
+      const changed = await write(changeFor(event));
+      if (changed) return changed;
+    }
+    throw conflict('the scenario is being changed by other requests; try again');
+  }
+}

@@ -1,0 +1,97 @@
+import type { BetterWhen } from '../domain/define.js';
+import type { DomainRegistry } from '../domain/registry.js';
+import { describeParams, type ParameterDescriptor } from '../params/describe.js';
+import type { ScenarioRecord, ScenarioStatusRecord } from '../store/scenarios-repository.js';
+import type { ScenarioStatus } from './state-machine.js';
+
+/** A KPI entry of the scenario payload (decisions.md "Wire format"). */
+export interface KpiView {
+  readonly name: string;
+  /** Null until COMPLETE. */
+  readonly value: number | null;
+  readonly unit: string;
+  readonly better_when: BetterWhen;
+  readonly threshold: number | null;
+}
+
+/** The scenario payload: the spec's fields plus the extensions of decisions.md. */
+export interface ScenarioView {
+  readonly id: string;
+  readonly tag: string;
+  readonly input_data_id: string;
+  readonly algorithm: { readonly name: string; readonly parameters: ParameterDescriptor[] };
+  readonly kpis: Readonly<Record<string, KpiView>>;
+  readonly status: ScenarioStatus;
+  readonly result: unknown;
+  readonly data_parameters: Readonly<Record<string, unknown>>;
+  readonly progress: number;
+  readonly created_at: string;
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+  readonly error: { readonly message: string } | null;
+}
+
+export interface StatusView {
+  readonly id: string;
+  readonly tag: string;
+  readonly status: ScenarioStatus;
+  readonly progress: number;
+}
+
+/**
+ * The wire form of a stored scenario. `liveProgress` (from the executor running it here) replaces the
+ * batched value of the database while it is PROCESSING.
+ */
+export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liveProgress?: number): ScenarioView {
+  const complete = record.status === 'COMPLETE';
+  const kpiValues = complete ? parseObject(record.kpiValuesJson) : {};
+  const algorithm = domain.algorithm(record.algoName);
+  return {
+    id: record.id,
+    tag: record.tag,
+    input_data_id: record.datasetKey,
+    algorithm: {
+      name: record.algoName,
+      // An algorithm removed from the domain since creation has no declarations to describe.
+      parameters: algorithm ? describeParams(algorithm.parameters, parseObject(record.algoParamsJson)) : [],
+    },
+    kpis: Object.fromEntries(
+      domain.kpis.map((kpi): [string, KpiView] => {
+        const value = kpiValues[kpi.name];
+        return [
+          kpi.name,
+          {
+            name: kpi.name,
+            value: typeof value === 'number' ? value : null,
+            unit: kpi.unit,
+            better_when: kpi.betterWhen,
+            threshold: kpi.threshold ?? null,
+          },
+        ];
+      }),
+    ),
+    status: record.status,
+    result: complete && record.resultJson !== null ? (JSON.parse(record.resultJson) as unknown) : null,
+    data_parameters: parseObject(record.dataParamsJson),
+    progress: liveProgress !== undefined && record.status === 'PROCESSING' ? liveProgress : record.progress,
+    created_at: record.createdAt,
+    started_at: record.startedAt,
+    finished_at: record.finishedAt,
+    error: record.status === 'FAILED' ? { message: record.error ?? 'the run failed' } : null,
+  };
+}
+
+export function statusView(record: ScenarioStatusRecord, liveProgress?: number): StatusView {
+  return {
+    id: record.id,
+    tag: record.tag,
+    status: record.status,
+    progress: liveProgress !== undefined && record.status === 'PROCESSING' ? liveProgress : record.progress,
+  };
+}
+
+function parseObject(json: string | null): Record<string, unknown> {
+  if (json === null) return {};
+  const value: unknown = JSON.parse(json);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './database.js';
+import { dialectOf, type StoreDialect } from './dialect.js';
+import { DatasetsRepository } from './datasets-repository.js';
+import { migrateToLatest } from './migrations/migrate.js';
+import { ScenariosRepository } from './scenarios-repository.js';
+import { openPostgres } from './postgres/postgres-connection.js';
+import { SessionsRepository } from './sessions-repository.js';
+import { openSqlite } from './sqlite/sqlite-connection.js';
+
+/** The durable state of the service: one database, its repositories, and how to close it. */
+export interface Store {
+  readonly dialect: StoreDialect;
+  readonly db: Kysely<Database>;
+  readonly sessions: SessionsRepository;
+  readonly datasets: DatasetsRepository;
+  readonly scenarios: ScenariosRepository;
+  close(): Promise<void>;
+}
+
+export interface OpenStoreOptions {
+  /** Run migrations before returning (default true). */
+  readonly migrate?: boolean;
+  /** PostgreSQL pool size. */
+  readonly maxConnections?: number;
+}
+
+/** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
+export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
+  const dialect = dialectOf(databaseUrl);
+  const db =
+    dialect === 'sqlite' ? openSqlite(databaseUrl.slice('sqlite:'.length)) : openPostgres(databaseUrl, options.maxConnections);
+  try {
+    if (options.migrate !== false) await migrateToLatest(db as Kysely<unknown>, dialect);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return {
+    dialect,
+    db,
+    sessions: new SessionsRepository(db),
+    datasets: new DatasetsRepository(db),
+    scenarios: new ScenariosRepository(db),
+    close: () => db.destroy(),
+  };
+}

@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fetchSender, ScenarioClient } from '../fixtures/scenario-client.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+
+/**
+ * Scenario runs through the real CLI (`bin/scenarist.js serve`, built into dist/ by the global
+ * setup): worker threads from the compiled build, the SQLite file in a temp data directory, signals.
+ */
+const running: ServerProcess[] = [];
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.dispose()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function serve(dataDir?: string): Promise<{ server: ServerProcess; main: ScenarioClient }> {
+  const server = await startServer({ args: ['--workers', '2', '--log-level', 'warn'], ...(dataDir ? { dataDir } : {}) });
+  running.push(server);
+  return { server, main: new ScenarioClient(fetchSender(server.url), 'main') };
+}
+
+describe('scenario runs in a real server process', () => {
+  it('creates, runs to COMPLETE with KPIs, resets, re-runs and deletes a scenario', async () => {
+    const { main } = await serve();
+    const created = await main.created({ tag: 'e2e', algo_name: 'Greedy Slotting' });
+    expect(created.status).toBe('CREATED');
+    const queued = await main.run(created.id);
+    expect(queued.status).toBe(202);
+    expect(queued.body.status).toBe('QUEUED');
+    expect(await main.waitFor(created.id)).toMatchObject({ status: 'COMPLETE', progress: 1 });
+    const done = (await main.get(created.id)).body;
+    expect(done.result).not.toBeNull();
+    for (const kpi of Object.values(done.kpis)) expect(typeof kpi.value).toBe('number');
+
+    const reset = await main.reset(created.id);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ status: 'CREATED', result: null, progress: 0 });
+    expect((await main.run(created.id)).status).toBe(202);
+    expect((await main.waitFor(created.id)).status).toBe('COMPLETE');
+    expect((await main.get(created.id)).body.kpis).toEqual(done.kpis);
+
+    expect((await main.delete(created.id)).status).toBe(204);
+    expect((await main.get(created.id)).status).toBe(404);
+  });
+
+  it('marks a failing run FAILED with its message while the run request itself succeeds', async () => {
+    const { main, server } = await serve();
+    const scenario = await main.started({ tag: 'fails', algo_name: 'Fail', algo_params: { mode: 'raise' } });
+    expect((await main.waitFor(scenario.id)).status).toBe('FAILED');
+    const failed = (await main.get(scenario.id)).body;
+    expect(failed.error?.message).toContain('raised on purpose');
+    expect(failed.result).toBeNull();
+    // The stack goes to the log with the scenario and session ids, not to the wire.
+    await expect.poll(() => server.output()).toContain(scenario.id);
+    expect(server.output()).toMatch(/"msg":"scenario run failed"/);
+  });
+
+  it('never completes a Sleep run deleted while it is processing', async () => {
+    const { main } = await serve();
+    const sleeping = await main.started({ tag: 'deleted mid-run', algo_name: 'Sleep', algo_params: { duration_ms: 600_000 } });
+    await main.waitFor(sleeping.id, ['PROCESSING']);
+    expect((await main.delete(sleeping.id)).status).toBe(204);
+    const next = await main.started({ tag: 'after it', algo_name: 'Instant' });
+    expect((await main.waitFor(next.id)).status).toBe('COMPLETE');
+    expect((await main.get(sleeping.id)).status).toBe(404);
+    expect((await main.list()).body.map((s) => s.tag)).toEqual(['after it']);
+    expect((await main.processing()).body).toBeNull();
+  });
+
+  it('re-queues a run interrupted by SIGKILL and completes it after a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-e2e-kill-'));
+    dirs.push(dataDir);
+    const first = await serve(dataDir);
+    const scenario = await first.main.started({ tag: 'survives', algo_name: 'Sleep', algo_params: { duration_ms: 1_500 } });
+    const queuedBehind = await first.main.started({ tag: 'queued behind', algo_name: 'Instant' });
+    await first.main.waitFor(scenario.id, ['PROCESSING']);
+    await first.server.stop('SIGKILL');
+
+    const second = await serve(dataDir);
+    expect((await second.main.waitFor(scenario.id)).status).toBe('COMPLETE');
+    expect((await second.main.waitFor(queuedBehind.id)).status).toBe('COMPLETE');
+    const [survivor, behind] = [(await second.main.get(scenario.id)).body, (await second.main.get(queuedBehind.id)).body];
+    // Re-queued at its place: it ran before the scenario queued after it.
+    expect(Date.parse(behind.started_at!)).toBeGreaterThanOrEqual(Date.parse(survivor.finished_at!));
+  });
+
+  it('stops gracefully with a run in progress and finishes it after the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-e2e-term-'));
+    dirs.push(dataDir);
+    const first = await serve(dataDir);
+    const scenario = await first.main.started({ tag: 'graceful', algo_name: 'Sleep', algo_params: { duration_ms: 600_000 } });
+    await first.main.waitFor(scenario.id, ['PROCESSING']);
+    expect(await first.server.stop('SIGTERM')).toBe(0);
+
+    const second = await serve(dataDir);
+    // Back in the queue, not counted as an interruption: it starts again.
+    await second.main.waitFor(scenario.id, ['PROCESSING']);
+    expect((await second.main.delete(scenario.id)).status).toBe(204);
+  });
+});

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { loadDomain } from '../../src/domain/load.js';
+import type { DomainRegistry } from '../../src/domain/registry.js';
+import { RunEvents, type RunEventMap, type RunEventName } from '../../src/executor/events.js';
+import { LocalExecutor } from '../../src/executor/local/local-executor.js';
+import { ScenarioService, type CreateScenarioInput } from '../../src/scenarios/service.js';
+import type { ScenarioRef } from '../../src/store/scenarios-repository.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import type { TestDatabase } from '../support/dialects.js';
+import { TEST_DOMAIN } from '../fixtures/test-domain-path.js';
+
+/** Everything one event is about, recorded in arrival order. */
+export type RecordedEvent = { [K in RunEventName]: { name: K } & RunEventMap[K] }[RunEventName];
+
+/**
+ * A real store, the real local executor (worker threads) and the scenario service on the test
+ * domain, without HTTP: executor behaviour observed through its events and the database.
+ */
+export interface Harness {
+  readonly store: Store;
+  readonly domain: DomainRegistry;
+  readonly events: RunEvents;
+  readonly executor: LocalExecutor;
+  readonly scenarios: ScenarioService;
+  /** Every run event so far, in order. */
+  readonly recorded: RecordedEvent[];
+  /** Every log line of the main thread, parsed. */
+  readonly logs: Record<string, unknown>[];
+  /** A new session holding dataset `items` (weights 1.5 and 2.5). */
+  session(): Promise<string>;
+  create(sessionId: string, input: Partial<CreateScenarioInput> & { algoName: string }): Promise<ScenarioRef>;
+  /** Creates and runs. */
+  start(sessionId: string, input: Partial<CreateScenarioInput> & { algoName: string }): Promise<ScenarioRef>;
+  /** Resolves with the first event of `name` about the scenario (past or future). */
+  next<K extends RunEventName>(name: K, ref: ScenarioRef): Promise<RunEventMap[K]>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  readonly workers?: number;
+  readonly cancelGraceMs?: number;
+  readonly progressFlushMs?: number;
+}
+
+const ITEMS = JSON.stringify({
+  items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: [['a', 1.5], ['b', 2.5]] },
+});
+
+export async function startHarness(database: TestDatabase, options: HarnessOptions = {}): Promise<Harness> {
+  const store = await openStore(database.url);
+  const domain = await loadDomain(TEST_DOMAIN);
+  const recorded: RecordedEvent[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const events = new RunEvents();
+  const names: RunEventName[] = ['run:queued', 'run:started', 'run:progress', 'run:completed', 'run:failed', 'run:cancelled', 'run:reset'];
+  for (const name of names) events.on(name, (event) => recorded.push({ name, ...event } as RecordedEvent));
+  const executor = new LocalExecutor({
+    store,
+    events,
+    log,
+    workers: options.workers ?? 2,
+    databaseUrl: database.url,
+    domain: TEST_DOMAIN,
+    ...(options.cancelGraceMs === undefined ? {} : { cancelGraceMs: options.cancelGraceMs }),
+    ...(options.progressFlushMs === undefined ? {} : { progressFlushMs: options.progressFlushMs }),
+  });
+  const settings = { autorun: false, autocreate: false, defaultAlgo: undefined, defaultAlgoParams: {} };
+  const scenarios = new ScenarioService({ store, domain, executor, settings, log });
+  await executor.start();
+
+  const create: Harness['create'] = async (sessionId, input) => {
+    const view = await scenarios.create(sessionId, { tag: randomUUID(), datasetKey: 'items', ...input });
+    return { sessionId, id: view.id };
+  };
+  const next: Harness['next'] = (name, ref) =>
+    new Promise((resolve) => {
+      const past = recorded.find((e) => e.name === name && e.scenarioId === ref.id);
+      if (past) return resolve(past as never);
+      const off = events.on(name, (event) => {
+        if (event.scenarioId !== ref.id) return;
+        off();
+        resolve(event);
+      });
+    });
+  return {
+    store,
+    domain,
+    events,
+    executor,
+    scenarios,
+    recorded,
+    logs,
+    async session() {
+      const id = randomUUID();
+      const now = new Date().toISOString();
+      await store.sessions.insert({ id, displayName: `session ${id}`, createdAt: now });
+      await store.datasets.put({ sessionId: id, key: 'items', kind: 'master', createdAt: now, version: randomUUID(), tablesJson: ITEMS });
+      return id;
+    },
+    create,
+    async start(sessionId, input) {
+      const ref = await create(sessionId, input);
+      await scenarios.run(ref);
+      return ref;
+    },
+    next,
+    async close() {
+      await executor.close();
+      await store.close();
+    },
+  };
+}
+
+/** Polls until `check` holds (the test timeout bounds the wait; no timing is asserted). */
+export async function eventually(check: () => Promise<boolean> | boolean): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 10));
+}
