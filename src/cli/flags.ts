@@ -40,8 +40,6 @@ export interface ParsedFlags {
   readonly extra: Readonly<Record<string, string>>;
 }
 
-const BOOLEAN_WORDS = /^(true|false|1|0|yes|no|on|off)$/i;
-
 /**
  * Parses `--flag value`, `--flag=value` and bare boolean flags. `extraFlags` are command-specific
  * (e.g. `--concurrency` of `worker`), returned as strings.
@@ -72,7 +70,8 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], 
     if (name === 'config') config = takeValue();
     else if (extraFlags.includes(name)) extra[name] = takeValue();
     else if (!spec) throw new SettingError(`--${name}`, 'unknown flag (see --help)');
-    else if (spec.boolean && inline === undefined && !BOOLEAN_WORDS.test(argv[i + 1] ?? '')) settings[spec.setting] = 'true';
+    // A bare boolean flag means true; a following non-flag word is its value (validated later).
+    else if (spec.boolean && inline === undefined && (argv[i + 1] ?? '--').startsWith('--')) settings[spec.setting] = 'true';
     else if (spec.repeatable) settings[spec.setting] = [...((settings[spec.setting] as string[] | undefined) ?? []), takeValue()];
     else settings[spec.setting] = takeValue();
   }

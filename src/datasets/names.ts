@@ -1,7 +1,7 @@
 import { badInput } from '../errors.js';
 
 /** Dataset keys, tags and display names: 1..200 characters, not blank, no control characters. */
-const NAME = /^(?=[\s\S]*\S)[^\u0000-\u001f\u007f]+$/u;
+const NAME = /^(?=[\s\S]*\S)\P{Cc}+$/u;
 export const MAX_NAME_LENGTH = 200;
 
 export function checkName(name: string, what: string): void {

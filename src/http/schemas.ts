@@ -19,7 +19,7 @@ export const ValidationErrorBody = Type.Object(
 export const Name = Type.String({
   minLength: 1,
   maxLength: 200,
-  pattern: '^(?=[\\s\\S]*\\S)[^\\u0000-\\u001f\\u007f]+$',
+  pattern: '^(?=[\\s\\S]*\\S)\\P{Cc}+$',
 });
 
 export const SessionView = Type.Object({ id: Type.String({ format: 'uuid' }), display_name: Type.String() });
