@@ -11,7 +11,7 @@ const ROUNDS = 5;
 async function main(): Promise<void> {
   const { skuCsv, layoutCsv } = generateWarehouse({ skus: 100_000, locations: 1_000, seed: 7 });
   console.log(`sku_data.csv: ${(Buffer.byteLength(skuCsv) / 1e6).toFixed(1)} MB, warehouse_layout.csv: ${(Buffer.byteLength(layoutCsv) / 1e6).toFixed(2)} MB`);
-  const server = await startScenarist(['--workers', '1']);
+  const server = await startScenarist();
   try {
     const base = `${server.url}/api/v1/sessions/main`;
     const etlTimes: number[] = [];

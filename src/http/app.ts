@@ -31,8 +31,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...(isLoggerInstance(options.logger) ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
     trustProxy: trustProxyOption(settings.forwardedAllowIps),
     bodyLimit: settings.bodyLimitBytes,
-    // Request logs name the client address and scheme as seen through trusted proxies.
-    requestIdLogLabel: 'request_id',
     ajv: {
       // Wrong JSON types are a 422, never silently coerced; unknown fields are left alone.
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },

@@ -4,7 +4,6 @@ import { DatasetService } from '../datasets/service.js';
 import { loadDomain } from '../domain/load.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { RunEvents } from '../executor/events.js';
-import { DistributedExecutor } from '../executor/distributed/distributed-executor.js';
 import type { Executor } from '../executor/executor.js';
 import { LocalExecutor } from '../executor/local/local-executor.js';
 import type { Services } from '../http/services.js';
@@ -30,8 +29,11 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   const executorOptions = { store, events, log, workers: settings.workers, databaseUrl: settings.databaseUrl, domain: settings.domain };
   // SQLite: one process owns the queue. PostgreSQL: graphile-worker spreads runs over every process.
+  // graphile-worker is loaded only for PostgreSQL deployments.
   const executor: Executor =
-    store.dialect === 'postgres' ? new DistributedExecutor(executorOptions) : new LocalExecutor(executorOptions);
+    store.dialect === 'postgres'
+      ? new (await import('../executor/distributed/distributed-executor.js')).DistributedExecutor(executorOptions)
+      : new LocalExecutor(executorOptions);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log });
   const datasets = new DatasetService(store, domain, {
     datasetStored: (sessionId, key) => scenarios.spawnAutoScenario(sessionId, key),

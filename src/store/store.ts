@@ -4,9 +4,7 @@ import { dialectOf, type StoreDialect } from './dialect.js';
 import { DatasetsRepository } from './datasets-repository.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import { ScenariosRepository } from './scenarios-repository.js';
-import { openPostgres } from './postgres/postgres-connection.js';
 import { SessionsRepository } from './sessions-repository.js';
-import { openSqlite } from './sqlite/sqlite-connection.js';
 
 /** The durable state of the service: one database, its repositories, and how to close it. */
 export interface Store {
@@ -28,8 +26,11 @@ export interface OpenStoreOptions {
 /** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const dialect = dialectOf(databaseUrl);
+  // Each driver is loaded only when used: a SQLite deployment never pays for pg, nor the reverse.
   const db =
-    dialect === 'sqlite' ? openSqlite(databaseUrl.slice('sqlite:'.length)) : openPostgres(databaseUrl, options.maxConnections);
+    dialect === 'sqlite'
+      ? (await import('./sqlite/sqlite-connection.js')).openSqlite(databaseUrl.slice('sqlite:'.length))
+      : (await import('./postgres/postgres-connection.js')).openPostgres(databaseUrl, options.maxConnections);
   try {
     if (options.migrate !== false) await migrateToLatest(db as Kysely<unknown>, dialect);
   } catch (err) {

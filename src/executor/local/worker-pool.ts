@@ -17,9 +17,10 @@ export function createWorkerPool(threads: number, config: WorkerConfig): WorkerP
   const filename = new URL(`./worker-entry.${fromSources ? 'ts' : 'js'}`, import.meta.url).href;
   return new Piscina<WorkerTask, RunOutcome>({
     filename,
-    minThreads: threads,
+    // Threads start with the first runs (an API-heavy process never pays for idle threads) and then
+    // stay: they hold the loaded domain, a store connection and the dataset cache.
+    minThreads: 0,
     maxThreads: threads,
-    // Threads stay: they hold the loaded domain, a store connection and the dataset cache.
     idleTimeout: Number.POSITIVE_INFINITY,
     concurrentTasksPerWorker: 1,
     // 'async' lets a thread's event loop run between tasks (store connections, log flushing).

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
+import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['datasets'];
@@ -30,7 +31,9 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
       // Sent as stored text: no parse and re-serialise of large datasets.
-      return reply.type('application/json; charset=utf-8').send(await datasets.jsonForm(session.id, request.params.key));
+      const form = await datasets.jsonForm(session.id, request.params.key);
+      if (form.length > LARGE_BODY) relieveMemorySoon();
+      return reply.type('application/json; charset=utf-8').send(form);
     },
   );
 

@@ -4,6 +4,7 @@ import { badInput, invalidRequest } from '../../errors.js';
 import { checkName } from '../../datasets/names.js';
 import type { UploadedFile } from '../../datasets/etl/index.js';
 import { errorResponses, SessionParams } from '../schemas.js';
+import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
 
 const EtlMessage = Type.Object({
@@ -66,6 +67,7 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
         throw invalidRequest((err as Error).message, [{ path: 'dataset_name', message: (err as Error).message }]);
       }
       if (files.length === 0) throw badInput('no file uploaded; send one or more files under files');
+      if (total > LARGE_BODY) relieveMemorySoon();
       return services.datasets.etl(session.id, datasetName, files);
     },
   );

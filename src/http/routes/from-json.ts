@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badInput } from '../../errors.js';
 import { errorResponses, KeyList, SessionParams } from '../schemas.js';
+import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
 
 /**
@@ -26,6 +27,7 @@ export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     async (request, reply) => {
       const session = await services.sessions.resolve(request.params.sid);
       const text = typeof request.body === 'string' ? request.body : '';
+      if (text.length > LARGE_BODY) relieveMemorySoon();
       if (text.trim() === '') throw badInput('the request body is empty; send the JSON form of a dataset');
       let json: unknown;
       try {
