@@ -30,7 +30,7 @@ export async function startScenarist(args: readonly string[] = []): Promise<Benc
   const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-bench-'));
   const child = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
+    [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(REPO_ROOT, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const url = `http://127.0.0.1:${port}`;

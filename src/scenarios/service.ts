@@ -70,6 +70,17 @@ export class ScenarioService {
     return statusView(record);
   }
 
+  /**
+   * `status` for a `{sid}` path value (id or display-name alias), in one query when both exist;
+   * only a miss resolves the session separately, to say which of the two is unknown.
+   */
+  async statusByPath(sessionRef: string, id: string, resolveSession: (ref: string) => Promise<{ id: string }>): Promise<StatusView> {
+    const record = await this.repo.statusBySessionRef(sessionRef, id);
+    if (!record) return this.status({ sessionId: (await resolveSession(sessionRef)).id, id });
+    const live = this.deps.executor.live(id);
+    return live && live.sessionId === record.sessionId ? { id, tag: live.tag, status: 'PROCESSING', progress: live.progress } : statusView(record);
+  }
+
   async processing(sessionId: string): Promise<ScenarioView | null> {
     const record = await this.repo.processing(sessionId);
     return record ? scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress) : null;

@@ -104,6 +104,20 @@ export class ScenariosRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * The status of a scenario addressed by a session id *or display name* in one query: the polling
+   * hot path, which would otherwise resolve the session first. Undefined when either is unknown.
+   */
+  statusBySessionRef(sessionRef: string, id: string): Promise<(ScenarioStatusRecord & { sessionId: string }) | undefined> {
+    return this.db
+      .selectFrom('scenarios')
+      .innerJoin('sessions', 'sessions.id', 'scenarios.session_id')
+      .select(['scenarios.id', 'scenarios.tag', 'scenarios.status', 'scenarios.progress', 'scenarios.session_id as sessionId'])
+      .where('scenarios.id', '=', id)
+      .where((eb) => eb.or([eb('sessions.id', '=', sessionRef), eb('sessions.display_name', '=', sessionRef)]))
+      .executeTakeFirst();
+  }
+
   /** The session's PROCESSING scenario, if any (the executor keeps it to at most one). */
   processing(sessionId: string): Promise<ScenarioRecord | undefined> {
     return this.db

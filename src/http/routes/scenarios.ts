@@ -135,7 +135,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         response: { 200: ScenarioStatus, ...errorResponses(404) },
       },
     },
-    async (request) => scenarios.status(await refOf(request.params)),
+    (request) => scenarios.statusByPath(request.params.sid, request.params.id, (ref) => sessions.resolve(ref)),
   );
 
   app.get(

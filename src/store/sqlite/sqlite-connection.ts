@@ -1,8 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { Database } from '../database.js';
+
+/** Distinct statements kept prepared; the service issues far fewer shapes than this. */
+const STATEMENT_CACHE_SIZE = 512;
 
 /** Opens (creating when needed) the SQLite file in WAL mode with foreign keys enforced. */
 export function openSqlite(path: string): Kysely<Database> {
@@ -14,5 +17,28 @@ export function openSqlite(path: string): Kysely<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small query, so statements
+ * are kept by their SQL text (the values are bound per run, so one statement serves every call).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const prepared = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => {
+      prepared.clear();
+      sqlite.close();
+    },
+    prepare: (sql: string) => {
+      let statement = prepared.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql);
+        if (prepared.size >= STATEMENT_CACHE_SIZE) prepared.delete(prepared.keys().next().value!);
+        prepared.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
