@@ -5,30 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import pg from 'pg';
-import { json, post, report, REPO_ROOT, startScenarist } from './support.js';
-
-const admin = process.argv.includes('--database-url')
-  ? process.argv[process.argv.indexOf('--database-url') + 1]!
-  : 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function withDatabase<T>(use: (url: string) => Promise<T>): Promise<T> {
-  const name = `scenarist_bench_${Date.now()}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  try {
-    return await use(url.href);
-  } finally {
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  }
-}
+import { adminDatabaseUrl, json, post, report, REPO_ROOT, startScenarist, withScratchDatabase } from './support.js';
 
 async function drain(workerProcesses: number): Promise<number> {
-  return withDatabase(async (databaseUrl) => {
+  return withScratchDatabase(adminDatabaseUrl(), async (databaseUrl) => {
     const api = await startScenarist(['--database-url', databaseUrl, '--workers', '0']);
     const workers = Array.from({ length: workerProcesses }, () =>
       spawn(process.execPath, [join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', databaseUrl, '--concurrency', '1', '--log-level', 'warn'], {

@@ -3,25 +3,14 @@
  * measured in the same run.
  * Run: npm run build && node --import tsx bench/pg-status.bench.ts [--database-url postgres://.../postgres]
  */
-import pg from 'pg';
-import { json, load, post, report, startBareNode, startScenarist } from './support.js';
+import { adminDatabaseUrl, json, load, post, report, startBareNode, startScenarist, withScratchDatabase } from './support.js';
 
-const admin = process.argv.includes('--database-url')
-  ? process.argv[process.argv.indexOf('--database-url') + 1]!
-  : 'postgres://postgres@127.0.0.1:5432/postgres';
-
-const name = `scenarist_bench_${Date.now()}`;
-const client = new pg.Client({ connectionString: admin });
-await client.connect();
-await client.query(`create database ${name}`);
-const url = new URL(admin);
-url.pathname = `/${name}`;
-try {
+await withScratchDatabase(adminDatabaseUrl(), async (databaseUrl) => {
   const bare = await startBareNode();
   const baseline = await load(bare.url, 32, 5);
   await bare.stop();
   report('bare node:http, 32 connections', `${baseline.requestsPerSecond.toFixed(0)} req/s`, 'baseline', true);
-  const server = await startScenarist(['--database-url', url.href, '--workers', '0']);
+  const server = await startScenarist(['--database-url', databaseUrl, '--workers', '0']);
   try {
     const api = `${server.url}/api/v1/sessions/main`;
     const probe = await json<{ id: string }>(post(`${api}/scenarios`, { tag: 'probe', dataset_key: 'example', algo_name: 'Instant' }));
@@ -34,7 +23,4 @@ try {
   } finally {
     await server.stop();
   }
-} finally {
-  await client.query(`drop database if exists ${name} with (force)`);
-  await client.end();
-}
+});

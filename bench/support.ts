@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 /** Shared pieces of the benchmarks: the real server process, the bare baseline, and printing. */
 
@@ -109,4 +110,26 @@ export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** Runs `use` with the URL of a fresh PostgreSQL database, dropped afterwards. */
+export async function withScratchDatabase<T>(adminUrl: string, use: (url: string) => Promise<T>): Promise<T> {
+  const name = `scenarist_bench_${Date.now()}_${process.pid}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await use(url.href);
+  } finally {
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  }
+}
+
+/** The `--database-url` argument of a benchmark, or the local PostgreSQL. */
+export function adminDatabaseUrl(): string {
+  const at = process.argv.indexOf('--database-url');
+  return at === -1 ? 'postgres://postgres@127.0.0.1:5432/postgres' : process.argv[at + 1]!;
 }

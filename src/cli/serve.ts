@@ -1,6 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import { buildApp } from '../http/app.js';
 import { assemble } from '../runtime/assemble.js';
+import { exitCodeAfterSignal } from './graceful-shutdown.js';
 import { createLogger } from './logger.js';
 
 /**
@@ -19,29 +20,8 @@ export async function serve(settings: Settings): Promise<number> {
   }
   log.info({ prefix: settings.prefix, database: settings.databaseUrl.split(':')[0], workers: settings.workers }, 'scenarist ready');
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = async (signal: NodeJS.Signals) => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'shutting down');
-      // A second signal or a stuck drain must not keep the process alive forever.
-      const force = setTimeout(() => {
-        log.error('shutdown took too long; exiting');
-        resolve(1);
-      }, 15_000);
-      force.unref();
-      try {
-        await app.close();
-        await runtime.close();
-        clearTimeout(force);
-        resolve(0);
-      } catch (err) {
-        log.error({ err }, 'error during shutdown');
-        resolve(1);
-      }
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  return exitCodeAfterSignal(log, async () => {
+    await app.close();
+    await runtime.close();
   });
 }

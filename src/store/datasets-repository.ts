@@ -51,41 +51,19 @@ export class DatasetsRepository {
 
   /** Stores the dataset, replacing one of the same key (its scenarios keep referring to the key). */
   async put(record: DatasetRecord): Promise<void> {
-    const values = {
-      session_id: record.sessionId,
-      key: record.key,
-      kind: record.kind,
-      created_at: record.createdAt,
-      version: record.version,
-      tables_json: record.tablesJson,
-    };
+    const row = toRow(record);
     await this.db
       .insertInto('datasets')
-      .values(values)
+      .values(row)
       .onConflict((oc) =>
-        oc.columns(['session_id', 'key']).doUpdateSet({
-          kind: values.kind,
-          created_at: values.created_at,
-          version: values.version,
-          tables_json: values.tables_json,
-        }),
+        oc.columns(['session_id', 'key']).doUpdateSet({ kind: row.kind, created_at: row.created_at, version: row.version, tables_json: row.tables_json }),
       )
       .execute();
   }
 
   /** Stores a new dataset; throws a unique violation when the key exists. */
   async insert(record: DatasetRecord): Promise<void> {
-    await this.db
-      .insertInto('datasets')
-      .values({
-        session_id: record.sessionId,
-        key: record.key,
-        kind: record.kind,
-        created_at: record.createdAt,
-        version: record.version,
-        tables_json: record.tablesJson,
-      })
-      .execute();
+    await this.db.insertInto('datasets').values(toRow(record)).execute();
   }
 
   /**
@@ -146,4 +124,15 @@ export class DatasetsRepository {
       .executeTakeFirst();
     return row !== undefined;
   }
+}
+
+function toRow(record: DatasetRecord) {
+  return {
+    session_id: record.sessionId,
+    key: record.key,
+    kind: record.kind,
+    created_at: record.createdAt,
+    version: record.version,
+    tables_json: record.tablesJson,
+  };
 }

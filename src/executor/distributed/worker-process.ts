@@ -1,6 +1,7 @@
 import { SettingError } from '../../config/setting-error.js';
 import type { Settings } from '../../config/settings.js';
 import { parseInteger } from '../../config/parse-value.js';
+import { exitCodeAfterSignal } from '../../cli/graceful-shutdown.js';
 import { createLogger } from '../../cli/logger.js';
 import { loadDomain } from '../../domain/load.js';
 import { openStore } from '../../store/store.js';
@@ -35,25 +36,8 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     throw err;
   }
   log.info({ concurrency }, 'scenarist worker ready');
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = async (signal: NodeJS.Signals) => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'worker shutting down');
-      const force = setTimeout(() => resolve(1), 15_000);
-      force.unref();
-      try {
-        await executor.close();
-        await store.close();
-        clearTimeout(force);
-        resolve(0);
-      } catch (err) {
-        log.error({ err }, 'error during worker shutdown');
-        resolve(1);
-      }
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  return exitCodeAfterSignal(log, async () => {
+    await executor.close();
+    await store.close();
   });
 }

@@ -1,0 +1,34 @@
+import type { Logger } from 'pino';
+
+/** How long a drain may take before the process gives up on it and exits non-zero. */
+const SHUTDOWN_LIMIT_MS = 15_000;
+
+/**
+ * Resolves with the exit code once SIGINT or SIGTERM has run `drain` (0), or once the drain failed or
+ * took longer than the limit (1). A second signal while draining changes nothing.
+ */
+export function exitCodeAfterSignal(log: Logger, drain: () => Promise<void>): Promise<number> {
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        log.error('shutdown took too long; exiting');
+        resolve(1);
+      }, SHUTDOWN_LIMIT_MS);
+      force.unref();
+      try {
+        await drain();
+        clearTimeout(force);
+        resolve(0);
+      } catch (err) {
+        log.error({ err }, 'error during shutdown');
+        resolve(1);
+      }
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
