@@ -1,14 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { BIN, REPO_ROOT, startServer, type ServerProcess } from '../support/server-process.js';
 
 /**
  * The multi-process deployment of issue "PostgreSQL and many machines": two API nodes without
  * workers and three worker processes on one PostgreSQL database, all real processes.
  */
-describe('a PostgreSQL deployment of 2 API nodes and 3 worker processes', () => {
+// Only an explicit SCENARIST_TEST_DIALECTS without postgres leaves this out.
+describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API nodes and 3 worker processes', () => {
   let database: TestDatabase;
   let client: pg.Client;
   const apis: ServerProcess[] = [];

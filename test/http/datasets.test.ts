@@ -228,3 +228,22 @@ describe.each(DIALECTS)('dataset routes on %s', (dialect) => {
     expect(fromJson.statusCode).toBe(404);
   });
 });
+
+describe('upload limit', () => {
+  it('answers an ETL upload over the upload limit with 413 and keeps what was stored', async () => {
+    const t = await startTestApp('sqlite', { upload_limit: '4KiB' });
+    try {
+      const before = (await t.app.inject({ method: 'GET', url: '/api/v1/sessions/main/data/example' })).body;
+      const { body, contentType } = multipartBody([
+        { name: 'dataset_name', value: 'example' },
+        { name: 'files', filename: 'sku_data.csv', data: Buffer.alloc(64 * 1024, 'a') },
+      ]);
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/etl', headers: { 'content-type': contentType }, payload: body });
+      expect(res.statusCode).toBe(413);
+      expect(typeof res.json().detail).toBe('string');
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/sessions/main/data/example' })).body).toBe(before);
+    } finally {
+      await t.close();
+    }
+  });
+});
