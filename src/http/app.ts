@@ -14,6 +14,9 @@ import { sessionRoutes } from './routes/sessions.js';
 import type { Services } from './services.js';
 import { trustProxyOption } from './trust-proxy.js';
 
+/** The levels at which the per-request debug line is written. */
+const DEBUG_LEVELS = new Set(['debug', 'trace']);
+
 export interface AppOptions {
   /** A pino logger or logger options; `false` silences request logs (tests). */
   readonly logger?: FastifyServerOptions['logger'];
@@ -42,9 +45,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request) => {
-    request.log.debug({ client: request.ip, scheme: request.protocol }, 'client');
-  });
+  // Every request would pay for this hook (and for resolving ip and scheme) even when debug lines
+  // are dropped; the level is fixed for the life of the process, so decide once.
+  if (DEBUG_LEVELS.has(app.log.level)) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.log.debug({ client: request.ip, scheme: request.protocol }, 'client');
+      done();
+    });
+  }
   installErrorHandling(app);
 
   if (settings.corsOrigins.length > 0) {

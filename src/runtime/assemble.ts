@@ -8,9 +8,11 @@ import type { Executor } from '../executor/executor.js';
 import { LocalExecutor } from '../executor/local/local-executor.js';
 import type { Services } from '../http/services.js';
 import { ScenarioService } from '../scenarios/service.js';
+import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
 import { openStore } from '../store/store.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
+import { isSingleWriter } from './single-writer.js';
 
 export interface Runtime {
   readonly services: Services;
@@ -34,15 +36,24 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     store.dialect === 'postgres'
       ? new (await import('../executor/distributed/distributed-executor.js')).DistributedExecutor(executorOptions)
       : new LocalExecutor(executorOptions);
-  const scenarios = new ScenarioService({ store, domain, executor, settings, log });
+  // Memory answers status polls and session lookups only where no other process writes the store.
+  const singleWriter = isSingleWriter(store.dialect, settings);
+  const statusCache = singleWriter ? new StatusCache() : undefined;
+  statusCache?.follow(events);
+  const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });
   const datasets = new DatasetService(store, domain, {
     datasetStored: (sessionId, key) => scenarios.spawnAutoScenario(sessionId, key),
   });
-  const sessions = new SessionService(store, {
-    cancelSession: (sessionId) => scenarios.cancelSession(sessionId),
-    copyScenarios: (fromSessionId, toSessionId, trx) => scenarios.copyScenarios(fromSessionId, toSessionId, trx),
-    seedMainSession: (sessionId) => datasets.seed(sessionId),
-  });
+  const sessions = new SessionService(
+    store,
+    {
+      cancelSession: (sessionId) => scenarios.cancelSession(sessionId),
+      copyScenarios: (fromSessionId, toSessionId, trx) => scenarios.copyScenarios(fromSessionId, toSessionId, trx),
+      seedMainSession: (sessionId) => datasets.seed(sessionId),
+      sessionDeleted: (sessionId) => scenarios.sessionDeleted(sessionId),
+    },
+    { cacheResolution: singleWriter },
+  );
   await sessions.ensureMain();
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
   await executor.start().catch(async (err: unknown) => {
@@ -53,8 +64,10 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   return {
     services: { settings, store, domain, sessions, datasets, scenarios, executor },
     close: async () => {
-      // Running scenarios are stopped and queued again before the store goes away.
+      // Running scenarios are stopped and queued again before the store goes away. That requeue
+      // announces no event, so the status cache is dropped with it.
       await executor.close();
+      statusCache?.clear();
       await store.close();
     },
   };

@@ -9,10 +9,11 @@ import { ParameterError } from '../params/errors.js';
 import { validateParams } from '../params/validate.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
-import type { ScenarioRecord, ScenarioRef, StatusChange } from '../store/scenarios-repository.js';
+import type { ScenarioRecord, ScenarioRef, ScenarioStatusRecord, StatusChange } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
 import { changeFor } from './changes.js';
 import { isFinished, transition, type ScenarioEvent } from './state-machine.js';
+import type { StatusCache } from './status-cache.js';
 import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
 
 export interface CreateScenarioInput {
@@ -32,6 +33,8 @@ export interface ScenarioServiceDeps {
   readonly executor: Executor;
   readonly settings: ScenarioSettings;
   readonly log: Logger;
+  /** Only when this process is the single writer of the store (`runtime/single-writer.ts`). */
+  readonly statusCache?: StatusCache;
 }
 
 /** How many times a state change is retried when a concurrent request changed the scenario first. */
@@ -61,20 +64,25 @@ export class ScenarioService {
     return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress);
   }
 
-  /** Cheap enough to poll: a run of this process answers from memory, anything else reads four columns. */
+  /**
+   * Cheap enough to poll: a run of this process answers from memory, and so does the status cache
+   * when there is one; anything else reads four columns.
+   */
   async status(ref: ScenarioRef): Promise<StatusView> {
     const live = this.deps.executor.live(ref.id);
     if (live && live.sessionId === ref.sessionId) return { id: ref.id, tag: live.tag, status: 'PROCESSING', progress: live.progress };
-    const record = await this.repo.status(ref);
+    const record = await this.readStatus(ref);
     if (!record) throw notFound(`scenario '${ref.id}' not found`);
     return statusView(record);
   }
 
   /**
-   * `status` for a `{sid}` path value (id or display-name alias), in one query when both exist;
-   * only a miss resolves the session separately, to say which of the two is unknown.
+   * `status` for a `{sid}` path value (id or display-name alias). Without a status cache, in one
+   * query when both exist; only a miss resolves the session separately, to say which is unknown.
+   * With one, the session resolves from memory too, and the database is not asked at all.
    */
   async statusByPath(sessionRef: string, id: string, resolveSession: (ref: string) => Promise<{ id: string }>): Promise<StatusView> {
+    if (this.deps.statusCache) return this.status({ sessionId: (await resolveSession(sessionRef)).id, id });
     const record = await this.repo.statusBySessionRef(sessionRef, id);
     if (!record) return this.status({ sessionId: (await resolveSession(sessionRef)).id, id });
     const live = this.deps.executor.live(id);
@@ -86,11 +94,11 @@ export class ScenarioService {
     return record ? scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress) : null;
   }
 
-  /** Creates a CREATED scenario (QUEUED at once with autorun). */
+  /** Creates a CREATED scenario (QUEUED at once with autorun), answered from the row as written. */
   async create(sessionId: string, input: CreateScenarioInput): Promise<ScenarioView> {
-    const id = await this.insert(sessionId, input);
-    if (id === undefined) throw conflict(`a scenario tagged '${input.tag}' already exists in the session`);
-    return this.get({ sessionId, id });
+    const written = await this.insert(sessionId, input);
+    if (written === undefined) throw conflict(`a scenario tagged '${input.tag}' already exists in the session`);
+    return written.row ? scenarioView(written.row, this.deps.domain) : this.get({ sessionId, id: written.id });
   }
 
   /** Queues a CREATED scenario; answers it as queued (a worker may claim it a moment later). */
@@ -103,14 +111,16 @@ export class ScenarioService {
   async reset(ref: ScenarioRef): Promise<ScenarioView> {
     const reset = await this.change(ref, 'reset', (change) => this.repo.reset(ref, change));
     if (!reset) return this.get(ref);
+    this.deps.statusCache?.written(reset);
     this.deps.executor.events.emit('run:reset', { scenarioId: ref.id, sessionId: ref.sessionId });
     return scenarioView(reset, this.deps.domain);
   }
 
   /** Deletes a scenario; a queued or running one is cancelled first and never runs afterwards. */
   async delete(ref: ScenarioRef): Promise<void> {
-    if (!(await this.repo.status(ref))) throw notFound(`scenario '${ref.id}' not found`);
+    if (!(await this.readStatus(ref))) throw notFound(`scenario '${ref.id}' not found`);
     await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref));
+    this.deps.statusCache?.deleted(ref.id);
   }
 
   /** Session hook: stops the session's queued and running scenarios before the session is removed. */
@@ -118,6 +128,11 @@ export class ScenarioService {
     await this.deps.executor.cancelSession(sessionId, async () =>
       (await this.repo.deleteActive(sessionId)).map((ref) => ({ scenarioId: ref.id, sessionId: ref.sessionId })),
     );
+  }
+
+  /** Session hook: the session's row is gone, and with it every scenario it held. */
+  sessionDeleted(sessionId: string): void {
+    this.deps.statusCache?.sessionDeleted(sessionId);
   }
 
   /**
@@ -146,8 +161,12 @@ export class ScenarioService {
     }
   }
 
-  /** Validates and stores a scenario; answers its id, or undefined when the tag is taken. */
-  private async insert(sessionId: string, input: CreateScenarioInput): Promise<string | undefined> {
+  /**
+   * Validates and stores a scenario, queued at once with autorun. Answers undefined when the tag is
+   * taken; else its id and its row as written, built from the inserted values rather than read back
+   * (no `row` when another request changed it before autorun could queue it: read it again).
+   */
+  private async insert(sessionId: string, input: CreateScenarioInput): Promise<{ id: string; row: ScenarioRecord | undefined } | undefined> {
     const { domain, store } = this.deps;
     const algorithm = domain.algorithm(input.algoName);
     if (!algorithm) throw notFound(`algorithm '${input.algoName}' not found`);
@@ -155,8 +174,9 @@ export class ScenarioService {
     const algoParams = validateParams(algorithm.parameters, input.algoParams);
     const dataParams = validateParams(domain.dataParameters, input.dataParams);
     const id = randomUUID();
+    let row: ScenarioRecord;
     try {
-      await this.repo.insert({
+      row = await this.repo.insert({
         id,
         sessionId,
         tag: input.tag,
@@ -170,14 +190,29 @@ export class ScenarioService {
       if (isUniqueViolation(err)) return undefined;
       throw err;
     }
-    if (this.deps.settings.autorun) await this.enqueue({ sessionId, id }, changeFor('run'));
-    return id;
+    this.deps.statusCache?.written(row);
+    if (!this.deps.settings.autorun) return { id, row };
+    return { id, row: await this.enqueue({ sessionId, id }, changeFor('run')) };
   }
 
   private async enqueue(ref: ScenarioRef, change: StatusChange): Promise<ScenarioRecord | undefined> {
     const queued = await this.repo.queue(ref, change, now());
-    if (queued) this.deps.executor.queued({ scenarioId: ref.id, sessionId: ref.sessionId });
+    if (!queued) return undefined;
+    this.deps.statusCache?.written(queued);
+    this.deps.executor.queued({ scenarioId: ref.id, sessionId: ref.sessionId });
     return queued;
+  }
+
+  /** The scenario's status, from the status cache when there is one. */
+  private async readStatus(ref: ScenarioRef): Promise<ScenarioStatusRecord | undefined> {
+    const cache = this.deps.statusCache;
+    if (!cache) return this.repo.status(ref);
+    // Cached by id alone, with the session it belongs to: asked under another session it is unknown.
+    const entry = await cache.read(ref.id, async () => {
+      const row = await this.repo.status(ref);
+      return row && { ...row, sessionId: ref.sessionId };
+    });
+    return entry?.sessionId === ref.sessionId ? entry : undefined;
   }
 
   /**
@@ -192,7 +227,8 @@ export class ScenarioService {
     write: (change: StatusChange) => Promise<ScenarioRecord | undefined>,
   ): Promise<ScenarioRecord | undefined> {
     for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
-      const current = await this.repo.status(ref);
+      // The first look may come from memory; after a lost race only the database knows who won.
+      const current = attempt === 0 ? await this.readStatus(ref) : await this.repo.status(ref);
       if (!current) throw notFound(`scenario '${ref.id}' not found`);
       const next = transition(current.status, event);
       if (!next.allowed) throw conflict(next.reason);

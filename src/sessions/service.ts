@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { ReadThroughCache } from '../cache/read-through-cache.js';
 import { conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
@@ -26,23 +27,39 @@ export interface SessionHooks {
   copyScenarios(fromSessionId: string, toSessionId: string, db: Kysely<Database>): Promise<void>;
   /** Fills a freshly auto-created `main` session (the example dataset). */
   seedMainSession(sessionId: string): Promise<void>;
+  /** The session's row is gone, and with it everything it held (caches forget it). */
+  sessionDeleted(sessionId: string): void;
 }
+
+export interface SessionServiceOptions {
+  /**
+   * Keep `{sid}` resolutions in memory. Only for a process that is the single writer of its store
+   * (`runtime/single-writer.ts`): every session write here clears them, a write elsewhere would not.
+   */
+  readonly cacheResolution?: boolean;
+}
+
+/** Distinct `{sid}` spellings remembered (ids in any letter case, names); misses are not kept. */
+const RESOLUTION_CAPACITY = 10_000;
 
 const view = (s: SessionRecord): SessionView => ({ id: s.id, display_name: s.displayName });
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Sessions: create, copy, rename, delete, resolve by id or display-name alias, and the default `main`. */
 export class SessionService {
+  private readonly resolved: ReadThroughCache<string, SessionRecord> | undefined;
+
   constructor(
     private readonly store: Store,
     private readonly hooks: SessionHooks,
-  ) {}
+    options: SessionServiceOptions = {},
+  ) {
+    this.resolved = options.cacheResolution ? new ReadThroughCache(RESOLUTION_CAPACITY) : undefined;
+  }
 
   /** Resolves a `{sid}` path value: the UUID, or a display name as alias. */
   async resolve(ref: string): Promise<SessionRecord> {
-    const session =
-      (UUID.test(ref) ? await this.store.sessions.findById(ref.toLowerCase()) : undefined) ??
-      (await this.store.sessions.findByName(ref));
+    const session = this.resolved ? await this.resolved.read(ref, () => this.find(ref)) : await this.find(ref);
     if (!session) throw notFound(`session '${ref}' not found`);
     return session;
   }
@@ -58,17 +75,19 @@ export class SessionService {
   }
 
   async create(displayName: string): Promise<SessionList> {
-    await this.insertNamed(displayName);
+    await this.writing(() => this.insertNamed(displayName));
     return this.list();
   }
 
   async copy(ref: string, newDisplayName: string): Promise<SessionList> {
     const source = await this.resolve(ref);
-    await this.store.db.transaction().execute(async (trx) => {
-      const id = await this.insertNamed(newDisplayName, trx);
-      await this.store.datasets.copySession(source.id, id, trx);
-      await this.hooks.copyScenarios(source.id, id, trx);
-    });
+    await this.writing(() =>
+      this.store.db.transaction().execute(async (trx) => {
+        const id = await this.insertNamed(newDisplayName, trx);
+        await this.store.datasets.copySession(source.id, id, trx);
+        await this.hooks.copyScenarios(source.id, id, trx);
+      }),
+    );
     return this.list();
   }
 
@@ -76,7 +95,7 @@ export class SessionService {
     const session = await this.resolve(ref);
     if (session.displayName === displayName) return view(session);
     try {
-      await this.store.sessions.rename(session.id, displayName);
+      await this.writing(() => this.store.sessions.rename(session.id, displayName));
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`);
       throw err;
@@ -87,7 +106,8 @@ export class SessionService {
   async delete(ref: string): Promise<SessionList> {
     const session = await this.resolve(ref);
     await this.hooks.cancelSession(session.id);
-    await this.store.sessions.delete(session.id);
+    await this.writing(() => this.store.sessions.delete(session.id));
+    this.hooks.sessionDeleted(session.id);
     return this.list();
   }
 
@@ -96,12 +116,30 @@ export class SessionService {
     if ((await this.store.sessions.count()) > 0) return;
     const id = randomUUID();
     try {
-      await this.store.sessions.insert({ id, displayName: MAIN_SESSION_NAME, createdAt: new Date().toISOString() });
+      await this.writing(() => this.store.sessions.insert({ id, displayName: MAIN_SESSION_NAME, createdAt: new Date().toISOString() }));
     } catch (err) {
       if (isUniqueViolation(err)) return; // another process created it first
       throw err;
     }
     await this.hooks.seedMainSession(id);
+  }
+
+  private async find(ref: string): Promise<SessionRecord | undefined> {
+    return (
+      (UUID.test(ref) ? await this.store.sessions.findById(ref.toLowerCase()) : undefined) ?? (await this.store.sessions.findByName(ref))
+    );
+  }
+
+  /**
+   * Runs a session write, then forgets every cached resolution: a rename or delete changes what a
+   * name or id resolves to, and a new session may take a name (or an id) a cached spelling matched.
+   */
+  private async writing<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.resolved?.clear();
+    }
   }
 
   private async insertNamed(displayName: string, db?: Kysely<Database>): Promise<string> {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatasetKind } from '../datasets/model.js';
 import type { Database } from './database.js';
+import { prepared } from './prepared-query.js';
 
 export interface DatasetMeta {
   readonly sessionId: string;
@@ -23,6 +24,10 @@ const metaColumns = [
   'version',
 ] as const;
 
+const metaQuery = prepared((db, v: { sessionId: string; key: string }) =>
+  db.selectFrom('datasets').select(metaColumns).where('session_id', '=', v.sessionId).where('key', '=', v.key),
+);
+
 export class DatasetsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -31,13 +36,9 @@ export class DatasetsRepository {
     return rows.map((r) => r.key);
   }
 
-  getMeta(sessionId: string, key: string): Promise<DatasetMeta | undefined> {
-    return this.db
-      .selectFrom('datasets')
-      .select(metaColumns)
-      .where('session_id', '=', sessionId)
-      .where('key', '=', key)
-      .executeTakeFirst();
+  /** Asked on every create and every run (the workers' cache check), so compiled once. */
+  async getMeta(sessionId: string, key: string): Promise<DatasetMeta | undefined> {
+    return (await metaQuery(this.db, { sessionId, key })).rows[0];
   }
 
   get(sessionId: string, key: string): Promise<DatasetRecord | undefined> {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
+import { prepared, preparedByShape } from './prepared-query.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */
 export interface ScenarioRecord {
@@ -77,6 +78,54 @@ export const CLEARED_RUN = {
   lease_expires_at: null,
 } as const;
 
+// The statements of the hot paths (create, run, status), compiled once (see prepared-query.ts).
+
+const statusQuery = prepared((db, ref: ScenarioRef) =>
+  db.selectFrom('scenarios').select(['id', 'tag', 'status', 'progress']).where('session_id', '=', ref.sessionId).where('id', '=', ref.id),
+);
+
+const statusBySessionRefQuery = prepared((db, v: { sessionRef: string; id: string }) =>
+  db
+    .selectFrom('scenarios')
+    .innerJoin('sessions', 'sessions.id', 'scenarios.session_id')
+    .select(['scenarios.id', 'scenarios.tag', 'scenarios.status', 'scenarios.progress', 'scenarios.session_id as sessionId'])
+    .where('scenarios.id', '=', v.id)
+    .where((eb) => eb.or([eb('sessions.id', '=', v.sessionRef), eb('sessions.display_name', '=', v.sessionRef)])),
+);
+
+const insertQuery = prepared((db, scenario: NewScenario) =>
+  db.insertInto('scenarios').values({
+    id: scenario.id,
+    session_id: scenario.sessionId,
+    tag: scenario.tag,
+    dataset_key: scenario.datasetKey,
+    algo_name: scenario.algoName,
+    algo_params: scenario.algoParamsJson,
+    data_params: scenario.dataParamsJson,
+    status: 'CREATED',
+    ...CLEARED_RUN,
+    created_at: scenario.createdAt,
+  }),
+);
+
+/** One compiled statement per state change (its from-states are part of the SQL). */
+const queueQuery = preparedByShape(
+  (change: StatusChange) => `${change.from.join(',')}>${change.to}`,
+  (db, change, v: ScenarioRef & { now: string }) =>
+    db
+      .updateTable('scenarios')
+      .set({
+        status: change.to,
+        ...CLEARED_RUN,
+        queue_order: sql<number>`(select coalesce(max(q.queue_order), 0) + 1 from scenarios q where q.status in ('QUEUED', 'PROCESSING'))`,
+        queued_at: v.now,
+      })
+      .where('session_id', '=', v.sessionId)
+      .where('id', '=', v.id)
+      .where('status', 'in', change.from)
+      .returning(recordColumns),
+);
+
 /** Scenario rows: client-facing reads and the client-driven state changes (run, reset, delete, copy). */
 export class ScenariosRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -95,27 +144,16 @@ export class ScenariosRepository {
       .executeTakeFirst();
   }
 
-  status(ref: ScenarioRef): Promise<ScenarioStatusRecord | undefined> {
-    return this.db
-      .selectFrom('scenarios')
-      .select(['id', 'tag', 'status', 'progress'])
-      .where('session_id', '=', ref.sessionId)
-      .where('id', '=', ref.id)
-      .executeTakeFirst();
+  async status(ref: ScenarioRef): Promise<ScenarioStatusRecord | undefined> {
+    return (await statusQuery(this.db, { sessionId: ref.sessionId, id: ref.id })).rows[0];
   }
 
   /**
    * The status of a scenario addressed by a session id *or display name* in one query: the polling
    * hot path, which would otherwise resolve the session first. Undefined when either is unknown.
    */
-  statusBySessionRef(sessionRef: string, id: string): Promise<(ScenarioStatusRecord & { sessionId: string }) | undefined> {
-    return this.db
-      .selectFrom('scenarios')
-      .innerJoin('sessions', 'sessions.id', 'scenarios.session_id')
-      .select(['scenarios.id', 'scenarios.tag', 'scenarios.status', 'scenarios.progress', 'scenarios.session_id as sessionId'])
-      .where('scenarios.id', '=', id)
-      .where((eb) => eb.or([eb('sessions.id', '=', sessionRef), eb('sessions.display_name', '=', sessionRef)]))
-      .executeTakeFirst();
+  async statusBySessionRef(sessionRef: string, id: string): Promise<(ScenarioStatusRecord & { sessionId: string }) | undefined> {
+    return (await statusBySessionRefQuery(this.db, { sessionRef, id })).rows[0];
   }
 
   /** The session's PROCESSING scenario, if any (the executor keeps it to at most one). */
@@ -130,23 +168,30 @@ export class ScenariosRepository {
       .executeTakeFirst();
   }
 
-  /** Stores a CREATED scenario; throws a unique violation when the tag is taken in the session. */
-  async insert(scenario: NewScenario): Promise<void> {
-    await this.db
-      .insertInto('scenarios')
-      .values({
-        id: scenario.id,
-        session_id: scenario.sessionId,
-        tag: scenario.tag,
-        dataset_key: scenario.datasetKey,
-        algo_name: scenario.algoName,
-        algo_params: scenario.algoParamsJson,
-        data_params: scenario.dataParamsJson,
-        status: 'CREATED',
-        ...CLEARED_RUN,
-        created_at: scenario.createdAt,
-      })
-      .execute();
+  /**
+   * Stores a CREATED scenario and answers its row as stored, built from the inserted values (no
+   * read back); throws a unique violation when the tag is taken in the session.
+   */
+  async insert(scenario: NewScenario): Promise<ScenarioRecord> {
+    await insertQuery(this.db, scenario);
+    const { progress, result, kpi_values, error, started_at, finished_at } = CLEARED_RUN;
+    return {
+      id: scenario.id,
+      sessionId: scenario.sessionId,
+      tag: scenario.tag,
+      datasetKey: scenario.datasetKey,
+      algoName: scenario.algoName,
+      algoParamsJson: scenario.algoParamsJson,
+      dataParamsJson: scenario.dataParamsJson,
+      createdAt: scenario.createdAt,
+      status: 'CREATED',
+      progress,
+      resultJson: result,
+      kpiValuesJson: kpi_values,
+      error,
+      startedAt: started_at,
+      finishedAt: finished_at,
+    };
   }
 
   /**
@@ -154,20 +199,8 @@ export class ScenariosRepository {
    * is one of `change.from`. Answers the row as this change left it (QUEUED, even if a worker claims
    * it a moment later), or undefined when another request changed it first or it does not exist.
    */
-  queue(ref: ScenarioRef, change: StatusChange, now: string): Promise<ScenarioRecord | undefined> {
-    return this.db
-      .updateTable('scenarios')
-      .set({
-        status: change.to,
-        ...CLEARED_RUN,
-        queue_order: sql<number>`(select coalesce(max(q.queue_order), 0) + 1 from scenarios q where q.status in ('QUEUED', 'PROCESSING'))`,
-        queued_at: now,
-      })
-      .where('session_id', '=', ref.sessionId)
-      .where('id', '=', ref.id)
-      .where('status', 'in', change.from)
-      .returning(recordColumns)
-      .executeTakeFirst();
+  async queue(ref: ScenarioRef, change: StatusChange, now: string): Promise<ScenarioRecord | undefined> {
+    return (await queueQuery(this.db, change, { sessionId: ref.sessionId, id: ref.id, now })).rows[0];
   }
 
   /**

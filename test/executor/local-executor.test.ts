@@ -105,4 +105,32 @@ describe.each(DIALECTS)('the local executor on %s', (dialect) => {
     await eventually(() => h.recorded.filter((e) => e.name === 'run:completed' && e.scenarioId === ref.id).length > completions);
     expect((await h.scenarios.get(ref)).status).toBe('COMPLETE');
   });
+
+  it('starts a scenario of another session while one session works through a long queue', async () => {
+    const [busy, other] = [await h.session(), await h.session()];
+    const refs = [];
+    for (let i = 0; i < 4; i++) refs.push(await h.start(busy, { algoName: 'Sleep', algoParams: { duration_ms: 150 } }));
+    await h.next('run:started', refs[0]!);
+    const late = await h.start(other, { algoName: 'Sum' });
+    await h.next('run:completed', late);
+    // The other session did not wait for the long queue to drain.
+    expect((await h.scenarios.status(refs[3]!)).status).not.toBe('COMPLETE');
+    await h.next('run:completed', refs[3]!);
+  });
+
+  it('leaves a session alone while it has a PROCESSING scenario this executor does not run, and runs it once that one ends', async () => {
+    const [held, free] = [await h.session(), await h.session()];
+    // A run of some other process: PROCESSING in the database, unknown to this executor.
+    const foreign = await h.create(held, { algoName: 'Sum' });
+    await h.store.db.updateTable('scenarios').set({ status: 'PROCESSING', lease_owner: 'another process' }).where('id', '=', foreign.id).execute();
+    const waiting = await h.start(held, { algoName: 'Sum' });
+    const first = await h.start(free, { algoName: 'Sum' });
+    await h.next('run:completed', first);
+    expect((await h.store.scenarios.status(waiting))?.status).toBe('QUEUED');
+    await h.store.db.updateTable('scenarios').set({ status: 'COMPLETE', lease_owner: null }).where('id', '=', foreign.id).execute();
+    // Any later news makes the executor look at the queue again.
+    const second = await h.start(free, { algoName: 'Sum' });
+    await h.next('run:completed', waiting);
+    await h.next('run:completed', second);
+  });
 });

@@ -4,11 +4,13 @@ import { isActive } from '../../scenarios/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import { claim, nextQueued } from '../queue/claim.js';
+import { claim } from '../queue/claim.js';
+import { nextQueued, processingSessions } from '../queue/next-queued.js';
 import { recordCompleted, recordFailed, requeueStopped, writeProgress } from '../queue/record-outcome.js';
 import { INTERRUPTED_TWICE, recoverInterrupted } from '../queue/recover.js';
 import type { RunOutcome } from '../run/job.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
+import { QuietQueue } from './quiet-queue.js';
 import { RunningRun } from './running-run.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
@@ -18,7 +20,9 @@ const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessio
 /**
  * Runs scenarios in this process on a pool of worker threads: per-session FIFO, at most one
  * PROCESSING scenario per session, sessions in parallel up to `workers`. All queue state is in the
- * database; memory holds only the runs in flight, so a restart re-reads the queue and loses nothing.
+ * database; memory holds only the runs in flight and what the last look proved about the queue (to
+ * skip looks that could only come back empty), so a restart re-reads the queue and loses nothing.
+ * A run usually costs two statements to dispatch (the next heads, the claim) and one to record.
  */
 export class LocalExecutor implements Executor {
   readonly events: RunEvents;
@@ -30,6 +34,8 @@ export class LocalExecutor implements Executor {
   /** Scenarios and sessions being cancelled: never claimed meanwhile. */
   private readonly cancelling = new Set<string>();
   private readonly stoppingSessions = new Set<string>();
+  /** Lets a dispatch skip looks at the queue that could only come back empty. */
+  private readonly quiet = new QuietQueue();
   private dispatching: Promise<void> | undefined;
   private dispatchAgain = false;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -71,6 +77,10 @@ export class LocalExecutor implements Executor {
 
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });
+    this.quiet.queued(ref);
+    // Behind a run of its session here, it cannot start before that run settles, and settling
+    // dispatches: looking now would only find nothing (a sequence of runs would pay it every time).
+    if (this.runsSession(ref.sessionId)) return;
     this.dispatch();
   }
 
@@ -87,6 +97,8 @@ export class LocalExecutor implements Executor {
       if (removed !== undefined && isActive(removed)) this.events.emit('run:cancelled', ref);
     } finally {
       this.cancelling.delete(ref.scenarioId);
+      // Its row may still be queued if `remove` failed: look at the whole queue again.
+      this.quiet.forget();
       this.dispatch();
     }
   }
@@ -99,6 +111,7 @@ export class LocalExecutor implements Executor {
       for (const ref of await remove()) this.events.emit('run:cancelled', ref);
     } finally {
       this.stoppingSessions.delete(sessionId);
+      this.quiet.forget();
       this.dispatch();
     }
   }
@@ -140,15 +153,31 @@ export class LocalExecutor implements Executor {
 
   private async fillSlots(): Promise<void> {
     let lostClaim: string | undefined;
+    // Sessions PROCESSING in the database without running here: read only once a claim has lost,
+    // since memory knows this executor's runs and the claim re-checks the rule in the database.
+    let elsewhere: readonly string[] = [];
     while (this.state === 'started' && this.running.size < this.options.workers) {
       const busy = [...this.running.values()].map((run) => run.sessionId);
-      const head = await nextQueued(this.db, { sessions: [...busy, ...this.stoppingSessions], ids: [...this.cancelling] });
-      if (!head) return;
+      const exclude = { sessions: [...busy, ...this.stoppingSessions, ...elsewhere], ids: [...this.cancelling] };
+      if (this.quiet.isQuiet(exclude.sessions)) return;
+      const look = this.quiet.beforeLook();
+      // A lone newcomer is the head there: claimed without a look. Otherwise two rows are read,
+      // since a lone head means nothing else is queued outside the exclusions once it is claimed.
+      const lone = this.quiet.loneHead(exclude.sessions, exclude.ids);
+      const heads = lone ? [{ id: lone.scenarioId, sessionId: lone.sessionId }] : await nextQueued(this.db, exclude, 2);
+      const head = heads[0];
+      if (!head) {
+        if (exclude.ids.length === 0) this.quiet.nothingOutside(look, exclude.sessions);
+        return;
+      }
       const claimed = await claim(this.db, head.id, randomUUID(), now());
       if (!claimed) {
-        // Another request changed it first; a second loss on the same head means it is not claimable now.
+        // Another request changed it first, or its session has a PROCESSING scenario this executor
+        // does not run; a second loss on the same head means it is not claimable now.
+        this.quiet.forget();
         if (lostClaim === head.id) return;
         lostClaim = head.id;
+        elsewhere = await processingSessions(this.db);
         continue;
       }
       if (this.state !== 'started') {
@@ -158,7 +187,13 @@ export class LocalExecutor implements Executor {
       // Cancelled while being claimed: its canceller is about to delete the row; never start it.
       if (this.cancelling.has(head.id) || this.stoppingSessions.has(head.sessionId)) continue;
       this.launch(new RunningRun(claimed));
+      if (lone || (heads.length === 1 && exclude.ids.length === 0)) this.quiet.nothingOutside(look, exclude.sessions);
     }
+  }
+
+  private runsSession(sessionId: string): boolean {
+    for (const run of this.running.values()) if (run.sessionId === sessionId) return true;
+    return false;
   }
 
   private launch(run: RunningRun): void {

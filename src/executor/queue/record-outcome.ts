@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { changeFor } from '../../scenarios/changes.js';
 import type { Database } from '../../store/database.js';
+import { prepared } from '../../store/prepared-query.js';
 import type { ClaimedRun } from './claimed-run.js';
 
 /**
@@ -8,9 +9,48 @@ import type { ClaimedRun } from './claimed-run.js';
  * token, so a late write of a cancelled or deleted run changes nothing. Each returns whether it wrote.
  */
 
+/** Which run a write belongs to: the scenario and the token of its claim. */
+interface RunKey {
+  readonly id: string;
+  readonly runToken: string;
+}
+
+const keyOf = (run: ClaimedRun): RunKey => ({ id: run.job.scenarioId, runToken: run.runToken });
+
+// The writes every run makes are compiled once (see store/prepared-query.ts).
+const progressQuery = prepared((db, v: RunKey & { progress: number }) => owned(db, v).set({ progress: v.progress }));
+
+const completeQuery = prepared((db, v: RunKey & { resultJson: string; kpisJson: string; now: string }) => {
+  const change = changeFor('complete');
+  return owned(db, v, change.from).set({
+    status: change.to,
+    progress: 1,
+    result: v.resultJson,
+    kpi_values: v.kpisJson,
+    error: null,
+    finished_at: v.now,
+    queue_order: null,
+    lease_owner: null,
+  });
+});
+
+const failQuery = prepared((db, v: RunKey & { message: string; now: string }) => {
+  const change = changeFor('fail');
+  return owned(db, v, change.from).set({
+    status: change.to,
+    result: null,
+    kpi_values: null,
+    error: v.message,
+    finished_at: v.now,
+    queue_order: null,
+    lease_owner: null,
+  });
+});
+
+const wrote = (result: { readonly numAffectedRows?: bigint }) => Number(result.numAffectedRows ?? 0) > 0;
+
 export async function writeProgress(db: Kysely<Database>, run: ClaimedRun, progress: number): Promise<boolean> {
-  const result = await owned(db, run).set({ progress }).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return wrote(await progressQuery(db, { ...keyOf(run), progress }));
 }
 
 export async function recordCompleted(
@@ -19,28 +59,11 @@ export async function recordCompleted(
   outcome: { readonly resultJson: string; readonly kpis: Readonly<Record<string, number>> },
   now: string,
 ): Promise<boolean> {
-  const change = changeFor('complete');
-  const result = await owned(db, run, change.from)
-    .set({
-      status: change.to,
-      progress: 1,
-      result: outcome.resultJson,
-      kpi_values: JSON.stringify(outcome.kpis),
-      error: null,
-      finished_at: now,
-      queue_order: null,
-      lease_owner: null,
-    })
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return wrote(await completeQuery(db, { ...keyOf(run), resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now }));
 }
 
 export async function recordFailed(db: Kysely<Database>, run: ClaimedRun, message: string, now: string): Promise<boolean> {
-  const change = changeFor('fail');
-  const result = await owned(db, run, change.from)
-    .set({ status: change.to, result: null, kpi_values: null, error: message, finished_at: now, queue_order: null, lease_owner: null })
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return wrote(await failQuery(db, { ...keyOf(run), message, now }));
 }
 
 /**
@@ -49,16 +72,12 @@ export async function recordFailed(db: Kysely<Database>, run: ClaimedRun, messag
  */
 export async function requeueStopped(db: Kysely<Database>, run: ClaimedRun): Promise<boolean> {
   const change = changeFor('requeue');
-  const result = await owned(db, run, change.from)
+  const result = await owned(db, keyOf(run), change.from)
     .set((eb) => ({ status: change.to, attempts: eb('attempts', '-', 1), progress: 0, started_at: null, lease_owner: null }))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
-function owned(db: Kysely<Database>, run: ClaimedRun, from: readonly Database['scenarios']['status'][] = ['PROCESSING']) {
-  return db
-    .updateTable('scenarios')
-    .where('id', '=', run.job.scenarioId)
-    .where('lease_owner', '=', run.runToken)
-    .where('status', 'in', from);
+function owned(db: Kysely<Database>, run: RunKey, from: readonly Database['scenarios']['status'][] = ['PROCESSING']) {
+  return db.updateTable('scenarios').where('id', '=', run.id).where('lease_owner', '=', run.runToken).where('status', 'in', from);
 }

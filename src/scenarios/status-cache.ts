@@ -1,0 +1,65 @@
+import { ReadThroughCache } from '../cache/read-through-cache.js';
+import type { RunEvents } from '../executor/events.js';
+import type { ScenarioRecord, ScenarioStatusRecord } from '../store/scenarios-repository.js';
+
+/** What the status route serves, plus the session the scenario belongs to. */
+export type CachedStatus = ScenarioStatusRecord & { readonly sessionId: string };
+
+/** Enough for thousands of polled scenarios; an evicted one is read from the database again. */
+const CAPACITY = 100_000;
+
+/**
+ * The status of scenarios by id, answered from memory. Only for a process that is the single
+ * writer of its store (see `runtime/single-writer.ts`): the scenario service records its own writes
+ * (create, run, reset, delete, session delete) and the executor's writes arrive as run events.
+ * On PostgreSQL other processes write too, so there the database stays the only source.
+ */
+export class StatusCache {
+  private readonly cache = new ReadThroughCache<string, CachedStatus>(CAPACITY);
+
+  get(id: string): CachedStatus | undefined {
+    return this.cache.get(id);
+  }
+
+  /** The cached status, or `load`'s answer (kept unless a write happened meanwhile). */
+  read(id: string, load: () => Promise<CachedStatus | undefined>): Promise<CachedStatus | undefined> {
+    return this.cache.read(id, load);
+  }
+
+  /** A row this process just wrote (inserted, queued or reset). */
+  written(record: ScenarioRecord): void {
+    const { id, sessionId, tag, status, progress } = record;
+    this.cache.set(id, { id, sessionId, tag, status, progress });
+  }
+
+  deleted(id: string): void {
+    this.cache.delete(id);
+  }
+
+  /** The session and everything it held are gone. */
+  sessionDeleted(sessionId: string): void {
+    this.cache.deleteWhere((entry) => entry.sessionId === sessionId);
+  }
+
+  /** Forgets everything (the executor stopped and put its runs back without announcing it). */
+  clear(): void {
+    this.cache.clear();
+  }
+
+  /** Follows the executor's writes; answers the function that stops following. */
+  follow(events: RunEvents): () => void {
+    const set = (id: string, change: Partial<Pick<CachedStatus, 'status' | 'progress'>>) =>
+      this.cache.update(id, (entry) => ({ ...entry, ...change }));
+    const offs = [
+      events.on('run:queued', (e) => set(e.scenarioId, { status: 'QUEUED', progress: 0 })),
+      events.on('run:started', (e) => set(e.scenarioId, { status: 'PROCESSING', progress: 0 })),
+      events.on('run:progress', (e) => set(e.scenarioId, { progress: e.progress })),
+      events.on('run:completed', (e) => set(e.scenarioId, { status: 'COMPLETE', progress: 1 })),
+      // A failed run keeps the progress it last wrote, as its row does.
+      events.on('run:failed', (e) => set(e.scenarioId, { status: 'FAILED' })),
+      events.on('run:reset', (e) => set(e.scenarioId, { status: 'CREATED', progress: 0 })),
+      events.on('run:cancelled', (e) => this.cache.delete(e.scenarioId)),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+}
