@@ -30,8 +30,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const store = await openStore(settings.databaseUrl);
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   const executorOptions = { store, events, log, workers: settings.workers, databaseUrl: settings.databaseUrl, domain: settings.domain };
-  // SQLite: one process owns the queue. PostgreSQL: graphile-worker spreads runs over every process.
-  // graphile-worker is loaded only for PostgreSQL deployments.
+  // SQLite: one process owns the queue. PostgreSQL: graphile-worker (loaded only then) spreads runs
+  // over every process.
   const executor: Executor =
     store.dialect === 'postgres'
       ? new (await import('../executor/distributed/distributed-executor.js')).DistributedExecutor(executorOptions)

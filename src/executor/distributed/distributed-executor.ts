@@ -8,7 +8,7 @@ import type { Executor, LiveRun } from '../executor.js';
 import { RunningRun } from '../local/running-run.js';
 import { createWorkerPool, type WorkerPool } from '../local/worker-pool.js';
 import { claim } from '../queue/claim.js';
-import { recordCompleted, recordFailed, requeueStopped } from '../queue/record-outcome.js';
+import { recordOutcome } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
 import { CancelChannel, notifyCancel } from './cancel-channel.js';
 import {
@@ -164,28 +164,12 @@ export class DistributedExecutor implements Executor {
           return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
         },
       );
-      await this.record(run, outcome);
+      const announcement = await recordOutcome(this.db, run.claimed, run.stopReason, outcome, this.options.log);
+      if (announcement) this.events.emit(announcement.name, announcement.event);
     } finally {
       this.running.delete(scenarioId);
     }
     if (run.stopReason === 'shutdown') throw new StoppedForShutdown('stopped by a worker shutdown; queued again');
-  }
-
-  private async record(run: RunningRun, outcome: RunOutcome): Promise<void> {
-    const ref = refOf(run);
-    const ids = { scenario_id: ref.scenarioId, session_id: ref.sessionId };
-    const { log, events } = this.options;
-    if (run.stopReason === 'cancel') return; // the canceller deletes the row
-    if (run.stopReason === 'shutdown') {
-      await requeueStopped(this.db, run.claimed);
-      return;
-    }
-    if (outcome.status === 'COMPLETE') {
-      if (await recordCompleted(this.db, run.claimed, outcome, now())) events.emit('run:completed', ref);
-      return;
-    }
-    log.error({ ...ids, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
-    if (await recordFailed(this.db, run.claimed, outcome.message, now())) events.emit('run:failed', { ...ref, message: outcome.message });
   }
 
   /**

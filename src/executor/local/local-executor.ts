@@ -6,7 +6,7 @@ import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
 import { claim } from '../queue/claim.js';
 import { nextQueued, processingSessions } from '../queue/next-queued.js';
-import { recordCompleted, recordFailed, requeueStopped, writeProgress } from '../queue/record-outcome.js';
+import { recordOutcome, requeueStopped, writeProgress, type Announcement } from '../queue/record-outcome.js';
 import { INTERRUPTED_TWICE, recoverInterrupted } from '../queue/recover.js';
 import type { RunOutcome } from '../run/job.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
@@ -213,28 +213,18 @@ export class LocalExecutor implements Executor {
   /** Records a run's outcome (unless it was cancelled), then frees its session and slot. Never throws. */
   private async settle(run: RunningRun, outcome: RunOutcome): Promise<void> {
     const ref = refOf(run);
-    const ids = { scenario_id: ref.scenarioId, session_id: ref.sessionId };
-    const { log, events } = this.options;
-    let announce: (() => void) | undefined;
+    let announcement: Announcement | undefined;
     try {
-      if (run.stopReason === 'cancel') {
-        // The canceller deletes the row; nothing of this run may be written.
-      } else if (outcome.status === 'COMPLETE') {
-        if (await recordCompleted(this.db, run.claimed, outcome, now())) announce = () => events.emit('run:completed', ref);
-      } else if (run.stopReason === 'shutdown') {
-        await requeueStopped(this.db, run.claimed);
-      } else {
-        log.error({ ...ids, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
-        if (await recordFailed(this.db, run.claimed, outcome.message, now())) {
-          announce = () => events.emit('run:failed', { ...ref, message: outcome.message });
-        }
-      }
+      announcement = await recordOutcome(this.db, run.claimed, run.stopReason, outcome, this.options.log);
     } catch (err) {
-      log.error({ ...ids, err }, 'executor: could not record the outcome of a run; the next start recovers it');
+      this.options.log.error(
+        { scenario_id: ref.scenarioId, session_id: ref.sessionId, err },
+        'executor: could not record the outcome of a run; the next start recovers it',
+      );
     } finally {
       this.running.delete(ref.scenarioId);
     }
-    announce?.();
+    if (announcement) this.events.emit(announcement.name, announcement.event);
     this.dispatch();
   }
 

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
 import { changeFor } from '../../scenarios/changes.js';
 import type { Database } from '../../store/database.js';
 import { prepared } from '../../store/prepared-query.js';
+import type { RunRef } from '../events.js';
+import type { RunOutcome } from '../run/job.js';
 import type { ClaimedRun } from './claimed-run.js';
 
 /**
@@ -80,4 +83,36 @@ export async function requeueStopped(db: Kysely<Database>, run: ClaimedRun): Pro
 
 function owned(db: Kysely<Database>, run: RunKey, from: readonly Database['scenarios']['status'][] = ['PROCESSING']) {
   return db.updateTable('scenarios').where('id', '=', run.id).where('lease_owner', '=', run.runToken).where('status', 'in', from);
+}
+
+/** The event to announce once a settled run has been recorded. */
+export type Announcement =
+  | { readonly name: 'run:completed'; readonly event: RunRef }
+  | { readonly name: 'run:failed'; readonly event: RunRef & { readonly message: string } };
+
+/**
+ * Records how a claimed run ended, the same way for every executor: nothing for a cancelled run (its
+ * canceller deletes the row), COMPLETE whenever the algorithm finished (even during a shutdown), back in
+ * the queue for a run stopped by a shutdown, FAILED (logged with its stack) otherwise. Returns what to
+ * announce; nothing when the row was no longer this run's.
+ */
+export async function recordOutcome(
+  db: Kysely<Database>,
+  run: ClaimedRun,
+  stopReason: 'cancel' | 'shutdown' | undefined,
+  outcome: RunOutcome,
+  log: Logger,
+): Promise<Announcement | undefined> {
+  const ref: RunRef = { scenarioId: run.job.scenarioId, sessionId: run.job.sessionId };
+  if (stopReason === 'cancel') return undefined;
+  if (outcome.status === 'COMPLETE') {
+    return (await recordCompleted(db, run, outcome, new Date().toISOString())) ? { name: 'run:completed', event: ref } : undefined;
+  }
+  if (stopReason === 'shutdown') {
+    await requeueStopped(db, run);
+    return undefined;
+  }
+  log.error({ scenario_id: ref.scenarioId, session_id: ref.sessionId, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
+  const failed = await recordFailed(db, run, outcome.message, new Date().toISOString());
+  return failed ? { name: 'run:failed', event: { ...ref, message: outcome.message } } : undefined;
 }
