@@ -35,9 +35,11 @@ export async function tokenCommand(argv: readonly string[], settingsOf: (flags: 
     TOKEN_FLAGS,
     action === 'create' ? ['scope', 'session', 'name'] : [],
   );
-  if (action === undefined || flags.help || !['create', 'list', 'revoke'].includes(action)) {
-    console.log(USAGE);
-    return flags.help || action === 'help' ? 0 : 1;
+  const askedForHelp = flags.help || ['help', '--help', '-h'].includes(action ?? '');
+  if (askedForHelp || action === undefined || !['create', 'list', 'revoke'].includes(action)) {
+    if (askedForHelp) console.log(USAGE);
+    else console.error(`scenarist: ${action === undefined ? 'token needs an action' : `unknown token action "${action}"`}\n\n${USAGE}`);
+    return askedForHelp ? 0 : 1;
   }
   if (json && action !== 'list') throw new SettingError('--json', 'only "token list" takes --json');
   const expected = action === 'revoke' ? 1 : 0;

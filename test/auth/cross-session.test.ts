@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedRoutes, type GuardedRoute } from '../../src/auth/install.js';
 import { SCOPES } from '../../src/auth/scopes.js';
@@ -86,7 +87,7 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
     for (const route of routes) {
       if (route.access.token !== 'required') continue;
       if (route.access.boundTokens === 'filtered') {
-        const res = await t.app.inject({ method: route.method, url: route.url, headers: { authorization: `Bearer ${token}` } });
+        const res = await t.app.inject({ method: route.method as InjectOptions['method'], url: route.url, headers: { authorization: `Bearer ${token}` } });
         expect(res.statusCode, `${route.method} ${route.url}`).toBe(200);
         if (route.method !== 'HEAD') expect(res.body).not.toContain(other.id);
         continue;
@@ -94,7 +95,7 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
       for (const sid of targets) {
         const url = fill(route.url, { sid, id: other.scenarioId, key: 'example', name: 'As-Is Slotting' });
         const res = await t.app.inject({
-          method: route.method,
+          method: route.method as InjectOptions['method'],
           url,
           headers: { authorization: `Bearer ${token}` },
           ...(route.method === 'GET' || route.method === 'HEAD' ? {} : { payload: {} }),
