@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { SettingError } from './setting-error.js';
 import { LOG_LEVELS, type LogLevel, type RawSettings, type Settings } from './settings.js';
-import { parseBoolean, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
+import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
 import { isIP } from 'node:net';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
@@ -38,6 +38,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     bodyLimitBytes: raw.body_limit === undefined ? 64 * MiB : parseSize('body_limit', raw.body_limit),
     uploadLimitBytes: raw.upload_limit === undefined ? 256 * MiB : parseSize('upload_limit', raw.upload_limit),
     logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
+    runTimeLimitMs: raw.run_time_limit === undefined ? 3_600_000 : parseDuration('run_time_limit', raw.run_time_limit),
   };
   if (settings.autocreate && settings.defaultAlgo === undefined) {
     throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');

@@ -22,6 +22,8 @@ export interface Settings {
   readonly bodyLimitBytes: number;
   readonly uploadLimitBytes: number;
   readonly logLevel: LogLevel;
+  /** How long a run may take before it is stopped and FAILED (TIME_LIMIT); an algorithm's `timeLimitMs` wins. */
+  readonly runTimeLimitMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -50,6 +52,7 @@ export const SETTING_NAMES = [
   'body_limit',
   'upload_limit',
   'log_level',
+  'run_time_limit',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

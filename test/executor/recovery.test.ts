@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INTERRUPTED_TWICE } from '../../src/executor/queue/recover.js';
+import { INTERRUPTED_TWICE } from '../../src/scenarios/run-error.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { eventually, startHarness, type Harness } from './harness.js';
 
