@@ -11,6 +11,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
+import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
 import type { Services } from './services.js';
@@ -88,6 +89,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(fromJsonRoutes, opts);
     await scope.register(etlRoutes, opts);
     await scope.register(scenarioRoutes, opts);
+    await scope.register(scenarioCancelRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 
