@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import { SERVE_FLAGS } from './flags.js';
 
-export const WORKER_FLAGS = SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir'].includes(f.flag));
+export const WORKER_FLAGS = SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit'].includes(f.flag));
 export const WORKER_EXTRA_FLAGS = ['concurrency'] as const;
 
 /** `scenarist worker`: runs algorithms for a PostgreSQL-backed deployment. */

@@ -9,6 +9,15 @@ import { BIN, REPO_ROOT, startServer, type ServerProcess } from '../support/serv
  * workers and three worker processes on one PostgreSQL database, all real processes.
  */
 // Only an explicit SCENARIST_TEST_DIALECTS without postgres leaves this out.
+/** Polls `check` until it holds; fails saying what was awaited once `ms` have passed. */
+async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API nodes and 3 worker processes', () => {
   let database: TestDatabase;
   let client: pg.Client;
@@ -83,8 +92,12 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       expect(res.status).toBe(202);
     }
 
-    // Kill one worker while every worker is busy; its run must be taken over by another worker.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Kill one worker once every worker is busy (three runs in flight, under three distinct leases);
+    // its run must be taken over by another worker.
+    await until('every worker to run a scenario', 60_000, async () => {
+      const { rows } = await client.query<{ n: string }>("select count(distinct lease_owner) as n from scenarios where status = 'PROCESSING'");
+      return Number(rows[0]!.n) >= 3;
+    });
     workers[0]!.kill('SIGKILL');
 
     // Both API nodes give the same answer for a status poll.
@@ -117,6 +130,29 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
     expect(views[0]).toEqual(views[1]);
     expect((views[0] as { status: string }).status).toBe('COMPLETE');
   }, 180_000);
+
+  it('cancels a run on another host through the other API node: FAILED with CANCELLED, kept, and the session moves on', async () => {
+    const [a, b] = [apis[0]!.url + '/api/v1', apis[1]!.url + '/api/v1'];
+    const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> });
+    const create = (tag: string, algo: Record<string, unknown>) =>
+      fetch(`${a}/sessions/main/scenarios`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tag, dataset_key: 'example', ...algo }) }).then(json);
+    const statusOf = async (id: string) => ((await (await fetch(`${a}/sessions/main/scenarios/${id}/status`)).json()) as { status: string }).status;
+
+    const long = await create('cancelled elsewhere', { algo_name: 'Sleep', algo_params: { duration_ms: 600_000 } });
+    expect((await fetch(`${a}/sessions/main/scenarios/${long.body.id as string}/run`, { method: 'POST' })).status).toBe(202);
+    await until('the long run to start on a worker', 60_000, async () => (await statusOf(long.body.id as string)) === 'PROCESSING');
+
+    const cancelled = await json(await fetch(`${b}/sessions/main/scenarios/${long.body.id as string}/cancel`, { method: 'POST' }));
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: 'FAILED', error: { message: 'cancelled', code: 'CANCELLED' } });
+
+    const next = await create('after cancel', { algo_name: 'Instant' });
+    expect((await fetch(`${a}/sessions/main/scenarios/${next.body.id as string}/run`, { method: 'POST' })).status).toBe(202);
+    await until('the next scenario of the session to complete', 60_000, async () => (await statusOf(next.body.id as string)) === 'COMPLETE');
+    // The worker that ran it was stopped and wrote nothing: the row is as the cancel left it.
+    const { rows } = await client.query('select status, error, error_code, lease_owner from scenarios where id = $1', [long.body.id]);
+    expect(rows).toEqual([{ status: 'FAILED', error: 'cancelled', error_code: 'CANCELLED', lease_owner: null }]);
+  }, 120_000);
 
   it('stops a run on another host when its scenario is deleted through the other API node', async () => {
     const api = apis[0]!.url + '/api/v1';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fetchSender, ScenarioClient } from '../fixtures/scenario-client.js';
-import { startServer, type ServerProcess } from '../support/server-process.js';
+import { freePort, runCli, startServer, type ServerProcess } from '../support/server-process.js';
 
 /**
  * Scenario runs through the real CLI (`bin/scenarist.js serve`, built into dist/ by the global
@@ -99,5 +99,25 @@ describe('scenario runs in a real server process', () => {
     // Back in the queue, not counted as an interruption: it starts again.
     await second.main.waitFor(scenario.id, ['PROCESSING']);
     expect((await second.main.delete(scenario.id)).status).toBe(204);
+  });
+
+  it('refuses a second server on the same data directory with one line and exit code 2; the first keeps its run', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-e2e-twice-'));
+    dirs.push(dataDir);
+    const first = await serve(dataDir);
+    const scenario = await first.main.started({ tag: 'owned by the first', algo_name: 'Sleep', algo_params: { duration_ms: 600_000 } });
+    await first.main.waitFor(scenario.id, ['PROCESSING']);
+
+    const second = await runCli(['serve', '--port', String(await freePort()), '--data-dir', dataDir, '--workers', '1', '--log-level', 'warn']);
+    expect(second.code).toBe(2);
+    const lines = second.output.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^scenarist: another scenarist process already runs scenarios on .*scenarist\.db; stop it first/);
+
+    // The first server's live run was not re-queued as interrupted, and it still answers.
+    expect((await first.main.status(scenario.id)).body).toMatchObject({ status: 'PROCESSING' });
+    const row = (await first.main.get(scenario.id)).body;
+    expect(row.started_at).not.toBeNull();
+    expect((await first.main.delete(scenario.id)).status).toBe(204);
   });
 });

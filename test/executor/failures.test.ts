@@ -15,21 +15,22 @@ describe.each(DIALECTS)('failed runs on %s', (dialect) => {
   });
 
   it.each([
-    ['throws an Error', 'error', 'failed on purpose'],
-    ['throws a string', 'string', 'a thrown string'],
-    ['returns undefined', 'undefined', 'returned no result'],
-    ['returns null', 'null', 'returned no result'],
-    ['returns something that is not JSON', 'not-json', 'not JSON'],
-    ['returns a result a KPI cannot compute', 'kpi-throws', "KPI 'total' failed: total cannot be computed"],
-    ['returns a result whose KPI is NaN', 'kpi-nan', "KPI 'total' yielded NaN"],
-    ['returns a result whose KPI is infinite', 'kpi-infinite', "KPI 'total' yielded Infinity"],
-  ])('marks the scenario FAILED with a message when the algorithm %s', async (_label, mode, message) => {
+    ['throws an Error', 'error', 'failed on purpose', 'ALGORITHM_ERROR'],
+    ['throws a string', 'string', 'a thrown string', 'ALGORITHM_ERROR'],
+    ['returns undefined', 'undefined', 'returned no result', 'ALGORITHM_ERROR'],
+    ['returns null', 'null', 'returned no result', 'ALGORITHM_ERROR'],
+    ['returns something that is not JSON', 'not-json', 'not JSON', 'ALGORITHM_ERROR'],
+    ['returns a result a KPI cannot compute', 'kpi-throws', "KPI 'total' failed: total cannot be computed", 'KPI_ERROR'],
+    ['returns a result whose KPI is NaN', 'kpi-nan', "KPI 'total' yielded NaN", 'KPI_ERROR'],
+    ['returns a result whose KPI is infinite', 'kpi-infinite', "KPI 'total' yielded Infinity", 'KPI_ERROR'],
+  ])('marks the scenario FAILED with a message when the algorithm %s', async (_label, mode, message, code) => {
     const session = await h.session();
     const ref = await h.start(session, { algoName: 'Fail', algoParams: { mode } });
-    await h.next('run:failed', ref);
+    expect(await h.next('run:failed', ref)).toMatchObject({ code });
     const scenario = await h.scenarios.get(ref);
     expect(scenario.status).toBe('FAILED');
     expect(scenario.error?.message).toContain(message);
+    expect(scenario.error?.code).toBe(code);
     expect(scenario.result).toBeNull();
     expect(Object.values(scenario.kpis).every((k) => k.value === null)).toBe(true);
     expect(scenario.finished_at).not.toBeNull();
