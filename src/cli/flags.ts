@@ -30,6 +30,10 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'workers', setting: 'workers', help: 'algorithm worker threads (default: CPU cores; 0 = API only)' },
   { flag: 'body-limit', setting: 'body_limit', help: 'largest JSON request body, e.g. 64MiB' },
   { flag: 'upload-limit', setting: 'upload_limit', help: 'largest ETL upload, e.g. 256MiB' },
+  { flag: 'allowed-host', setting: 'allowed_hosts', help: 'Host header value accepted (any port); repeat; * for any (default: loopback names when bound to loopback, else *)', repeatable: true },
+  { flag: 'request-timeout', setting: 'request_timeout', help: 'longest time to receive a whole request, e.g. 300s (0 = none)' },
+  { flag: 'headers-timeout', setting: 'headers_timeout', help: 'longest time to receive request headers, e.g. 30s' },
+  { flag: 'keep-alive-timeout', setting: 'keep_alive_timeout', help: 'idle keep-alive connection lifetime, e.g. 72s' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
 ];
 

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { SettingError } from './setting-error.js';
 import { LOG_LEVELS, type LogLevel, type RawSettings, type Settings } from './settings.js';
-import { parseBoolean, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
+import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { isIP } from 'node:net';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
@@ -17,7 +18,7 @@ const MiB = 1024 ** 2;
 export function resolveSettings(...sources: RawSettings[]): Settings {
   const raw: RawSettings = Object.assign({}, ...sources);
   const dataDir = resolvePath(raw.data_dir === undefined ? './data' : nonEmpty('data_dir', raw.data_dir));
-  const settings: Settings = {
+  let settings: Settings = {
     host: raw.host === undefined ? '127.0.0.1' : nonEmpty('host', raw.host),
     port: raw.port === undefined ? 8051 : parseInteger('port', raw.port, 1, 65535),
     prefix: raw.prefix === undefined ? '/api/v1' : parsePrefix(raw.prefix),
@@ -38,7 +39,20 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     bodyLimitBytes: raw.body_limit === undefined ? 64 * MiB : parseSize('body_limit', raw.body_limit),
     uploadLimitBytes: raw.upload_limit === undefined ? 256 * MiB : parseSize('upload_limit', raw.upload_limit),
     logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
+    allowedHosts: parseAllowedHosts(raw.allowed_hosts, raw.host === undefined ? '127.0.0.1' : String(raw.host).trim()),
+    // Node's own default for a whole request; large uploads on slow links may need more.
+    requestTimeoutMs: raw.request_timeout === undefined ? 300_000 : parseDuration('request_timeout', raw.request_timeout, true),
+    headersTimeoutMs: raw.headers_timeout === undefined ? 0 : parseDuration('headers_timeout', raw.headers_timeout),
+    keepAliveTimeoutMs: raw.keep_alive_timeout === undefined ? 72_000 : parseDuration('keep_alive_timeout', raw.keep_alive_timeout),
   };
+  if (settings.headersTimeoutMs === 0) {
+    // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).
+    settings = { ...settings, headersTimeoutMs: settings.requestTimeoutMs > 0 ? Math.min(30_000, settings.requestTimeoutMs) : 30_000 };
+  }
+  if (settings.requestTimeoutMs > 0 && settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    // Node refuses a headers timeout longer than the request timeout; say so at start-up, by name.
+    throw new SettingError('headers_timeout', `must not be longer than request_timeout (${settings.requestTimeoutMs} ms), got ${settings.headersTimeoutMs} ms`);
+  }
   if (settings.autocreate && settings.defaultAlgo === undefined) {
     throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');
   }

@@ -22,6 +22,14 @@ export interface Settings {
   readonly bodyLimitBytes: number;
   readonly uploadLimitBytes: number;
   readonly logLevel: LogLevel;
+  /** Host names a request's `Host` may carry (DNS-rebinding guard); `'*'` accepts every host. */
+  readonly allowedHosts: '*' | readonly string[];
+  /** Longest time to receive a whole request (headers and body), in ms; 0 = no limit. */
+  readonly requestTimeoutMs: number;
+  /** Longest time to receive a request's headers, in ms. */
+  readonly headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open, in ms. */
+  readonly keepAliveTimeoutMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -50,6 +58,10 @@ export const SETTING_NAMES = [
   'body_limit',
   'upload_limit',
   'log_level',
+  'allowed_hosts',
+  'request_timeout',
+  'headers_timeout',
+  'keep_alive_timeout',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
