@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import { MAX_NAME_LENGTH } from '../datasets/names.js';
 import { installErrorHandling } from './errors.js';
 import { clientErrorHandler } from './guards/client-errors.js';
-import { acceptEmptyJsonOnBodylessRoutes } from './guards/json-body.js';
+import { installJsonParser } from './guards/json-body.js';
 import { installRequestGuard } from './guards/request-guard.js';
 import { SECURITY_HEADERS } from './guards/security-headers.js';
 import { serverTimeouts } from './guards/timeouts.js';
@@ -73,7 +73,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   installErrorHandling(app);
   // Before CORS and every route: host, origin and content-type checks, and the security headers.
   installRequestGuard(app, settings);
-  acceptEmptyJsonOnBodylessRoutes(app);
+  installJsonParser(app);
   // Only JSON (and multipart on the ETL route) is taken: a text/plain body is what a cross-site form can send.
   app.removeContentTypeParser('text/plain');
   // The request as served: method, URL, client address and scheme (through trusted proxies), status, time.

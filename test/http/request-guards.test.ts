@@ -117,6 +117,31 @@ describe.each(DIALECTS)('request guards on %s', (dialect) => {
     });
   });
 
+  describe('NUL characters', () => {
+    it('answers a NUL in a path or query parameter with 400 rather than a store error', async () => {
+      for (const url of ['/sessions/a%00b', '/sessions/main/data/k%00', '/sessions/main/scenarios/x%00/status', '/sessions/main/scenarios?q=%00']) {
+        const res = await send('GET', url);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json().detail).toMatch(/NUL/);
+      }
+    });
+
+    it('answers a NUL in a body reference (dataset_key) with a 4xx and stores nothing', async () => {
+      const before = await snapshot(t);
+      const res = await send('POST', '/sessions/main/scenarios', { 'content-type': 'application/json' }, JSON.stringify({ tag: 'nul', dataset_key: 'ex\u0000ample', algo_name: 'As-Is Slotting' }));
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(typeof res.json().detail).toBe('string');
+      expect(await snapshot(t)).toBe(before);
+    });
+
+    it('answers a multipart upload without boundary with 400', async () => {
+      const res = await send('POST', '/sessions/main/etl', { 'content-type': 'multipart/form-data' }, '--x--\r\n');
+      expect(res.statusCode).toBe(400);
+      expect(res.json().detail).toMatch(/boundary/);
+    });
+  });
+
   describe('security headers', () => {
     it('sets nosniff and no-store on successes, errors and unknown routes', async () => {
       const id = await createScenario('headers');

@@ -12,3 +12,8 @@ export function hasBody(headers: IncomingHttpHeaders): boolean {
   const length = headers['content-length'];
   return length !== undefined && length !== '0';
 }
+
+/** Whether a multipart Content-Type names its boundary (without one the body cannot be split). */
+export function hasBoundary(contentType: string): boolean {
+  return /;\s*boundary\s*=\s*("[^"]+"|[^\s;"]+)/i.test(contentType);
+}

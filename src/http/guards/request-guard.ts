@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Settings } from '../../config/settings.js';
-import { forbidden, ScenaristError } from '../../errors.js';
+import { badInput, forbidden, ScenaristError } from '../../errors.js';
 import { hostAllowed } from './host.js';
-import { hasBody, mediaType } from './media-type.js';
+import { hasBody, hasBoundary, mediaType } from './media-type.js';
+import { parameterWithNul } from './nul-bytes.js';
 import { originAllowed } from './origin.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
@@ -22,7 +23,8 @@ const quote = (value: string) => JSON.stringify(value.length > 80 ? `${value.sli
  * - a state-changing request whose `Origin` is neither a configured CORS origin nor the service's
  *   own (a cross-site form or fetch): 403;
  * - a state-changing request whose body is not in a media type the route takes (its schema's
- *   `consumes`, else JSON): 415. A body-less request without Content-Type (run, reset) is accepted.
+ *   `consumes`, else JSON): 415. A body-less request without Content-Type (run, reset) is accepted;
+ * - a path or query parameter holding a NUL character, or a multipart body without boundary: 400.
  */
 export function installRequestGuard(app: FastifyInstance, settings: Settings): void {
   const allowedHosts = settings.allowedHosts;
@@ -38,6 +40,8 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
       }
       if (acceptedHosts.size < MAX_REMEMBERED_HOSTS) acceptedHosts.add(host);
     }
+    const withNul = parameterWithNul(request.params) ?? parameterWithNul(request.query);
+    if (withNul !== undefined) return done(badInput(`parameter ${quote(withNul)} contains a NUL character`));
     if (SAFE_METHODS.has(request.method)) return done();
 
     const origin = request.headers.origin;
@@ -50,6 +54,9 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
     if (contentType === undefined ? hasBody(request.headers) : !accepted.includes(mediaType(contentType))) {
       const given = contentType === undefined ? 'no Content-Type' : `Content-Type ${quote(contentType)}`;
       return done(new ScenaristError('UNSUPPORTED_MEDIA_TYPE', `this route takes ${accepted.join(' or ')}; the request has ${given}`));
+    }
+    if (contentType !== undefined && contentType.toLowerCase().trimStart().startsWith('multipart/') && !hasBoundary(contentType)) {
+      return done(badInput('the multipart Content-Type has no boundary parameter'));
     }
     done();
   });
