@@ -7,6 +7,7 @@ import { MAX_NAME_LENGTH } from '../datasets/names.js';
 import { installErrorHandling } from './errors.js';
 import { clientErrorHandler } from './guards/client-errors.js';
 import { installJsonParser } from './guards/json-body.js';
+import { refuseNulInJsonBodies } from './guards/nul-bytes.js';
 import { installRequestGuard } from './guards/request-guard.js';
 import { SECURITY_HEADERS } from './guards/security-headers.js';
 import { serverTimeouts } from './guards/timeouts.js';
@@ -74,6 +75,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Before CORS and every route: host, origin and content-type checks, and the security headers.
   installRequestGuard(app, settings);
   installJsonParser(app);
+  refuseNulInJsonBodies(app);
   // Only JSON (and multipart on the ETL route) is taken: a text/plain body is what a cross-site form can send.
   app.removeContentTypeParser('text/plain');
   // The request as served: method, URL, client address and scheme (through trusted proxies), status, time.

@@ -126,12 +126,18 @@ describe.each(DIALECTS)('request guards on %s', (dialect) => {
       }
     });
 
-    it('answers a NUL in a body reference (dataset_key) with a 4xx and stores nothing', async () => {
+    it('answers a NUL in any JSON string (a dataset_key, a parameter value) with 422 naming it, and stores nothing', async () => {
       const before = await snapshot(t);
-      const res = await send('POST', '/sessions/main/scenarios', { 'content-type': 'application/json' }, JSON.stringify({ tag: 'nul', dataset_key: 'ex\u0000ample', algo_name: 'As-Is Slotting' }));
-      expect(res.statusCode).toBeGreaterThanOrEqual(400);
-      expect(res.statusCode).toBeLessThan(500);
-      expect(typeof res.json().detail).toBe('string');
+      for (const [body, field] of [
+        [{ tag: 'nul', dataset_key: 'ex\u0000ample', algo_name: 'As-Is Slotting' }, 'dataset_key'],
+        [{ tag: 'nul', dataset_key: 'example', algo_name: 'As-Is\u0000' }, 'algo_name'],
+        [{ tag: 'nul', dataset_key: 'example', algo_name: 'As-Is Slotting', data_params: { category: 'a\u0000' } }, 'data_params.category'],
+        [{ tag: 'n\u0000l', dataset_key: 'example', algo_name: 'As-Is Slotting' }, 'tag'],
+      ] as const) {
+        const res = await send('POST', '/sessions/main/scenarios', { 'content-type': 'application/json' }, JSON.stringify(body));
+        expect(res.statusCode, field).toBe(422);
+        expect(res.json().errors.map((e: { path: string }) => e.path)).toContain(field);
+      }
       expect(await snapshot(t)).toBe(before);
     });
 
