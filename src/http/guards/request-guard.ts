@@ -32,7 +32,8 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
   const acceptedHosts = new Set<string>();
 
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(SECURITY_HEADERS);
+    // Two plain calls: cheaper than reply.headers(object) on the path every poll takes.
+    reply.header('x-content-type-options', SECURITY_HEADERS['x-content-type-options']).header('cache-control', SECURITY_HEADERS['cache-control']);
     const host = request.host;
     if (allowedHosts !== '*' && !acceptedHosts.has(host)) {
       if (!hostAllowed(allowedHosts, host)) {
