@@ -11,6 +11,9 @@ export const ERROR_CODES = [
   'TOO_LARGE', // a body or upload over its limit: 413
   'INVALID_REQUEST', // request body fails its schema: 422
   'UNAUTHORIZED', // no token, or an unknown or revoked one: 401
+  'UNSUPPORTED_MEDIA_TYPE', // a body in a content type the route does not take: 415
+  'REQUEST_TIMEOUT', // the request did not arrive within request_timeout: 408
+  'HEADERS_TOO_LARGE', // request line and headers over Node's header size limit: 431
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

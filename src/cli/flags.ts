@@ -31,6 +31,10 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'body-limit', setting: 'body_limit', help: 'largest JSON request body, e.g. 64MiB' },
   { flag: 'upload-limit', setting: 'upload_limit', help: 'largest ETL upload, e.g. 256MiB' },
   { flag: 'run-time-limit', setting: 'run_time_limit', help: 'longest run before it is stopped as FAILED, e.g. 1h, 30m (default 1h)' },
+  { flag: 'allowed-host', setting: 'allowed_hosts', help: 'Host header value accepted (any port); repeat; * for any (default: loopback names when bound to loopback, else *)', repeatable: true },
+  { flag: 'request-timeout', setting: 'request_timeout', help: 'longest time to receive a whole request, e.g. 300s (0 = none)' },
+  { flag: 'headers-timeout', setting: 'headers_timeout', help: 'longest time to receive request headers, e.g. 30s' },
+  { flag: 'keep-alive-timeout', setting: 'keep_alive_timeout', help: 'idle keep-alive connection lifetime, e.g. 72s' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];

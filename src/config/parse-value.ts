@@ -74,6 +74,19 @@ export function parseDuration(name: string, raw: unknown): number {
   return ms;
 }
 
+/** HTTP timeouts in milliseconds: `30` or `30s` (seconds), `500ms`, `5m`; 0 (off) only where `allowZero`. */
+export function parseTimeout(name: string, raw: unknown, allowZero = false): number {
+  const match =
+    typeof raw === 'number' ? (Number.isFinite(raw) && raw >= 0 ? ['', String(raw), 's'] : null)
+    : typeof raw === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/i.exec(raw) : null;
+  if (!match) throw new SettingError(name, `expected a duration such as 30s, 500ms or 5m, got ${show(raw)}`);
+  const factor = { ms: 1, s: 1000, m: 60_000 }[(match[2] ?? 's').toLowerCase() as 'ms' | 's' | 'm'];
+  const ms = Math.round(Number(match[1]) * factor);
+  if (ms === 0 && !allowZero) throw new SettingError(name, `must be longer than 0, got ${show(raw)}`);
+  if (ms > 2_147_483_647) throw new SettingError(name, `must be at most 24 days, got ${show(raw)}`);
+  return ms;
+}
+
 function show(raw: unknown): string {
   const text = JSON.stringify(raw) ?? String(raw);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

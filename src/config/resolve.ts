@@ -3,7 +3,8 @@ import { resolve as resolvePath } from 'node:path';
 import { SettingError } from './setting-error.js';
 import { isLoopbackHost } from './loopback.js';
 import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings, type Settings } from './settings.js';
-import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
+import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString, parseTimeout } from './parse-value.js';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { isIP } from 'node:net';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
@@ -19,7 +20,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
   const raw: RawSettings = Object.assign({}, ...sources);
   const dataDir = resolvePath(raw.data_dir === undefined ? './data' : nonEmpty('data_dir', raw.data_dir));
   const host = raw.host === undefined ? '127.0.0.1' : nonEmpty('host', raw.host);
-  const settings: Settings = {
+  let settings: Settings = {
     host,
     port: raw.port === undefined ? 8051 : parseInteger('port', raw.port, 1, 65535),
     prefix: raw.prefix === undefined ? '/api/v1' : parsePrefix(raw.prefix),
@@ -43,7 +44,20 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     // Reachable from other machines means tokens unless someone explicitly says otherwise.
     auth: raw.auth === undefined ? (isLoopbackHost(host) ? 'none' : 'token') : parseAuthMode(raw.auth),
     runTimeLimitMs: raw.run_time_limit === undefined ? 3_600_000 : parseDuration('run_time_limit', raw.run_time_limit),
+    allowedHosts: parseAllowedHosts(raw.allowed_hosts, raw.host === undefined ? '127.0.0.1' : String(raw.host).trim()),
+    // Node's own default for a whole request; large uploads on slow links may need more.
+    requestTimeoutMs: raw.request_timeout === undefined ? 300_000 : parseTimeout('request_timeout', raw.request_timeout, true),
+    headersTimeoutMs: raw.headers_timeout === undefined ? 0 : parseTimeout('headers_timeout', raw.headers_timeout),
+    keepAliveTimeoutMs: raw.keep_alive_timeout === undefined ? 72_000 : parseTimeout('keep_alive_timeout', raw.keep_alive_timeout),
   };
+  if (settings.headersTimeoutMs === 0) {
+    // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).
+    settings = { ...settings, headersTimeoutMs: settings.requestTimeoutMs > 0 ? Math.min(30_000, settings.requestTimeoutMs) : 30_000 };
+  }
+  if (settings.requestTimeoutMs > 0 && settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    // Node refuses a headers timeout longer than the request timeout; say so at start-up, by name.
+    throw new SettingError('headers_timeout', `must not be longer than request_timeout (${settings.requestTimeoutMs} ms), got ${settings.headersTimeoutMs} ms`);
+  }
   if (settings.autocreate && settings.defaultAlgo === undefined) {
     throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');
   }

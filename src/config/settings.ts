@@ -26,6 +26,14 @@ export interface Settings {
   readonly auth: AuthMode;
   /** How long a run may take before it is stopped and FAILED (TIME_LIMIT); an algorithm's `timeLimitMs` wins. */
   readonly runTimeLimitMs: number;
+  /** Host names a request's `Host` may carry (DNS-rebinding guard); `'*'` accepts every host. */
+  readonly allowedHosts: '*' | readonly string[];
+  /** Longest time to receive a whole request (headers and body), in ms; 0 = no limit. */
+  readonly requestTimeoutMs: number;
+  /** Longest time to receive a request's headers, in ms. */
+  readonly headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open, in ms. */
+  readonly keepAliveTimeoutMs: number;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -59,6 +67,10 @@ export const SETTING_NAMES = [
   'log_level',
   'auth',
   'run_time_limit',
+  'allowed_hosts',
+  'request_timeout',
+  'headers_timeout',
+  'keep_alive_timeout',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

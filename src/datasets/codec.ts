@@ -21,7 +21,7 @@ export function decodeDataset(json: unknown): Dataset {
   if (!isPlainObject(json)) throw badInput(`a dataset must be a JSON object with key and tables, got ${describe(json)}`);
   const key = json.key;
   if (typeof key !== 'string') throw badInput(`dataset "key" must be a string, got ${describe(key)}`);
-  checkName(key, 'dataset key');
+  checkName(key, 'key');
   const kind = json.kind === undefined ? 'master' : json.kind;
   if (kind !== 'master' && kind !== 'derived') throw badInput(`dataset "kind" must be "master" or "derived", got ${describe(kind)}`);
   const createdAt = json.created_at;

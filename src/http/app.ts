@@ -2,10 +2,17 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { installAuth } from '../auth/install.js';
 import { SECURITY_SCHEMES } from '../auth/openapi.js';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { MAX_NAME_LENGTH } from '../datasets/names.js';
 import { installErrorHandling } from './errors.js';
+import { clientErrorHandler } from './guards/client-errors.js';
+import { installJsonParser } from './guards/json-body.js';
+import { refuseNulInJsonBodies } from './guards/nul-bytes.js';
+import { installRequestGuard } from './guards/request-guard.js';
+import { SECURITY_HEADERS } from './guards/security-headers.js';
+import { serverTimeouts } from './guards/timeouts.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
@@ -37,16 +44,25 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...(isLoggerInstance(options.logger) ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
     trustProxy: trustProxyOption(settings.forwardedAllowIps),
     // One log line per request (below) instead of Fastify's two: logging is a large share of a poll's cost.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: settings.bodyLimitBytes,
+    ...serverTimeouts(settings),
+    // Errors Node's parser raises before Fastify sees a request answer `{ detail }` too.
+    clientErrorHandler,
     ajv: {
       // Wrong JSON types are a 422, never silently coerced; unknown fields are left alone.
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },
     },
-    routerOptions: { ignoreTrailingSlash: true },
-    // Errors raised before routing (bad percent-encoding) get the same `{ detail }` body as the rest.
+    // A path parameter is compared after percent-decoding, in UTF-16 units: every name that can be
+    // created (up to MAX_NAME_LENGTH code points, each at most two units) must be addressable.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2 * MAX_NAME_LENGTH },
+    // Errors raised before routing (bad percent-encoding, an over-long segment) get the same `{ detail }` body as the rest.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ detail: `the request URL is not valid: ${error.message}` });
+      const detail =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `a path segment is longer than ${2 * MAX_NAME_LENGTH} characters; names are at most ${MAX_NAME_LENGTH} characters`
+          : 'the request URL is not valid (bad percent-encoding?)';
+      void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send({ detail });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -59,6 +75,12 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     });
   }
   installErrorHandling(app);
+  // Before CORS and every route: host, origin and content-type checks, and the security headers.
+  installRequestGuard(app, settings);
+  installJsonParser(app);
+  refuseNulInJsonBodies(app);
+  // Only JSON (and multipart on the ETL route) is taken: a text/plain body is what a cross-site form can send.
+  app.removeContentTypeParser('text/plain');
   // Before any route: every route registered from here on gets its token check (src/auth).
   installAuth(app, services);
   // The request as served: method, URL, client address and scheme (through trusted proxies), status, time.
@@ -68,7 +90,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   });
 
   if (settings.corsOrigins.length > 0) {
-    await app.register(cors, { origin: settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins] });
+    await app.register(cors, {
+      origin: settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins],
+      // Every method the API uses, and the headers its clients send (JSON bodies, tokens, event resumption).
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['Content-Type', 'Authorization', 'Last-Event-ID'],
+      maxAge: 600,
+    });
   }
 
   await app.register(swagger, {

@@ -1,9 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ScenaristError, type ErrorCode, type FieldError } from '../errors.js';
+import { NAME_PATTERN, NAME_RULE } from '../datasets/names.js';
 import { ParameterError } from '../params/errors.js';
 
 /** The one place that knows which HTTP status each error code maps to. */
-const STATUS_BY_CODE: Record<ErrorCode, number> = {
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   BAD_INPUT: 400,
   INVALID_PARAMETER: 400,
   FORBIDDEN: 403,
@@ -12,6 +13,9 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   TOO_LARGE: 413,
   INVALID_REQUEST: 422,
   UNAUTHORIZED: 401,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
 };
 
 interface ErrorPayload {
@@ -30,7 +34,8 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
   if (Array.isArray(fastifyError.validation)) {
     const errors = fastifyError.validation.map((v: { instancePath?: string; message?: string; params?: Record<string, unknown> }) => ({
       path: describePath(fastifyError.validationContext, v),
-      message: v.message ?? 'is invalid',
+      // The name pattern is unreadable in a message; say what it means.
+      message: v.params?.pattern === NAME_PATTERN ? `must be ${NAME_RULE}` : (v.message ?? 'is invalid'),
     }));
     const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
     return { status: 422, body: { detail: `invalid request: ${detail}`, errors } };

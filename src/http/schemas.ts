@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { MAX_NAME_LENGTH, NAME_PATTERN } from '../datasets/names.js';
 
 /** Response and request schemas shared by several routes; they also generate the OpenAPI document. */
 
@@ -14,13 +15,9 @@ export const ValidationErrorBody = Type.Object(
 
 /**
  * A user-chosen name (display name, tag, dataset key): 1..200 characters, not only whitespace,
- * no control characters.
+ * no control characters, no unpaired surrogates (see `datasets/names.ts`).
  */
-export const Name = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  pattern: '^(?=[\\s\\S]*\\S)\\P{Cc}+$',
-});
+export const Name = Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN });
 
 export const SessionView = Type.Object({ id: Type.String({ format: 'uuid' }), display_name: Type.String() });
 

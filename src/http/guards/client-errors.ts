@@ -1,0 +1,61 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { ErrorCode } from '../../errors.js';
+import { SECURITY_HEADERS } from './security-headers.js';
+
+interface ClientError {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly detail: string;
+}
+
+/** What Node's HTTP parser (llhttp) or its timers reported, as the `{ detail }` error a client gets. */
+export function describeClientError(err: NodeJS.ErrnoException & { reason?: string }): ClientError {
+  switch (err.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: 'REQUEST_TIMEOUT', detail: 'the request was not received in time (request_timeout / headers_timeout)' };
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: 'HEADERS_TOO_LARGE', detail: 'the request line and headers are larger than the server accepts' };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, code: 'TOO_LARGE', detail: 'the chunk extensions of the request body are too large' };
+    case 'HPE_INVALID_METHOD':
+      return { status: 400, code: 'BAD_INPUT', detail: 'malformed HTTP request: unknown or invalid method' };
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return { status: 400, code: 'BAD_INPUT', detail: 'malformed HTTP request: both Content-Length and Transfer-Encoding are set' };
+    default: {
+      // llhttp's reason names the fault without echoing the request's bytes.
+      const reason = typeof err.reason === 'string' && err.reason !== '' ? err.reason : 'it cannot be parsed';
+      return { status: 400, code: 'BAD_INPUT', detail: `malformed HTTP request: ${reason}` };
+    }
+  }
+}
+
+/** A complete HTTP/1.1 response with a JSON error body, written straight to the socket. */
+export function rawErrorResponse({ status, code, detail }: ClientError): string {
+  const body = JSON.stringify({ detail, code });
+  const headers = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node rejects before Fastify sees them (bad bytes in the
+ * request line, headers over the size limit, an unknown method, Content-Length with Transfer-Encoding,
+ * a request not received within the timeouts) get a `{ detail }` error like every other route.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const error = describeClientError(err);
+  this.log.info({ status: error.status, err: { code: err.code, message: err.message } }, 'client error');
+  // When a response to this request has already started, a second one would corrupt the stream.
+  const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && response?.headersSent !== true) socket.write(rawErrorResponse(error));
+  socket.destroy();
+}
