@@ -2,6 +2,7 @@ import type { SchemaGroup } from '../../schema.js';
 import type { EtlLimits } from '../limits.js';
 import type { MessageLog } from '../messages.js';
 import type { CellBudget } from './cell-budget.js';
+import type { InflateBudget } from './inflate-budget.js';
 
 /**
  * A value that cannot be coerced to any column type, with the reason shown to the client
@@ -13,7 +14,7 @@ export class BadCell {
 
 /**
  * A cell as a file holds it, before coercion: text (CSV, XLSX, JSON), numbers and booleans (XLSX, JSON),
- * dates (XLSX), missing (`null`/`undefined`) or unusable (`BadCell`).
+ * dates (XLSX date-formatted numbers), missing (`null`/`undefined`) or unusable (`BadCell`).
  */
 export type RawCell = string | number | boolean | Date | BadCell | null | undefined;
 
@@ -55,6 +56,8 @@ export interface ReadContext {
   readonly log: MessageLog;
   /** Shared by all files of the upload, so their cells together stay under `limits.maxCells`. */
   readonly cells: CellBudget;
+  /** Shared by all XLSX files of the upload, so that together they expand to at most `limits.maxInflatedBytes`. */
+  readonly inflated: InflateBudget;
 }
 
 /**
