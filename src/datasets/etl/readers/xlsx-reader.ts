@@ -7,7 +7,7 @@ import { BadCell, type GroupReader, type RawCell, type RawTable, type ReadContex
 import { CellStyles } from './xlsx/cell-styles.js';
 import { EntryText } from './xlsx/entry-text.js';
 import { readSharedStrings } from './xlsx/shared-strings.js';
-import { SheetRows, type SheetContext } from './xlsx/sheet-rows.js';
+import { SheetRows } from './xlsx/sheet-rows.js';
 import { readLayout, ZipParts, type WorkbookLayout } from './xlsx/workbook-parts.js';
 import { XmlScanner } from './xlsx/xml-scanner.js';
 

@@ -21,6 +21,8 @@ export interface XlsxOptions {
   readonly inlineStrings?: boolean;
   /** Namespace prefix on every sheet element (`x:row`), as some .NET writers do. Default none. */
   readonly prefix?: string;
+  /** Dates as days since 1904-01-01 (old Mac Excel) instead of 1900. Default false. */
+  readonly date1904?: boolean;
 }
 
 const STYLE_DATE = 1;
@@ -41,7 +43,7 @@ export function buildXlsx(sheets: Readonly<Record<string, XlsxRows>>, options: X
   return buildZip([
     { name: '[Content_Types].xml', content: Buffer.from(contentTypes(names.length)) },
     { name: '_rels/.rels', content: Buffer.from(PACKAGE_RELS) },
-    { name: 'xl/workbook.xml', content: Buffer.from(workbookXml(names)) },
+    { name: 'xl/workbook.xml', content: Buffer.from(workbookXml(names, options.date1904 === true)) },
     { name: 'xl/_rels/workbook.xml.rels', content: Buffer.from(workbookRels(names.length)) },
     { name: 'xl/styles.xml', content: Buffer.from(STYLES) },
     { name: 'xl/sharedStrings.xml', content: strings.xml() },
@@ -76,7 +78,7 @@ function cellXml(value: XlsxValue, ref: string, p: string, strings: SharedString
   if (typeof value === 'number') return cell('', v(String(value)));
   if (typeof value === 'boolean') return cell(' t="b"', v(value ? '1' : '0'));
   if (value instanceof Date) {
-    const serial = value.getTime() / 86_400_000 + 25569;
+    const serial = options.date1904 ? (value.getTime() - Date.UTC(1904, 0, 1)) / 86_400_000 : value.getTime() / 86_400_000 + 25569;
     return cell(` s="${Number.isInteger(serial) ? STYLE_DATE : STYLE_DATE_TIME}"`, v(String(serial)));
   }
   if (typeof value === 'string') {
@@ -150,10 +152,10 @@ function contentTypes(sheets: number): string {
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${overrides}</Types>`;
 }
 
-function workbookXml(names: readonly string[]): string {
+function workbookXml(names: readonly string[], date1904: boolean): string {
   const sheets = names.map((name, i) => `<sheet name="${escapeXml(name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('');
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><workbookPr/><sheets>${sheets}</sheets></workbook>`;
+<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><workbookPr${date1904 ? ' date1904="1"' : ''}/><sheets>${sheets}</sheets></workbook>`;
 }
 
 function workbookRels(sheets: number): string {
