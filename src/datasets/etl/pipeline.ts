@@ -51,7 +51,7 @@ async function readGroup(groupName: string, group: SchemaGroup, upload: NamedUpl
   for (const [table, spec] of Object.entries(group.tables)) {
     const rawTable = raw.get(table);
     // A table the reader could not find was reported by it; an empty table keeps the output's shape.
-    tables[table] = rawTable ? validateTable(spec, rawTable, { file, table }, log) : emptyTable(spec);
+    tables[table] = rawTable ? await validateTable(spec, rawTable, { file, table }, log) : emptyTable(spec);
   }
   return tables;
 }

@@ -80,6 +80,14 @@ describe('XLSX streaming reader and its budgets', () => {
     await expectInputError(TEXT, [upload('t.xlsx', data)], /not a readable XLSX workbook: xl\/worksheets\/sheet1\.xml ends in the middle of an element/);
   });
 
+  it('reads every row of a sheet that inflates in many pieces, whatever falls on a piece boundary', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, i) => [`id <${i}> & "${'x'.repeat(i % 17)}"`, i, i / 4]);
+    for (const options of [{}, { inlineStrings: true }]) {
+      const outcome = await expectSuccess(SCHEMAS, [upload('items.xlsx', await workbook({ items: [['id', 'qty', 'price'], ...rows] }, options))]);
+      expect(outcome.tables.items?.rows).toEqual(rows.map(([id, qty, price]) => [id, qty, price, true, null]));
+    }
+  });
+
   it('reads dates of a workbook using the 1904 date system', async () => {
     const data = await workbook({ t: [['s', 'd'], [null, new Date(Date.UTC(2024, 0, 31))], [null, new Date(Date.UTC(2024, 0, 31, 8, 30))]] }, { date1904: true });
     const outcome = await expectSuccess(TEXT, [upload('t.xlsx', data)]);

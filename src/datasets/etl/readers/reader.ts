@@ -31,12 +31,13 @@ export interface RawTable {
   readonly header: readonly string[];
   /**
    * Calls `visit` for each row in order; `row[j]` belongs to `header[j]`, and a row may be shorter
-   * (missing cells) or longer than the header. Call it once: the CSV reader parses while it visits.
+   * (missing cells) or longer than the header. Call it once: the CSV and XLSX readers parse while it
+   * visits (the XLSX one asynchronously, as its sheet inflates, so it returns a promise).
    * The row array may be reused from one call to the next (the CSV reader does, so that raw cells die
    * young: on a 100k-row file that took the validation from ~300 ms to ~180 ms, mostly garbage
    * collection), so read it during the call and never keep it.
    */
-  forEachRow(visit: (row: readonly RawCell[], index: number) => void): void;
+  forEachRow(visit: (row: readonly RawCell[], index: number) => void): void | Promise<void>;
   /** Location of row `index` for messages; without it, row `index + 1`. */
   readonly locate?: (index: number) => RowLocation;
 }

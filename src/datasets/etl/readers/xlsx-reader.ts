@@ -5,9 +5,9 @@ import { checkArchive, checkUnreadEntries } from '../zip-guard.js';
 import { ZipFormatError, type ZipEntry } from '../zip-directory.js';
 import { BadCell, type GroupReader, type RawCell, type RawTable, type ReadContext, type RowLocation } from './reader.js';
 import { CellStyles } from './xlsx/cell-styles.js';
-import { EntryText } from './xlsx/entry-text.js';
+import { entryText, entryTextAll, PieceQueue } from './xlsx/entry-text.js';
 import { readSharedStrings } from './xlsx/shared-strings.js';
-import { SheetRows } from './xlsx/sheet-rows.js';
+import { NEED_TEXT, ROW_READY, SheetRows } from './xlsx/sheet-rows.js';
 import { readLayout, ZipParts, type WorkbookLayout } from './xlsx/workbook-parts.js';
 import { XmlScanner } from './xlsx/xml-scanner.js';
 
@@ -27,8 +27,8 @@ export const readXlsx: GroupReader = async (data, context) => {
   try {
     const entries = checkArchive(file, data, context.limits, context.inflated);
     const parts = new ZipParts(entries);
-    const open = (entry: ZipEntry) => new EntryText(file, data, entry, context.inflated);
-    const layout = readLayout(parts, (entry) => open(entry).readAll());
+    const textOf = (entry: ZipEntry) => entryText(file, data, entry, context.inflated);
+    const layout = await readLayout(parts, (entry) => entryTextAll(file, data, entry, context.inflated));
     // Every workbook has a sheet; a zip without one is some other archive renamed (check it is a sound one).
     if (layout.sheets.length === 0) {
       await checkUnreadEntries(file, data, entries);
@@ -38,22 +38,19 @@ export const readXlsx: GroupReader = async (data, context) => {
     const streamed = new Set<ZipEntry>([...picked.values()].map((sheet) => sheet.entry));
     if (layout.sharedStrings) streamed.add(layout.sharedStrings);
     await checkUnreadEntries(file, data, entries.filter((entry) => !streamed.has(entry)));
-    const styles = layout.styles ? CellStyles.parse(open(layout.styles).readAll()) : CellStyles.none();
-    const sharedStrings = layout.sharedStrings ? readSharedStrings(scannerOf(open(layout.sharedStrings), layout.sharedStrings)) : [];
+    const styles = layout.styles ? CellStyles.parse(await entryTextAll(file, data, layout.styles, context.inflated)) : CellStyles.none();
+    const sharedStrings = layout.sharedStrings ? await readSharedStrings(new PieceQueue(textOf(layout.sharedStrings)), layout.sharedStrings.name) : [];
     const tables = new Map<string, RawTable>();
     for (const [table, sheet] of picked) {
-      const rows = new SheetRows(scannerOf(open(sheet.entry), sheet.entry), { file, sheet: sheet.name, sharedStrings, styles, date1904: layout.date1904 });
-      tables.set(table, sheetTable(rows, context));
+      const queue = new PieceQueue(textOf(sheet.entry));
+      const rows = new SheetRows(new XmlScanner(() => queue.take(), sheet.entry.name), { file, sheet: sheet.name, sharedStrings, styles, date1904: layout.date1904 });
+      tables.set(table, await sheetTable(rows, queue, context));
     }
     return tables;
   } catch (err) {
     throw asInputError(file, err);
   }
 };
-
-function scannerOf(text: EntryText, entry: ZipEntry): XmlScanner {
-  return new XmlScanner(() => text.next(), entry.name);
-}
 
 function asInputError(file: string, err: unknown): unknown {
   return err instanceof ZipFormatError ? fileError(file, `not a readable XLSX workbook: ${err.message}`) : err;
@@ -82,30 +79,44 @@ function pickSheets(sheets: readonly Sheet[], { file, group, groupName, log }: R
 
 /**
  * The header is read now (the first non-blank row); data rows are read while the validator visits them,
- * so a sheet's cells are never all in memory. Data row index = sheet row - header row - 1.
+ * inflating the sheet as the scan goes, so a sheet's cells are never all in memory.
+ * Data row index = sheet row - header row - 1.
  */
-function sheetTable(rows: SheetRows, { file, cells }: ReadContext): RawTable {
+async function sheetTable(rows: SheetRows, queue: PieceQueue, { file, cells }: ReadContext): Promise<RawTable> {
   let header: string[] = [];
   let headerRow = 0;
-  while (rows.next()) {
-    if (isBlank(rows.cells)) continue;
-    header = rows.cells.map(headerText);
-    headerRow = rows.rowNumber;
-    cells.charge(file, 1, header.length);
-    break;
+  for (let state = rows.next(); ; state = rows.next()) {
+    if (state === NEED_TEXT) {
+      await queue.fill();
+    } else if (state !== ROW_READY) {
+      break;
+    } else if (!isBlank(rows.cells)) {
+      header = rows.cells.map(headerText);
+      headerRow = rows.rowNumber;
+      cells.charge(file, 1, header.length);
+      break;
+    }
   }
   const locate = (index: number): RowLocation => ({ row: index + 1 });
   return {
     header,
     locate,
-    forEachRow: (visit) => {
+    forEachRow: async (visit) => {
       try {
-        while (rows.next()) {
-          cells.charge(file, 1, rows.cells.length);
-          visit(rows.cells, rows.rowNumber - headerRow - 1);
+        for (let state = rows.next(); ; state = rows.next()) {
+          if (state === NEED_TEXT) {
+            await queue.fill();
+          } else if (state === ROW_READY) {
+            cells.charge(file, 1, rows.cells.length);
+            visit(rows.cells, rows.rowNumber - headerRow - 1);
+          } else {
+            return;
+          }
         }
       } catch (err) {
         throw asInputError(file, err);
+      } finally {
+        await queue.close();
       }
     },
   };

@@ -1,78 +1,90 @@
-import { Inflate } from 'fflate';
+import { createInflateRaw } from 'node:zlib';
 import { EtlInputError, fileError } from '../../errors.js';
 import { entryData, ZipFormatError, type ZipEntry } from '../../zip-directory.js';
 import type { InflateBudget } from '../inflate-budget.js';
 
-/** Compressed bytes handed to the inflater at a time: at most ~32 MB come out of one push (deflate tops at ~1032:1). */
-const COMPRESSED_SLICE = 32 * 1024;
 const STORED = 0;
+/** Output piece size: big enough that per-piece costs vanish, small enough to stay a few per sheet in memory. */
+const PIECE_BYTES = 256 * 1024;
 
 /**
- * The text of one zip entry, inflated and decoded piece by piece as the caller pulls it, so a sheet is
- * scanned without ever being whole in memory. Every inflated byte is charged to the upload's budget and
- * checked against the size the entry declares.
+ * The text of one zip entry, inflated (natively, off the JavaScript thread) and decoded piece by piece,
+ * so that a sheet is scanned without ever being whole in memory. Every inflated byte is charged to the
+ * upload's budget and checked against the size the entry declares; either stops the inflater at once.
  */
-export class EntryText {
-  private readonly compressed: Buffer;
-  private readonly inflater: Inflate | undefined;
-  private readonly decoder = new TextDecoder('utf-8');
-  private readonly pending: string[] = [];
-  private offset = 0;
-  private inflated = 0;
-  private finished = false;
-
-  constructor(
-    private readonly file: string,
-    data: Buffer,
-    private readonly entry: ZipEntry,
-    private readonly budget: InflateBudget,
-  ) {
-    this.compressed = entryData(data, entry);
-    if (entry.method !== STORED) this.inflater = new Inflate((chunk) => this.accept(chunk));
-  }
-
-  /** The next piece of text (never empty), or `undefined` after the last. */
-  next(): string | undefined {
-    while (this.pending.length === 0 && !this.finished) this.pushMore();
-    return this.pending.shift();
-  }
-
-  /** The whole text; for the small parts of a workbook (its sheet list, relationships, styles). */
-  readAll(): string {
-    let text = '';
-    for (let piece = this.next(); piece !== undefined; piece = this.next()) text += piece;
-    return text;
-  }
-
-  private pushMore(): void {
-    const end = Math.min(this.offset + COMPRESSED_SLICE, this.compressed.length);
-    const slice = this.compressed.subarray(this.offset, end);
-    const final = end >= this.compressed.length;
-    this.offset = end;
-    if (this.inflater === undefined) {
-      this.accept(slice);
-    } else {
-      try {
-        this.inflater.push(slice, final);
-      } catch (err) {
-        if (err instanceof EtlInputError) throw err;
-        throw new ZipFormatError(`zip entry '${this.entry.name}' is corrupt`);
+export async function* entryText(file: string, data: Buffer, entry: ZipEntry, budget: InflateBudget): AsyncGenerator<string> {
+  const compressed = entryData(data, entry);
+  const decoder = new TextDecoder('utf-8');
+  let inflated = 0;
+  const accept = (chunk: Uint8Array): string => {
+    inflated += chunk.length;
+    if (inflated > entry.uncompressedSize) {
+      throw fileError(file, `zip entry '${entry.name}' inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb?)`);
+    }
+    budget.charge(file, chunk.length);
+    return decoder.decode(chunk, { stream: true });
+  };
+  if (entry.method === STORED) {
+    for (let at = 0; at < compressed.length; at += PIECE_BYTES) yield accept(compressed.subarray(at, at + PIECE_BYTES));
+  } else {
+    const inflater = createInflateRaw({ chunkSize: PIECE_BYTES });
+    inflater.end(compressed);
+    try {
+      for await (const chunk of inflater as AsyncIterable<Buffer>) {
+        const text = accept(chunk);
+        if (text !== '') yield text;
       }
-    }
-    if (final) {
-      this.finished = true;
-      const rest = this.decoder.decode();
-      if (rest !== '') this.pending.push(rest);
+    } catch (err) {
+      if (err instanceof EtlInputError) throw err;
+      throw new ZipFormatError(`zip entry '${entry.name}' is corrupt`);
+    } finally {
+      inflater.destroy();
     }
   }
+  const rest = decoder.decode();
+  if (rest !== '') yield rest;
+}
 
-  private accept(chunk: Uint8Array): void {
-    this.inflated += chunk.length;
-    if (this.inflated > this.entry.uncompressedSize) {
-      throw fileError(this.file, `zip entry '${this.entry.name}' inflates to more than the ${this.entry.uncompressedSize} bytes it declares (a zip bomb?)`);
-    }
-    this.budget.charge(this.file, chunk.length);
-    const text = this.decoder.decode(chunk, { stream: true });
-    if (text !== '') this.pending.push(text);
+/** The whole text of a small part (the sheet list, relationships, styles). */
+export async function entryTextAll(file: string, data: Buffer, entry: ZipEntry, budget: InflateBudget): Promise<string> {
+  let text = '';
+  for await (const piece of entryText(file, data, entry, budget)) text += piece;
+  return text;
+}
+
+/** Thrown by `PieceQueue.take` when the scanner needs text that has not been inflated yet. */
+export const NEED_MORE = Symbol('need more text');
+
+/**
+ * Connects the asynchronous inflater to the synchronous scanner: the reader pushes pieces as they come;
+ * the scanner takes them, and when it runs dry before the end it gets `NEED_MORE` thrown, rewinds to
+ * its last mark and waits for the reader to push again.
+ */
+export class PieceQueue {
+  private readonly pieces: string[] = [];
+  private ended = false;
+  private readonly iterator: AsyncIterator<string>;
+
+  constructor(source: AsyncIterable<string>) {
+    this.iterator = source[Symbol.asyncIterator]();
+  }
+
+  /** For the scanner: the next piece, `undefined` at the real end, or `NEED_MORE` thrown. */
+  take(): string | undefined {
+    const piece = this.pieces.shift();
+    if (piece !== undefined || this.ended) return piece;
+    throw NEED_MORE;
+  }
+
+  /** Inflates the next piece into the queue (or marks the end). */
+  async fill(): Promise<void> {
+    const next = await this.iterator.next();
+    if (next.done) this.ended = true;
+    else this.pieces.push(next.value);
+  }
+
+  /** Stops the inflater early (a reader that does not need the rest). */
+  async close(): Promise<void> {
+    await this.iterator.return?.();
   }
 }

@@ -1,7 +1,13 @@
 import { fileError } from '../../errors.js';
 import { BadCell, type RawCell } from '../reader.js';
 import { excelSerialToDate, type CellStyles } from './cell-styles.js';
+import { NEED_MORE } from './entry-text.js';
 import { CELL, FORMULA, INLINE_STRING, PHONETIC, ROW, SHEET_DATA, TEXT, VALUE, type XmlScanner } from './xml-scanner.js';
+
+export const ROW_READY = 0;
+export const SHEET_END = 1;
+export const NEED_TEXT = 2;
+export type RowState = typeof ROW_READY | typeof SHEET_END | typeof NEED_TEXT;
 
 /** Excel's last column is XFD; a reference beyond it is not a worksheet cell. */
 const MAX_COLUMNS = 16_384;
@@ -26,14 +32,34 @@ export class SheetRows {
   rowNumber = 0;
   readonly cells: RawCell[] = [];
   private ended = false;
+  /** Type and style of the cell being read. */
+  private type = 0;
+  private style = 0;
 
   constructor(
     private readonly scanner: XmlScanner,
     private readonly context: SheetContext,
   ) {}
 
-  /** Moves to the next row present in the sheet; false after the last. */
-  next(): boolean {
+  /**
+   * Moves to the next row present in the sheet: `ROW_READY` (see `rowNumber` and `cells`), `SHEET_END`,
+   * or `NEED_TEXT` when the inflated text at hand ends inside the row (it is read again after a refill).
+   */
+  next(): RowState {
+    if (this.ended) return SHEET_END;
+    const previous = this.rowNumber;
+    this.scanner.mark();
+    try {
+      return this.readRow() ? ROW_READY : SHEET_END;
+    } catch (err) {
+      if (err !== NEED_MORE) throw err;
+      this.scanner.rewind();
+      this.rowNumber = previous;
+      return NEED_TEXT;
+    }
+  }
+
+  private readRow(): boolean {
     const { scanner } = this;
     while (!this.ended && scanner.next()) {
       if (scanner.tag === ROW && !scanner.closing) {
@@ -54,11 +80,9 @@ export class SheetRows {
     while (scanner.next()) {
       if (scanner.tag === ROW && scanner.closing) return;
       if (scanner.tag !== CELL || scanner.closing) continue;
-      column = this.columnOf(scanner.attr('r'), column);
-      const type = scanner.attr('t');
-      const style = scanner.attr('s');
+      column = this.readCellAttributes(column);
       if (scanner.selfClosing) continue;
-      const value = this.readCellValue(type, style === undefined ? 0 : Number(style));
+      const value = this.readCellValue();
       if (value !== null) {
         while (cells.length < column) cells.push(null);
         cells[column] = value;
@@ -66,32 +90,65 @@ export class SheetRows {
     }
   }
 
-  /** Reads the cell's children up to `</c>` and interprets its value by type `t`. */
-  private readCellValue(type: string | undefined, style: number): RawCell {
+  /**
+   * Reads the `<c>` tag's `r`, `t` and `s` attributes in place (no strings made: this runs for every
+   * cell); returns the cell's column and sets `type` and `style`.
+   */
+  private readCellAttributes(previous: number): number {
+    const { buffer: buf, attributesTo: end } = this.scanner;
+    let at = this.scanner.attributesFrom;
+    let column = previous + 1;
+    this.type = NUMBER;
+    this.style = 0;
+    for (;;) {
+      const equals = buf.indexOf('=', at);
+      if (equals < 0 || equals >= end) return column;
+      let nameStart = at;
+      while (buf.charCodeAt(nameStart) <= 0x20) nameStart++;
+      let valueStart = equals + 1;
+      while (buf.charCodeAt(valueStart) <= 0x20) valueStart++;
+      const quote = buf.charCodeAt(valueStart++);
+      const valueEnd = buf.indexOf(quote === 0x27 ? "'" : '"', valueStart);
+      if (valueEnd < 0 || valueEnd > end) return column;
+      const nameLength = trimmedEnd(buf, equals) - nameStart;
+      if (nameLength === 1) {
+        const name = buf.charCodeAt(nameStart);
+        if (name === 0x72 /* r */) column = this.columnOf(buf, valueStart, valueEnd);
+        else if (name === 0x74 /* t */) this.type = typeOf(buf, valueStart, valueEnd);
+        else if (name === 0x73 /* s */) this.style = digitsValue(buf, valueStart, valueEnd);
+      }
+      at = valueEnd + 1;
+    }
+  }
+
+  /** Reads the cell's children up to `</c>` and interprets its value by its type. */
+  private readCellValue(): RawCell {
     const { scanner } = this;
     let text: string | undefined;
     while (scanner.next()) {
       const { tag } = scanner;
       if (tag === CELL && scanner.closing) break;
       if (scanner.closing || scanner.selfClosing) continue;
-      if (tag === VALUE) text = scanner.text();
+      if (tag === VALUE) {
+        text = this.type === NUMBER || this.type === SHARED ? scanner.plainText() : scanner.text();
+        // The common `<v>...</v></c>` ends here without two more trips through the scanner.
+        if (scanner.skipExactly('</v>') && scanner.skipExactly('</c>')) break;
+      }
       else if (tag === INLINE_STRING) text = this.readInlineString();
       else if (tag === FORMULA) scanner.skipElement();
     }
     if (text === undefined) return null;
-    switch (type) {
-      case 's':
+    switch (this.type) {
+      case SHARED:
         return this.context.sharedStrings[Number(text)] ?? MISSING_SHARED_STRING;
-      case 'str':
-      case 'inlineStr':
-      case 'd':
+      case TEXT_VALUE:
         return text;
-      case 'b':
+      case BOOLEAN:
         return text === '1' || text === 'true';
-      case 'e':
+      case ERROR:
         return new BadCell(`the Excel error ${text}`);
       default:
-        return this.number(text, style);
+        return this.number(text, this.style);
     }
   }
 
@@ -123,20 +180,48 @@ export class SheetRows {
     return number;
   }
 
-  /** The 0-based column of a reference such as `BC12`; without one, the column after `previous`. */
-  private columnOf(reference: string | undefined, previous: number): number {
-    if (reference === undefined) return previous + 1;
+  /** The 0-based column of a reference such as `BC12` in `buf[from, to)`. */
+  private columnOf(buf: string, from: number, to: number): number {
     let column = 0;
-    let at = 0;
-    for (; at < reference.length; at++) {
-      const c = reference.charCodeAt(at) | 0x20; // lower case
+    let at = from;
+    for (; at < to; at++) {
+      const c = buf.charCodeAt(at) | 0x20; // lower case
       if (c < 0x61 || c > 0x7a) break;
       column = column * 26 + (c - 0x60);
       if (column > MAX_COLUMNS) break;
     }
-    if (at === 0 || column > MAX_COLUMNS) {
-      throw fileError(this.context.file, `sheet '${this.context.sheet}' has a cell reference '${reference}' outside the worksheet`);
+    if (at === from || column > MAX_COLUMNS) {
+      throw fileError(this.context.file, `sheet '${this.context.sheet}' has a cell reference '${buf.slice(from, to)}' outside the worksheet`);
     }
     return column - 1;
   }
+}
+
+/** Cell types (`t`): how the text of `<v>` (or `<is>`) is read. */
+const NUMBER = 0;
+const SHARED = 1;
+const TEXT_VALUE = 2; // str (a formula's text), inlineStr, d (ISO date text)
+const BOOLEAN = 3;
+const ERROR = 4;
+
+function typeOf(buf: string, from: number, to: number): number {
+  const first = buf.charCodeAt(from);
+  if (to - from === 1) return first === 0x73 ? SHARED : first === 0x62 ? BOOLEAN : first === 0x65 ? ERROR : first === 0x64 ? TEXT_VALUE : NUMBER;
+  return first === 0x73 || first === 0x69 ? TEXT_VALUE : NUMBER; // str, inlineStr
+}
+
+function digitsValue(buf: string, from: number, to: number): number {
+  let value = 0;
+  for (let at = from; at < to; at++) {
+    const digit = buf.charCodeAt(at) - 0x30;
+    if (digit < 0 || digit > 9) return 0;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+function trimmedEnd(buf: string, end: number): number {
+  let at = end;
+  while (buf.charCodeAt(at - 1) <= 0x20) at--;
+  return at;
 }

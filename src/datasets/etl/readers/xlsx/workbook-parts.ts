@@ -39,14 +39,14 @@ export class ZipParts {
  * Reads the package relationships, the workbook's sheet list and its relationships. `read` returns the
  * whole text of a (small) part. Throws `ZipFormatError` when the archive holds no workbook.
  */
-export function readLayout(parts: ZipParts, read: (entry: ZipEntry) => string): WorkbookLayout {
-  const workbookPath = officeDocumentPath(parts, read);
+export async function readLayout(parts: ZipParts, read: (entry: ZipEntry) => Promise<string>): Promise<WorkbookLayout> {
+  const workbookPath = await officeDocumentPath(parts, read);
   const workbook = parts.get(workbookPath);
   if (!workbook) return { sheets: [], sharedStrings: undefined, styles: undefined, date1904: false };
-  const relations = readRelationships(parts, workbookPath, read);
+  const relations = await readRelationships(parts, workbookPath, read);
   const sheets: { name: string; entry: ZipEntry }[] = [];
   let date1904 = false;
-  for (const element of elements(read(workbook))) {
+  for (const element of elements(await read(workbook))) {
     if (element.closing) continue;
     if (element.name === 'workbookPr') {
       const flag = element.attributes.get('date1904');
@@ -66,10 +66,10 @@ export function readLayout(parts: ZipParts, read: (entry: ZipEntry) => string): 
   return { sheets, sharedStrings: partOfType(SHARED_STRINGS), styles: partOfType(STYLES), date1904 };
 }
 
-function officeDocumentPath(parts: ZipParts, read: (entry: ZipEntry) => string): string {
+async function officeDocumentPath(parts: ZipParts, read: (entry: ZipEntry) => Promise<string>): Promise<string> {
   const packageRelations = parts.get('_rels/.rels');
   if (packageRelations) {
-    for (const element of elements(read(packageRelations))) {
+    for (const element of elements(await read(packageRelations))) {
       const target = element.attributes.get('Target');
       if (element.name === 'Relationship' && target && OFFICE_DOCUMENT.test(element.attributes.get('Type') ?? '')) {
         return resolveTarget('', target);
@@ -85,12 +85,12 @@ interface Relationship {
 }
 
 /** The relationships of `partPath` (from `<dir>/_rels/<name>.rels`) by id, targets resolved to zip paths. */
-function readRelationships(parts: ZipParts, partPath: string, read: (entry: ZipEntry) => string): Map<string, Relationship> {
+async function readRelationships(parts: ZipParts, partPath: string, read: (entry: ZipEntry) => Promise<string>): Promise<Map<string, Relationship>> {
   const dir = posix.dirname(partPath);
   const relsEntry = parts.get(posix.join(dir, '_rels', `${posix.basename(partPath)}.rels`));
   const relations = new Map<string, Relationship>();
   if (!relsEntry) return relations;
-  for (const element of elements(read(relsEntry))) {
+  for (const element of elements(await read(relsEntry))) {
     const { attributes } = element;
     const id = attributes.get('Id');
     const target = attributes.get('Target');

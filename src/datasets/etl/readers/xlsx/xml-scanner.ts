@@ -34,11 +34,13 @@ export class XmlScanner {
   private exhausted = false;
 
   /** The element of the last tag `next()` stopped at. */
-  tag = OTHER;
+  tag: number = OTHER;
   closing = false;
   selfClosing = false;
   private attrStart = 0;
   private attrEnd = 0;
+  /** Where `rewind()` returns to; text from here on is kept across refills. -1: no mark. */
+  private markAt = -1;
 
   constructor(
     private readonly source: () => string | undefined,
@@ -56,16 +58,27 @@ export class XmlScanner {
       }
       this.pos = lt;
       const next = this.buf.charCodeAt(lt + 1);
-      if (next === BANG || next === QUESTION || Number.isNaN(next)) {
-        if (!this.skipSpecial()) return false;
+      if (Number.isNaN(next)) {
+        // The piece ends right after `<`: what kind of tag it opens is in the next piece.
+        if (!this.refillKeeping()) throw this.truncated();
         continue;
       }
-      const gt = this.tagEnd(lt);
+      if (next === BANG || next === QUESTION) {
+        if (!this.skipSpecial()) throw this.truncated();
+        continue;
+      }
+      const nameEnd = this.nameEnd(lt);
+      // Known elements never hold `>` in attribute values (references, style numbers, type codes), so
+      // a plain search finds their end; other tags may, and are scanned quote by quote.
+      const gt = nameEnd < 0 ? -1 : this.tag === OTHER ? this.tagEnd(nameEnd) : this.buf.indexOf('>', nameEnd);
       if (gt < 0) {
         if (!this.refillKeeping()) throw this.truncated();
         continue;
       }
-      this.readTag(lt, gt);
+      this.selfClosing = this.buf.charCodeAt(gt - 1) === SLASH;
+      this.attrStart = nameEnd;
+      this.attrEnd = this.selfClosing ? gt - 1 : gt;
+      this.pos = gt + 1;
       return true;
     }
   }
@@ -102,6 +115,25 @@ export class XmlScanner {
     }
   }
 
+  /**
+   * Text content up to the next `<` without resolving references: for values that are numbers or
+   * indexes, which hold none. Falls back to `text()` when the content is not plain.
+   */
+  plainText(): string {
+    const lt = this.buf.indexOf('<', this.pos);
+    if (lt < 0 || this.buf.charCodeAt(lt + 1) !== SLASH) return this.text();
+    const raw = this.buf.slice(this.pos, lt);
+    this.pos = lt;
+    return raw.includes('&') ? decodeXmlText(raw) : raw;
+  }
+
+  /** Steps over `tag` (such as `</v>`) when it comes next verbatim; false (nothing consumed) otherwise. */
+  skipExactly(tag: string): boolean {
+    if (!this.buf.startsWith(tag, this.pos)) return false;
+    this.pos += tag.length;
+    return true;
+  }
+
   /** Skips to the end of the element just opened, past everything nested in it. */
   skipElement(): void {
     if (this.selfClosing) return;
@@ -130,30 +162,42 @@ export class XmlScanner {
     }
   }
 
-  private readTag(lt: number, gt: number): void {
+  /** Reads the name of the tag opened at `lt` (setting `tag` and `closing`); its end, or -1 if not here yet. */
+  private nameEnd(lt: number): number {
     const { buf } = this;
     let at = lt + 1;
     this.closing = buf.charCodeAt(at) === SLASH;
     if (this.closing) at++;
     let nameStart = at;
-    for (;;) {
+    for (; at < buf.length; at++) {
       const c = buf.charCodeAt(at);
-      if (c <= 0x20 || c === SLASH || c === GT) break;
+      if (c <= 0x20 || c === SLASH || c === GT) {
+        this.tag = elementOf(buf, nameStart, at);
+        return at;
+      }
       if (c === COLON) nameStart = at + 1;
-      at++;
     }
-    this.tag = elementOf(buf, nameStart, at);
-    this.selfClosing = buf.charCodeAt(gt - 1) === SLASH;
-    this.attrStart = at;
-    this.attrEnd = this.selfClosing ? gt - 1 : gt;
-    this.pos = gt + 1;
+    return -1;
   }
 
-  /** Index of the `>` ending the tag opened at `lt`, skipping quoted attribute values; -1 if not here yet. */
-  private tagEnd(lt: number): number {
+  /** The text holding the last tag, and where its attributes lie in it (for readers that parse them in place). */
+  get buffer(): string {
+    return this.buf;
+  }
+
+  get attributesFrom(): number {
+    return this.attrStart;
+  }
+
+  get attributesTo(): number {
+    return this.attrEnd;
+  }
+
+  /** Index of the `>` ending a tag whose attributes start at `from`, skipping quoted values; -1 if not here yet. */
+  private tagEnd(from: number): number {
     const { buf } = this;
     let quote = 0;
-    for (let at = lt + 1; at < buf.length; at++) {
+    for (let at = from; at < buf.length; at++) {
       const c = buf.charCodeAt(at);
       if (quote !== 0) {
         if (c === quote) quote = 0;
@@ -168,7 +212,7 @@ export class XmlScanner {
     return -1;
   }
 
-  /** Skips a comment, processing instruction, declaration or stray CDATA at `pos`; false at the end. */
+  /** Skips a comment, processing instruction, declaration or stray CDATA at `pos`; false when it never ends. */
   private skipSpecial(): boolean {
     for (;;) {
       const { buf, pos } = this;
@@ -180,14 +224,21 @@ export class XmlScanner {
         this.pos = end + terminator.length;
         return true;
       }
-      if (!this.refillKeeping()) {
-        if (pos + 1 >= buf.length) return false;
-        throw this.truncated();
-      }
+      if (!this.refillKeeping()) return false;
     }
   }
 
-  /** Appends the next piece, keeping the text from `pos` on; false when there is none. */
+  /** Remembers the current position, so that a reader can start a unit (a row, a string) over. */
+  mark(): void {
+    this.markAt = this.pos;
+  }
+
+  /** Back to the mark: the source ran dry in the middle of a unit, which is read again once it has more. */
+  rewind(): void {
+    if (this.markAt >= 0) this.pos = this.markAt;
+  }
+
+  /** Appends the next piece, keeping the text from `pos` (and from the mark) on; false when there is none. */
   private refillKeeping(): boolean {
     if (this.exhausted) return false;
     const piece = this.source();
@@ -195,8 +246,10 @@ export class XmlScanner {
       this.exhausted = true;
       return false;
     }
-    this.buf = this.buf.slice(this.pos) + piece;
-    this.pos = 0;
+    const keepFrom = this.markAt >= 0 && this.markAt < this.pos ? this.markAt : this.pos;
+    this.buf = this.buf.slice(keepFrom) + piece;
+    this.pos -= keepFrom;
+    if (this.markAt >= 0) this.markAt -= keepFrom;
     return true;
   }
 
