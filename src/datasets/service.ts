@@ -7,7 +7,7 @@ import { describeParams, type ParameterDescriptor } from '../params/describe.js'
 import { isUniqueViolation } from '../store/errors.js';
 import type { DatasetRecord } from '../store/datasets-repository.js';
 import type { Store } from '../store/store.js';
-import { checkTables, encodeDataset, encodeStored } from './codec.js';
+import { checkTables, encodeStored } from './codec.js';
 import type { EtlMessage, UploadedFile } from './etl/index.js';
 import { inProcessRunner, type IngestRunner } from './ingest/ingest-runner.js';
 import { storeEtl } from './ingest/run-task.js';

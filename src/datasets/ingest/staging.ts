@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,7 +20,9 @@ export class UploadStaging {
    * detail is `tooLarge`. Returns the file's path and size.
    */
   async stage(source: Readable, maxBytes: number, tooLarge: string): Promise<{ path: string; bytes: number }> {
-    await mkdir(this.dir, { recursive: true });
+    // Synchronous (a no-op once the folder exists), so the source is piped before anything else can
+    // happen to it: a multipart parser may end or destroy a part stream at any later turn.
+    mkdirSync(this.dir, { recursive: true });
     const path = join(this.dir, `${randomUUID()}.upload`);
     this.paths.push(path);
     let bytes = 0;

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { badInput, invalidRequest, ScenaristError } from '../../errors.js';
@@ -7,6 +6,7 @@ import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
 import type { StagedFile } from '../../datasets/ingest/tasks.js';
 import { errorResponses, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { readMultipart, type MultipartLimits } from './etl-multipart.js';
 
 const EtlMessage = Type.Object({
   severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]),
@@ -36,7 +36,9 @@ interface ReceivedUpload {
 export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const limit = services.settings.uploadLimitBytes;
   const dir = stagingDir(services.settings.dataDir);
-  await app.register(multipart, { limits: { fileSize: limit, files: 64, fields: 16, fieldSize: 1024 * 1024, parts: 100 } });
+  const limits: MultipartLimits = { fileSize: limit, files: 64, fields: 16, fieldSize: 1024 * 1024, parts: 100 };
+  // The body is left unread here: the handler streams it through the multipart parser.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
   app.post(
     '/sessions/:sid/etl',
@@ -51,10 +53,12 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
     },
     async (request) => {
       const session = await services.sessions.resolve(request.params.sid);
-      if (!request.isMultipart()) throw badInput('send the upload as multipart/form-data with files and dataset_name');
+      if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        throw badInput('send the upload as multipart/form-data with files and dataset_name');
+      }
       const staging = new UploadStaging(dir);
       try {
-        const { datasetName, files } = await receive(request, staging, limit);
+        const { datasetName, files } = await receive(request, staging, limits);
         if (datasetName === undefined || datasetName === '') {
           throw invalidRequest('dataset_name is required', [{ path: 'dataset_name', message: 'is required and must not be empty' }]);
         }
@@ -72,37 +76,25 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
   );
 };
 
-/** Reads the parts, staging each file; a body the multipart parser cannot read is a 400. */
-async function receive(request: FastifyRequest, staging: UploadStaging, limit: number): Promise<ReceivedUpload> {
+/** Reads the parts, staging each file as it arrives; the files together stay under the upload limit. */
+async function receive(request: FastifyRequest, staging: UploadStaging, limits: MultipartLimits): Promise<ReceivedUpload> {
   let datasetName: string | undefined;
   const files: StagedFile[] = [];
   let total = 0;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'files') throw badInput(`unexpected file field '${part.fieldname}'; upload files under 'files'`);
-        const staged = await staging.stage(part.file, limit - total, `the upload is larger than the limit of ${limit} bytes`);
-        total += staged.bytes;
-        files.push({ filename: part.filename, path: staged.path });
-      } else if (part.fieldname === 'dataset_name') {
-        datasetName = typeof part.value === 'string' ? part.value : String(part.value);
-      } else if (part.fieldname === 'files') {
-        throw badInput('an upload in files has no filename');
-      }
-    }
-  } catch (err) {
-    throw asMultipartError(err);
-  }
+  await readMultipart(request.raw, limits, {
+    file: async (fieldname, filename, stream) => {
+      if (fieldname !== 'files') throw badInput(`unexpected file field '${fieldname}'; upload files under 'files'`);
+      // Files are staged in the order they arrive; the list keeps that order for messages.
+      const slot = files.push({ filename, path: '' }) - 1;
+      const staged = await staging.stage(stream, limits.fileSize - total, `the upload is larger than the limit of ${limits.fileSize} bytes`);
+      total += staged.bytes;
+      if (total > limits.fileSize) throw new ScenaristError('TOO_LARGE', `the upload is larger than the limit of ${limits.fileSize} bytes`);
+      files[slot] = { filename, path: staged.path };
+    },
+    field: (fieldname, value) => {
+      if (fieldname === 'dataset_name') datasetName = value;
+      else if (fieldname === 'files') throw badInput('an upload in files has no filename');
+    },
+  });
   return { datasetName, files };
-}
-
-/**
- * Our own errors and Fastify's 4xx pass as they are; a file system error is the server's; anything
- * else came from the multipart parser reading a malformed body (no boundary, cut off, bad headers).
- */
-function asMultipartError(err: unknown): unknown {
-  if (err instanceof ScenaristError) return err;
-  const { statusCode, syscall } = err as { statusCode?: unknown; syscall?: unknown };
-  if (typeof statusCode === 'number' || typeof syscall === 'string' || !(err instanceof Error)) return err;
-  return badInput(`the multipart body cannot be read: ${err.message}`);
 }
