@@ -152,6 +152,13 @@ describe('a data source decode() error', () => {
     expect(res.json()).toEqual({ keys: ['good'] });
   });
 
+  it('runs on an ingest worker thread, not on the HTTP thread', async () => {
+    const res = await fromJson({ name: 'where-am-i', items: [] });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().keys).toContain('decoded-on-a-worker-thread');
+    await t.app.inject({ method: 'DELETE', url: '/api/v1/sessions/main/data/decoded-on-a-worker-thread' });
+  });
+
   it('is a 4xx naming the table when the data source names it', async () => {
     const res = await fromJson({ name: 'bad', items: [], strict: true });
     expect(res.statusCode).toBe(400);
