@@ -20,4 +20,5 @@ export { param } from './params/builders.js';
 export { ParameterError } from './params/errors.js';
 export type { ParamDecl, ParamDecls, ParamKind, ParamValues, IntervalValue } from './params/kinds.js';
 export type { Cell, Column, ColumnType, Dataset, DatasetKind, Table, Tables } from './datasets/model.js';
+export { DatasetFormatError } from './datasets/format-error.js';
 export type { ColumnSpec, SchemaGroup, Schemas, TableSpec } from './datasets/schema.js';

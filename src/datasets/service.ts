@@ -7,9 +7,12 @@ import { describeParams, type ParameterDescriptor } from '../params/describe.js'
 import { isUniqueViolation } from '../store/errors.js';
 import type { DatasetRecord } from '../store/datasets-repository.js';
 import type { Store } from '../store/store.js';
-import { checkTables, decodeDataset, encodeDataset, encodeStored } from './codec.js';
-import { runEtl, type EtlMessage, type UploadedFile } from './etl/index.js';
-import type { Dataset, DatasetKind, Tables } from './model.js';
+import { checkTables, encodeStored } from './codec.js';
+import type { EtlMessage, UploadedFile } from './etl/index.js';
+import { inProcessRunner, type IngestRunner } from './ingest/ingest-runner.js';
+import { storeEtl } from './ingest/run-task.js';
+import type { StagedFile } from './ingest/tasks.js';
+import type { Dataset, Tables } from './model.js';
 
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
@@ -29,6 +32,8 @@ export class DatasetService {
     private readonly store: Store,
     private readonly domain: DomainRegistry,
     private readonly hooks: DatasetHooks,
+    /** Where uploads are parsed and stored: the server's ingest worker pool; by default this thread. */
+    private readonly ingestRunner: IngestRunner = inProcessRunner({ store, domain }),
   ) {}
 
   listKeys(sessionId: string): Promise<string[]> {
@@ -48,13 +53,13 @@ export class DatasetService {
     return toDataset(await this.require(sessionId, key));
   }
 
-  /** Registers a dataset from its JSON form under the key it carries, replacing one of that key. */
-  async ingest(sessionId: string, json: unknown): Promise<string[]> {
-    const decode = this.domain.dataSource?.decode ?? decodeDataset;
-    const dataset = decode(json);
-    // A domain decoder's output is checked like any other input before it is stored.
-    const decoded = decode === decodeDataset ? dataset : decodeDataset(encodeDataset(dataset));
-    await this.save(sessionId, decoded.key, decoded.kind, decoded.tables, decoded.createdAt);
+  /**
+   * Registers a dataset from its JSON form (a staged request body) under the key it carries, replacing
+   * one of that key. Parsing, decoding and storing run on the ingest runner, off the HTTP thread.
+   */
+  async ingestStaged(sessionId: string, path: string): Promise<string[]> {
+    const { key } = await this.ingestRunner.run({ kind: 'from-json', sessionId, path });
+    await this.hooks.datasetStored(sessionId, key);
     return this.listKeys(sessionId);
   }
 
@@ -89,12 +94,30 @@ export class DatasetService {
     return { name: key, parameters: describeParams(this.domain.dataParameters) };
   }
 
-  /** Runs the ETL pipeline; stores the dataset only when it produced no error-level message. */
+  /**
+   * Runs the ETL pipeline over staged upload files on the ingest runner (off the HTTP thread); the
+   * dataset is stored only when it produced no error-level message.
+   */
+  async etlStaged(sessionId: string, datasetName: string, files: readonly StagedFile[]): Promise<EtlResult> {
+    const result = await this.ingestRunner.run({ kind: 'etl', sessionId, datasetName, files });
+    return this.etlDone(sessionId, datasetName, result);
+  }
+
+  /** Runs the ETL pipeline on files in memory, on this thread (the seed dataset: small, at start-up). */
   async etl(sessionId: string, datasetName: string, files: readonly UploadedFile[]): Promise<EtlResult> {
-    const outcome = await runEtl(this.domain.domain.schemas, files);
-    if (!outcome.success) return { dataset_name: datasetName, success: false, keys: [], messages: outcome.messages };
-    await this.save(sessionId, datasetName, 'master', outcome.tables);
-    return { dataset_name: datasetName, success: true, keys: [datasetName], messages: outcome.messages };
+    const result = await storeEtl({ store: this.store, domain: this.domain }, sessionId, datasetName, files);
+    return this.etlDone(sessionId, datasetName, result);
+  }
+
+  /** Stops the ingest workers. */
+  close(): Promise<void> {
+    return this.ingestRunner.close();
+  }
+
+  private async etlDone(sessionId: string, datasetName: string, result: { success: boolean; messages: EtlMessage[] }): Promise<EtlResult> {
+    if (!result.success) return { dataset_name: datasetName, success: false, keys: [], messages: result.messages };
+    await this.hooks.datasetStored(sessionId, datasetName);
+    return { dataset_name: datasetName, success: true, keys: [datasetName], messages: result.messages };
   }
 
   /** Fills a new `main` session with the domain's sample dataset, so a new user sees data at once. */
@@ -106,11 +129,6 @@ export class DatasetService {
     if (!result.success) {
       throw new Error(`domain seed dataset failed its ETL: ${result.messages.map((m) => m.message).join('; ')}`);
     }
-  }
-
-  private async save(sessionId: string, key: string, kind: DatasetKind, tables: Tables, createdAt = new Date().toISOString()) {
-    await this.store.datasets.put({ sessionId, key, kind, createdAt, version: randomUUID(), tablesJson: JSON.stringify(tables) });
-    await this.hooks.datasetStored(sessionId, key);
   }
 
   private async require(sessionId: string, key: string): Promise<DatasetRecord> {

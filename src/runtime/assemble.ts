@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
+import { createIngestPool } from '../datasets/ingest/ingest-pool.js';
 import { DatasetService } from '../datasets/service.js';
 import { loadDomain } from '../domain/load.js';
 import type { DomainRegistry } from '../domain/registry.js';
@@ -13,6 +14,9 @@ import { SessionService } from '../sessions/service.js';
 import { openStore } from '../store/store.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { isSingleWriter } from './single-writer.js';
+
+/** Uploads in parallel, heap per upload, idle time before a thread exits (see `createIngestPool`). */
+const INGEST_POOL = { threads: 2, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
 
 export interface Runtime {
   readonly services: Services;
@@ -49,9 +53,12 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const statusCache = singleWriter ? new StatusCache() : undefined;
   statusCache?.follow(events);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });
-  const datasets = new DatasetService(store, domain, {
-    datasetStored: (sessionId, key) => scenarios.spawnAutoScenario(sessionId, key),
-  });
+  const datasets = new DatasetService(
+    store,
+    domain,
+    { datasetStored: (sessionId, key) => scenarios.spawnAutoScenario(sessionId, key) },
+    createIngestPool({ databaseUrl: settings.databaseUrl, domain: settings.domain, ...INGEST_POOL }),
+  );
   const sessions = new SessionService(
     store,
     {
@@ -75,6 +82,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.
       await executor.close();
+      await datasets.close();
       statusCache?.clear();
       await store.close();
     },

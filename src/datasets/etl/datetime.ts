@@ -60,7 +60,7 @@ function canonicalZone(zone: string): string | undefined {
 }
 
 /**
- * An Excel date cell as ISO text. Excel stores wall-clock times without a zone (exceljs hands them over as
+ * An Excel date cell as ISO text. Excel stores wall-clock times without a zone (the XLSX reader hands them over as
  * a Date at that wall-clock time in UTC), so the result carries no zone: `2024-01-31` for a date without a
  * time of day, `2024-01-31T08:30:00` otherwise. `undefined` for an invalid Date.
  */

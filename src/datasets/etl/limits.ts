@@ -2,6 +2,11 @@
 export interface EtlLimits {
   /** Sum of the declared uncompressed sizes of an XLSX file's zip entries. */
   readonly maxUncompressedBytes: number;
+  /**
+   * Bytes the XLSX files of one upload may expand to, all together: first the sizes their directories
+   * declare, then the bytes actually inflated. What bounds the time and memory a small archive can cost.
+   */
+  readonly maxInflatedBytes: number;
   /** Number of entries in an XLSX file's zip central directory. */
   readonly maxZipEntries: number;
   /** Cells (rows x columns) read from all files of one upload together. */
@@ -12,6 +17,7 @@ export interface EtlLimits {
 
 export const DEFAULT_ETL_LIMITS: EtlLimits = Object.freeze({
   maxUncompressedBytes: 512 * 1024 * 1024,
+  maxInflatedBytes: 400 * 1024 * 1024,
   maxZipEntries: 10_000,
   maxCells: 50_000_000,
   maxFieldBytes: 16 * 1024 * 1024,

@@ -4,6 +4,7 @@ import { groupUploads, type NamedUpload } from './group-files.js';
 import { resolveLimits, type EtlLimits } from './limits.js';
 import { MessageLog, type EtlMessage } from './messages.js';
 import { CellBudget } from './readers/cell-budget.js';
+import { InflateBudget } from './readers/inflate-budget.js';
 import { READERS } from './readers/registry.js';
 import type { UploadedFile } from './upload.js';
 import { validateTable } from './validate-table.js';
@@ -23,7 +24,7 @@ export async function runEtl(schemas: Schemas, files: readonly UploadedFile[], l
   checkTableNames(schemas);
   const uploads = groupUploads(schemas, files);
   const log = new MessageLog();
-  const cells = new CellBudget(resolved.maxCells);
+  const budgets = { cells: new CellBudget(resolved.maxCells), inflated: new InflateBudget(resolved.maxInflatedBytes) };
   const groupNames = Object.keys(schemas);
   for (const { file } of uploads.unmatched) {
     log.add({ severity: 'warning', file: file.filename, message: `the file name matches no schema group (${groupNames.join(', ')}); file ignored` });
@@ -31,21 +32,26 @@ export async function runEtl(schemas: Schemas, files: readonly UploadedFile[], l
   const tables: Record<string, Table> = {};
   for (const [groupName, group] of Object.entries(schemas)) {
     const upload = uploads.byGroup.get(groupName);
-    if (upload) Object.assign(tables, await readGroup(groupName, group, upload, resolved, log, cells));
+    if (upload) Object.assign(tables, await readGroup(groupName, group, upload, resolved, log, budgets));
     else Object.assign(tables, absentGroup(groupName, group, log));
   }
   const messages = log.finish();
   return log.hasErrors ? { success: false, messages } : { success: true, tables, messages };
 }
 
-async function readGroup(groupName: string, group: SchemaGroup, upload: NamedUpload, limits: EtlLimits, log: MessageLog, cells: CellBudget): Promise<Record<string, Table>> {
+interface Budgets {
+  readonly cells: CellBudget;
+  readonly inflated: InflateBudget;
+}
+
+async function readGroup(groupName: string, group: SchemaGroup, upload: NamedUpload, limits: EtlLimits, log: MessageLog, budgets: Budgets): Promise<Record<string, Table>> {
   const file = upload.file.filename;
-  const raw = await READERS[upload.extension](upload.file.data, { file, groupName, group, limits, log, cells });
+  const raw = await READERS[upload.extension](upload.file.data, { file, groupName, group, limits, log, ...budgets });
   const tables: Record<string, Table> = {};
   for (const [table, spec] of Object.entries(group.tables)) {
     const rawTable = raw.get(table);
     // A table the reader could not find was reported by it; an empty table keeps the output's shape.
-    tables[table] = rawTable ? validateTable(spec, rawTable, { file, table }, log) : emptyTable(spec);
+    tables[table] = rawTable ? await validateTable(spec, rawTable, { file, table }, log) : emptyTable(spec);
   }
   return tables;
 }

@@ -14,13 +14,13 @@ import { planColumns, REQUIRED, type ColumnPlan, type TableWhere } from './table
  * skipped (without renumbering the others). A cell that cannot be used becomes null; the caller decides
  * from the log's errors whether the table is usable at all.
  */
-export function validateTable(spec: TableSpec, raw: RawTable, where: TableWhere, log: MessageLog): Table {
+export async function validateTable(spec: TableSpec, raw: RawTable, where: TableWhere, log: MessageLog): Promise<Table> {
   const plans = planColumns(spec, raw.header, where, log);
   const locate = raw.locate ?? ((index: number): RowLocation => ({ row: index + 1 }));
   const width = raw.header.length;
   const cells: Cell[][] = [];
   const sourceIndex: number[] = [];
-  raw.forEachRow((row, index) => {
+  await raw.forEachRow((row, index) => {
     if (isBlankRow(row)) return;
     if (row.length > width && !isBlankRow(row, width)) reportWideRow(row, width, locate(index), where, log);
     cells.push(coerceRow(row, plans, index, locate, where, log));

@@ -50,7 +50,7 @@ export function openCentralDirectory(data: Buffer): CentralDirectory {
   return { declaredEntries, entries: () => readEntries(data, offset, offset + size, declaredEntries) };
 }
 
-/** The signature is searched backwards, as zip readers (and JSZip inside exceljs) do, past at most one comment. */
+/** The signature is searched backwards, as zip readers do, past at most one comment. */
 function findEndRecord(data: Buffer): number {
   const lowest = Math.max(0, data.length - EOCD_SIZE - MAX_COMMENT);
   for (let at = data.length - EOCD_SIZE; at >= lowest; at--) {

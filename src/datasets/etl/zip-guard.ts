@@ -1,6 +1,7 @@
 import { createInflateRaw } from 'node:zlib';
 import { fileError } from './errors.js';
 import type { EtlLimits } from './limits.js';
+import { formatBytes, type InflateBudget } from './readers/inflate-budget.js';
 import { entryData, openCentralDirectory, ZipFormatError, type ZipEntry } from './zip-directory.js';
 
 /**
@@ -12,23 +13,27 @@ export const MAX_COMPRESSION_RATIO = 200;
 const RATIO_CHECK_FROM_BYTES = 1024 * 1024;
 const STORED = 0;
 const DEFLATED = 8;
-const MiB = 1024 * 1024;
 
 /**
- * Checks an XLSX upload before any zip library sees it, so that memory and time stay bounded:
- * entry count and the sum of declared uncompressed sizes against the limits, a sane compression ratio,
- * and then (streaming, keeping nothing) that no entry inflates past its declared size, since a crafted
- * archive may lie in its directory and zip libraries only notice after inflating everything.
- * Throws an `EtlInputError` naming the file.
+ * Checks an XLSX upload's zip directory before anything is inflated, so that memory and time stay
+ * bounded: entry count and the sum of declared uncompressed sizes against the limits (per file, and
+ * charged to the upload's inflate budget), no encryption, supported methods, a sane compression ratio.
+ * Returns the entries. Entries the reader streams are checked against their declared sizes as they are
+ * inflated; `checkUnreadEntries` checks the rest. Throws an `EtlInputError` naming the file, or a
+ * `ZipFormatError` for an archive that is not a readable zip.
  */
-export async function guardZip(file: string, data: Buffer, limits: EtlLimits): Promise<void> {
-  try {
-    const entries = checkDirectory(file, data, limits);
-    for (const entry of entries) await checkInflatedSize(file, data, entry);
-  } catch (err) {
-    if (err instanceof ZipFormatError) throw fileError(file, `not a readable XLSX workbook: ${err.message}`);
-    throw err;
-  }
+export function checkArchive(file: string, data: Buffer, limits: EtlLimits, budget: InflateBudget): ZipEntry[] {
+  const entries = checkDirectory(file, data, limits);
+  budget.declare(file, entries.reduce((sum, entry) => sum + entry.uncompressedSize, 0));
+  return entries;
+}
+
+/**
+ * A crafted archive may lie in its directory, and zip libraries only notice after inflating everything:
+ * each entry is inflated (streaming, keeping nothing) just far enough to know it keeps its word.
+ */
+export async function checkUnreadEntries(file: string, data: Buffer, entries: readonly ZipEntry[]): Promise<void> {
+  for (const entry of entries) await checkInflatedSize(file, data, entry);
 }
 
 function checkDirectory(file: string, data: Buffer, limits: EtlLimits): ZipEntry[] {
@@ -67,10 +72,6 @@ async function checkInflatedSize(file: string, data: Buffer, entry: ZipEntry): P
   if (inflated > entry.uncompressedSize) {
     throw fileError(file, `zip entry '${entry.name}' inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb?)`);
   }
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes} bytes`;
 }
 
 /** Inflates chunk by chunk, discarding output, and stops as soon as more than `cap` bytes came out. */

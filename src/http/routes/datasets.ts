@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
-import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['datasets'];
@@ -32,7 +31,6 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       const session = await sessions.resolve(request.params.sid);
       // Sent as stored text: no parse and re-serialise of large datasets.
       const form = await datasets.jsonForm(session.id, request.params.key);
-      if (form.length > LARGE_BODY) relieveMemorySoon();
       return reply.type('application/json; charset=utf-8').send(form);
     },
   );

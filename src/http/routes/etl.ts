@@ -1,11 +1,12 @@
-import multipart from '@fastify/multipart';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badInput, invalidRequest } from '../../errors.js';
+import type { FastifyRequest } from 'fastify';
+import { badInput, invalidRequest, ScenaristError } from '../../errors.js';
 import { checkName } from '../../datasets/names.js';
-import type { UploadedFile } from '../../datasets/etl/index.js';
+import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
+import type { StagedFile } from '../../datasets/ingest/tasks.js';
 import { errorResponses, SessionParams } from '../schemas.js';
-import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
+import { readMultipart, type MultipartLimits } from './etl-multipart.js';
 
 const EtlMessage = Type.Object({
   severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]),
@@ -23,10 +24,21 @@ const EtlResult = Type.Object({
   messages: Type.Array(EtlMessage),
 });
 
-/** `POST .../etl`: multipart upload of `files` (one per schema group) and a `dataset_name`. */
+interface ReceivedUpload {
+  readonly datasetName: string | undefined;
+  readonly files: StagedFile[];
+}
+
+/**
+ * `POST .../etl`: multipart upload of `files` (one per schema group) and a `dataset_name`. Each file
+ * streams to a staged file as it arrives; parsing, validation and storing run on the ingest workers.
+ */
 export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const limit = services.settings.uploadLimitBytes;
-  await app.register(multipart, { limits: { fileSize: limit, files: 64, fields: 16, fieldSize: 1024 * 1024, parts: 100 } });
+  const dir = stagingDir(services.settings.dataDir);
+  const limits: MultipartLimits = { fileSize: limit, files: 64, fields: 16, fieldSize: 1024 * 1024, parts: 100 };
+  // The body is left unread here: the handler streams it through the multipart parser.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
   app.post(
     '/sessions/:sid/etl',
@@ -41,34 +53,48 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
     },
     async (request) => {
       const session = await services.sessions.resolve(request.params.sid);
-      if (!request.isMultipart()) throw badInput('send the upload as multipart/form-data with files and dataset_name');
-      let datasetName: string | undefined;
-      const files: UploadedFile[] = [];
-      let total = 0;
-      for await (const part of request.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'files') throw badInput(`unexpected file field '${part.fieldname}'; upload files under 'files'`);
-          const data = await part.toBuffer();
-          total += data.length;
-          if (total > limit) throw Object.assign(new Error('upload too large'), { statusCode: 413, code: 'FST_REQ_FILE_TOO_LARGE' });
-          files.push({ filename: part.filename, data });
-        } else if (part.fieldname === 'dataset_name') {
-          datasetName = typeof part.value === 'string' ? part.value : String(part.value);
-        } else if (part.fieldname === 'files') {
-          throw badInput('an upload in files has no filename');
-        }
+      if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+        throw badInput('send the upload as multipart/form-data with files and dataset_name');
       }
-      if (datasetName === undefined || datasetName === '') {
-        throw invalidRequest('dataset_name is required', [{ path: 'dataset_name', message: 'is required and must not be empty' }]);
-      }
+      const staging = new UploadStaging(dir);
       try {
-        checkName(datasetName, 'dataset_name');
-      } catch (err) {
-        throw invalidRequest((err as Error).message, [{ path: 'dataset_name', message: (err as Error).message }]);
+        const { datasetName, files } = await receive(request, staging, limits);
+        if (datasetName === undefined || datasetName === '') {
+          throw invalidRequest('dataset_name is required', [{ path: 'dataset_name', message: 'is required and must not be empty' }]);
+        }
+        try {
+          checkName(datasetName, 'dataset_name');
+        } catch (err) {
+          throw invalidRequest((err as Error).message, [{ path: 'dataset_name', message: (err as Error).message }]);
+        }
+        if (files.length === 0) throw badInput('no file uploaded; send one or more files under files');
+        return await services.datasets.etlStaged(session.id, datasetName, files);
+      } finally {
+        await staging.removeAll();
       }
-      if (files.length === 0) throw badInput('no file uploaded; send one or more files under files');
-      if (total > LARGE_BODY) relieveMemorySoon();
-      return services.datasets.etl(session.id, datasetName, files);
     },
   );
 };
+
+/** Reads the parts, staging each file as it arrives; the files together stay under the upload limit. */
+async function receive(request: FastifyRequest, staging: UploadStaging, limits: MultipartLimits): Promise<ReceivedUpload> {
+  let datasetName: string | undefined;
+  const files: StagedFile[] = [];
+  let total = 0;
+  await readMultipart(request.raw, limits, {
+    file: async (fieldname, filename, stream) => {
+      if (fieldname !== 'files') throw badInput(`unexpected file field '${fieldname}'; upload files under 'files'`);
+      // Files are staged in the order they arrive; the list keeps that order for messages.
+      const slot = files.push({ filename, path: '' }) - 1;
+      const staged = await staging.stage(stream, limits.fileSize - total, `the upload is larger than the limit of ${limits.fileSize} bytes`);
+      total += staged.bytes;
+      if (total > limits.fileSize) throw new ScenaristError('TOO_LARGE', `the upload is larger than the limit of ${limits.fileSize} bytes`);
+      files[slot] = { filename, path: staged.path };
+    },
+    field: (fieldname, value) => {
+      if (fieldname === 'dataset_name') datasetName = value;
+      else if (fieldname === 'files') throw badInput('an upload in files has no filename');
+    },
+  });
+  return { datasetName, files };
+}

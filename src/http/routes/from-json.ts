@@ -1,16 +1,21 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badInput } from '../../errors.js';
+import { ScenaristError } from '../../errors.js';
+import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
 import { errorResponses, KeyList, SessionParams } from '../schemas.js';
-import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
 
 /**
  * `POST .../data/from-json` takes the raw JSON form with no envelope, whatever its root and content
- * type, so this scope reads every body as text and parses it itself (empty or malformed → 400).
+ * type. The body is not parsed here: it streams to a staged file (up to the body limit) and the ingest
+ * workers parse, check and store it, so a large body never occupies the HTTP thread.
  */
 export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
+  const limit = services.settings.bodyLimitBytes;
+  const dir = stagingDir(services.settings.dataDir);
+  const tooLarge = 'the request body is larger than the configured limit';
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Leaves the body unread; the handler streams `request.raw` itself.
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
   app.post(
     '/sessions/:sid/data/from-json',
@@ -25,17 +30,16 @@ export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
       },
     },
     async (request, reply) => {
+      const declared = Number(request.headers['content-length']);
+      if (declared > limit) throw new ScenaristError('TOO_LARGE', tooLarge);
       const session = await services.sessions.resolve(request.params.sid);
-      const text = typeof request.body === 'string' ? request.body : '';
-      if (text.length > LARGE_BODY) relieveMemorySoon();
-      if (text.trim() === '') throw badInput('the request body is empty; send the JSON form of a dataset');
-      let json: unknown;
+      const staging = new UploadStaging(dir);
       try {
-        json = JSON.parse(text);
-      } catch (err) {
-        throw badInput(`the request body is not valid JSON: ${(err as Error).message}`);
+        const { path } = await staging.stage(request.raw, limit, tooLarge);
+        return reply.code(201).send({ keys: await services.datasets.ingestStaged(session.id, path) });
+      } finally {
+        await staging.removeAll();
       }
-      return reply.code(201).send({ keys: await services.datasets.ingest(session.id, json) });
     },
   );
 };

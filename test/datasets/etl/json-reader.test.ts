@@ -126,4 +126,10 @@ describe('JSON reader', () => {
     const outcome = await expectSuccess(two, [upload('g.json', json({ a: [{ x: '1' }], b: [{ y: '2' }] }))]);
     expect(records(outcome.tables.b)).toEqual([{ y: '2' }]);
   });
+
+  it('charges the cell budget before building the grid, so records with keys of their own fail at once', async () => {
+    // 20,000 records, each with its own key: a 20,000-column header and 400 million cells if built.
+    const records = Array.from({ length: 20_000 }, (_, i) => ({ [`k${i}`]: i }));
+    await expectInputError(SCHEMAS, [upload('items.json', JSON.stringify(records))], /'items\.json': the upload holds more than the limit of 50000000 cells/);
+  });
 });

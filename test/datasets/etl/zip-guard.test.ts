@@ -6,7 +6,7 @@ import { buildZip, deflatedZeros, type ZipEntrySource } from './support/zip-buil
 
 const MiB = 1024 * 1024;
 
-/** A real exceljs workbook re-packed entry by entry, with `replace` deciding what goes in place of each entry. */
+/** A real workbook re-packed entry by entry, with `replace` deciding what goes in place of each entry. */
 async function repackedWorkbook(replace: (name: string, content: Buffer) => ZipEntrySource): Promise<Buffer> {
   const original = await workbook({ items: [['id', 'qty', 'price'], ['A', 1, 1.5]] });
   const entries = openCentralDirectory(original).entries().map((entry) => {

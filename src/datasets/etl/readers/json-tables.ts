@@ -59,6 +59,9 @@ function readBatch(table: string, batch: Batch, context: ReadContext): ReadBatch
     foreignKey = matchName(spec.parent.foreignKey, header);
     if (foreignKey < 0) foreignKey = header.push(spec.parent.foreignKey) - 1;
   }
+  // Charged before the grid is built: records with keys of their own make the header as long as the
+  // file, and the grid quadratic (20,000 such records would be 400 million cells).
+  context.cells.charge(context.file, batch.records.length, header.length);
   const rows: RawCell[][] = [];
   const objects = { records: [] as JsonRecord[], locations: [] as RowLocation[] };
   batch.records.forEach((record, i) => {
@@ -76,7 +79,6 @@ function readBatch(table: string, batch: Batch, context: ReadContext): ReadBatch
     objects.records.push(record);
     objects.locations.push(location);
   });
-  context.cells.charge(context.file, rows.length, header.length);
   const locations = objects.locations;
   return { raw: rawTableOf(header, rows, (index) => locations[index]!), objects, keys };
 }

@@ -2,6 +2,7 @@ import type { SchemaGroup } from '../../schema.js';
 import type { EtlLimits } from '../limits.js';
 import type { MessageLog } from '../messages.js';
 import type { CellBudget } from './cell-budget.js';
+import type { InflateBudget } from './inflate-budget.js';
 
 /**
  * A value that cannot be coerced to any column type, with the reason shown to the client
@@ -13,7 +14,7 @@ export class BadCell {
 
 /**
  * A cell as a file holds it, before coercion: text (CSV, XLSX, JSON), numbers and booleans (XLSX, JSON),
- * dates (XLSX), missing (`null`/`undefined`) or unusable (`BadCell`).
+ * dates (XLSX date-formatted numbers), missing (`null`/`undefined`) or unusable (`BadCell`).
  */
 export type RawCell = string | number | boolean | Date | BadCell | null | undefined;
 
@@ -30,12 +31,13 @@ export interface RawTable {
   readonly header: readonly string[];
   /**
    * Calls `visit` for each row in order; `row[j]` belongs to `header[j]`, and a row may be shorter
-   * (missing cells) or longer than the header. Call it once: the CSV reader parses while it visits.
+   * (missing cells) or longer than the header. Call it once: the CSV and XLSX readers parse while it
+   * visits (the XLSX one asynchronously, as its sheet inflates, so it returns a promise).
    * The row array may be reused from one call to the next (the CSV reader does, so that raw cells die
    * young: on a 100k-row file that took the validation from ~300 ms to ~180 ms, mostly garbage
    * collection), so read it during the call and never keep it.
    */
-  forEachRow(visit: (row: readonly RawCell[], index: number) => void): void;
+  forEachRow(visit: (row: readonly RawCell[], index: number) => void): void | Promise<void>;
   /** Location of row `index` for messages; without it, row `index + 1`. */
   readonly locate?: (index: number) => RowLocation;
 }
@@ -55,6 +57,8 @@ export interface ReadContext {
   readonly log: MessageLog;
   /** Shared by all files of the upload, so their cells together stay under `limits.maxCells`. */
   readonly cells: CellBudget;
+  /** Shared by all XLSX files of the upload, so that together they expand to at most `limits.maxInflatedBytes`. */
+  readonly inflated: InflateBudget;
 }
 
 /**

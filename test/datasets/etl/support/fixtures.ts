@@ -1,8 +1,8 @@
-import ExcelJS from 'exceljs';
 import { expect } from 'vitest';
 import { EtlInputError, runEtl, type EtlLimits, type EtlMessage, type EtlOutcome, type UploadedFile } from '../../../../src/datasets/etl/index.js';
 import type { Table } from '../../../../src/datasets/model.js';
 import type { Schemas } from '../../../../src/datasets/schema.js';
+import { buildXlsx, type XlsxOptions, type XlsxRows } from './xlsx-builder.js';
 
 /** A small warehouse-like domain: one single-table group, one optional group, one nested group. */
 export const SCHEMAS: Schemas = {
@@ -64,12 +64,7 @@ export function records(table: Table | undefined): Record<string, unknown>[] {
   return table.rows.map((row) => Object.fromEntries(table.columns.map((column, i) => [column.name, row[i]])));
 }
 
-/** A real XLSX file written by exceljs: one sheet per entry, rows of cell values (first row = header). */
-export async function workbook(sheets: Record<string, unknown[][]>): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  for (const [name, rows] of Object.entries(sheets)) {
-    const sheet = book.addWorksheet(name);
-    for (const row of rows) sheet.addRow(row);
-  }
-  return Buffer.from(await book.xlsx.writeBuffer());
+/** A real XLSX file: one sheet per entry, rows of cell values (first row = header). */
+export async function workbook(sheets: Record<string, XlsxRows>, options?: XlsxOptions): Promise<Buffer> {
+  return buildXlsx(sheets, options);
 }

@@ -1,0 +1,90 @@
+import { createInflateRaw } from 'node:zlib';
+import { EtlInputError, fileError } from '../../errors.js';
+import { entryData, ZipFormatError, type ZipEntry } from '../../zip-directory.js';
+import type { InflateBudget } from '../inflate-budget.js';
+
+const STORED = 0;
+/** Output piece size: big enough that per-piece costs vanish, small enough to stay a few per sheet in memory. */
+const PIECE_BYTES = 256 * 1024;
+
+/**
+ * The text of one zip entry, inflated (natively, off the JavaScript thread) and decoded piece by piece,
+ * so that a sheet is scanned without ever being whole in memory. Every inflated byte is charged to the
+ * upload's budget and checked against the size the entry declares; either stops the inflater at once.
+ */
+export async function* entryText(file: string, data: Buffer, entry: ZipEntry, budget: InflateBudget): AsyncGenerator<string> {
+  const compressed = entryData(data, entry);
+  const decoder = new TextDecoder('utf-8');
+  let inflated = 0;
+  const accept = (chunk: Uint8Array): string => {
+    inflated += chunk.length;
+    if (inflated > entry.uncompressedSize) {
+      throw fileError(file, `zip entry '${entry.name}' inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb?)`);
+    }
+    budget.charge(file, chunk.length);
+    return decoder.decode(chunk, { stream: true });
+  };
+  if (entry.method === STORED) {
+    for (let at = 0; at < compressed.length; at += PIECE_BYTES) yield accept(compressed.subarray(at, at + PIECE_BYTES));
+  } else {
+    const inflater = createInflateRaw({ chunkSize: PIECE_BYTES });
+    inflater.end(compressed);
+    try {
+      for await (const chunk of inflater as AsyncIterable<Buffer>) {
+        const text = accept(chunk);
+        if (text !== '') yield text;
+      }
+    } catch (err) {
+      if (err instanceof EtlInputError) throw err;
+      throw new ZipFormatError(`zip entry '${entry.name}' is corrupt`);
+    } finally {
+      inflater.destroy();
+    }
+  }
+  const rest = decoder.decode();
+  if (rest !== '') yield rest;
+}
+
+/** The whole text of a small part (the sheet list, relationships, styles). */
+export async function entryTextAll(file: string, data: Buffer, entry: ZipEntry, budget: InflateBudget): Promise<string> {
+  let text = '';
+  for await (const piece of entryText(file, data, entry, budget)) text += piece;
+  return text;
+}
+
+/** Thrown by `PieceQueue.take` when the scanner needs text that has not been inflated yet. */
+export const NEED_MORE = Symbol('need more text');
+
+/**
+ * Connects the asynchronous inflater to the synchronous scanner: the reader pushes pieces as they come;
+ * the scanner takes them, and when it runs dry before the end it gets `NEED_MORE` thrown, rewinds to
+ * its last mark and waits for the reader to push again.
+ */
+export class PieceQueue {
+  private readonly pieces: string[] = [];
+  private ended = false;
+  private readonly iterator: AsyncIterator<string>;
+
+  constructor(source: AsyncIterable<string>) {
+    this.iterator = source[Symbol.asyncIterator]();
+  }
+
+  /** For the scanner: the next piece, `undefined` at the real end, or `NEED_MORE` thrown. */
+  take(): string | undefined {
+    const piece = this.pieces.shift();
+    if (piece !== undefined || this.ended) return piece;
+    throw NEED_MORE;
+  }
+
+  /** Inflates the next piece into the queue (or marks the end). */
+  async fill(): Promise<void> {
+    const next = await this.iterator.next();
+    if (next.done) this.ended = true;
+    else this.pieces.push(next.value);
+  }
+
+  /** Stops the inflater early (a reader that does not need the rest). */
+  async close(): Promise<void> {
+    await this.iterator.return?.();
+  }
+}

@@ -1,0 +1,31 @@
+import { workerData } from 'node:worker_threads';
+import { loadDomain } from '../../domain/load.js';
+import { enableTypescriptImports } from '../../executor/local/typescript-imports.js';
+import { openStore } from '../../store/store.js';
+import { runIngestTask, type IngestEnvironment } from './run-task.js';
+import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
+import { asIngestWorkerConfig } from './worker-config.js';
+
+/**
+ * The ingest pool's thread: parses, validates and stores one upload per task, so none of that runs on
+ * the HTTP thread. Each thread loads the domain and opens a store connection once.
+ */
+let environment: Promise<IngestEnvironment> | undefined;
+
+async function openEnvironment(): Promise<IngestEnvironment> {
+  const config = asIngestWorkerConfig(workerData);
+  await enableTypescriptImports();
+  const domain = await loadDomain(config.domain);
+  // Migrations are the server's job.
+  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 1 });
+  return { domain, store };
+}
+
+export default async function runTask(task: IngestTask): Promise<TaskOutcome<TaskResult<IngestTask>>> {
+  // A failed start is retried by the next task rather than cached forever.
+  environment ??= openEnvironment().catch((err: unknown) => {
+    environment = undefined;
+    throw err;
+  });
+  return runIngestTask(await environment, task);
+}

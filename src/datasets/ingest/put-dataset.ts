@@ -1,0 +1,22 @@
+import { notFound } from '../../errors.js';
+import type { DatasetRecord } from '../../store/datasets-repository.js';
+import type { Store } from '../../store/store.js';
+
+/**
+ * Stores a dataset, replacing one of the same key. A session deleted while its upload was being
+ * processed makes the insert violate the session foreign key: that is the client's 404, not a 500.
+ */
+export async function putDataset(store: Store, record: DatasetRecord): Promise<void> {
+  try {
+    await store.datasets.put(record);
+  } catch (err) {
+    if (isForeignKeyViolation(err)) throw notFound(`session '${record.sessionId}' was deleted while its dataset '${record.key}' was being stored`);
+    throw err;
+  }
+}
+
+function isForeignKeyViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}

@@ -1,0 +1,44 @@
+import type { ErrorCode } from '../../errors.js';
+import type { EtlMessage } from '../etl/index.js';
+
+/**
+ * The work the HTTP layer hands off its thread: an ETL upload or a from-json body, staged as files
+ * under the data directory. Tasks and results are plain data, so they cross to a worker thread as is.
+ */
+
+/** An uploaded file as staged on disk: its name as uploaded and where its bytes are. */
+export interface StagedFile {
+  readonly filename: string;
+  readonly path: string;
+}
+
+export interface EtlTask {
+  readonly kind: 'etl';
+  readonly sessionId: string;
+  readonly datasetName: string;
+  readonly files: readonly StagedFile[];
+}
+
+export interface FromJsonTask {
+  readonly kind: 'from-json';
+  readonly sessionId: string;
+  /** The request body, staged as a file. */
+  readonly path: string;
+}
+
+export type IngestTask = EtlTask | FromJsonTask;
+
+export interface EtlTaskResult {
+  readonly success: boolean;
+  readonly messages: EtlMessage[];
+}
+
+export interface FromJsonTaskResult {
+  /** The key the dataset was stored under (the one its JSON form carries). */
+  readonly key: string;
+}
+
+export type TaskResult<T extends IngestTask> = T extends EtlTask ? EtlTaskResult : FromJsonTaskResult;
+
+/** A task's result, or the client error it ended with (a `ScenaristError` as data). */
+export type TaskOutcome<R> = { readonly ok: true; readonly result: R } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string } };
