@@ -36,16 +36,23 @@ export class EventLog {
     private readonly dialect: StoreDialect,
   ) {}
 
+
   /**
    * Logs the events in order in one transaction, with a webhook delivery for every matching webhook
    * of their session, and (PostgreSQL) announces the commit on `EVENTS_CHANNEL`.
    */
   async append(facts: readonly EventFacts[]): Promise<AppendResult> {
     return this.db.transaction().execute(async (trx) => {
-      // Lock first: everything below, the staleness check included, happens in id order.
-      let locking = trx.selectFrom('event_counter').select('value').where('name', '=', 'events');
-      if (this.dialect === 'postgres') locking = locking.forUpdate();
-      const current = toNumber((await locking.executeTakeFirstOrThrow()).value);
+      // Lock first, by writing the counter row (PostgreSQL: its row lock; SQLite: the write lock, taken
+      // before any read so two connections never deadlock upgrading): everything below, the staleness
+      // check included, happens in id order.
+      const locked = await trx
+        .updateTable('event_counter')
+        .set((eb) => ({ value: eb('value', '+', 0) }))
+        .where('name', '=', 'events')
+        .returning('value')
+        .executeTakeFirstOrThrow();
+      const current = toNumber(locked.value);
       const kept = await completed(trx, facts);
       if (kept.length === 0) return { events: [], lastId: current, deliveries: 0 };
       const lastId = current + kept.length;
