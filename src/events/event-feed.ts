@@ -97,6 +97,20 @@ export class EventFeed {
   }
 
   /**
+   * Events this process has just committed, as the log holds them. Where this process is the log's
+   * only writer (SQLite) they are published without reading them back, provided they follow the
+   * last event read directly; otherwise (or while a read is under way) the log is read as usual.
+   */
+  committed(events: readonly LoggedEvent[]): void {
+    if (events.length === 0 || this.closed) return;
+    if (this.reading || events[0]!.id !== this.cursor + 1) {
+      this.poke();
+      return;
+    }
+    for (const event of events) this.publish(event);
+  }
+
+  /**
    * Subscribes `sink` to a session's events with ids above `since` (undefined: only events from now
    * on). Answers the function that unsubscribes.
    */

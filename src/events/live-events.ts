@@ -37,7 +37,7 @@ export async function startServerEvents({ store, events, log, databaseUrl }: Liv
     log,
     onAppended: (result) => {
       if (!local) return; // the notification of this commit wakes every process, this one included
-      feed.poke();
+      feed.committed(result.events);
       if (result.deliveries > 0) dispatcher.poke();
     },
   });

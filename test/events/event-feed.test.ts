@@ -78,6 +78,23 @@ describe('the event feed', () => {
     for (const stop of stops) stop();
   });
 
+  it('publishes events this process just committed without reading them back, and reads when they do not follow', async () => {
+    const live = new Collecting();
+    const stop = await feed.subscribe('direct', undefined, live);
+    const first = await append('direct', 2);
+    feed.committed(first.events);
+    expect(live.events.map((e) => e.id)).toEqual(first.events.map((e) => e.id));
+    // A commit the feed has not seen the one before of (another writer): it reads the log instead.
+    const skipped = await append('direct', 1);
+    const next = await append('direct', 1);
+    feed.committed(next.events);
+    await until(() => live.events.length === 4, 'the events read from the log');
+    expect(live.events.map((e) => e.id)).toEqual([...first.events, ...skipped.events, ...next.events].map((e) => e.id));
+    feed.committed(next.events); // already published: never twice
+    expect(live.events).toHaveLength(4);
+    stop();
+  });
+
   it('sends heartbeats, and ends every stream on close', async () => {
     const sink = new Collecting();
     await feed.subscribe('quiet', undefined, sink);
