@@ -17,6 +17,8 @@ import type { Dataset, Tables } from './model.js';
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
   datasetStored(sessionId: string, key: string): Promise<void>;
+  /** Called after a dataset is deleted. */
+  datasetDeleted?(sessionId: string, key: string): void;
 }
 
 export interface EtlResult {
@@ -87,6 +89,7 @@ export class DatasetService {
     const outcome = await this.store.datasets.deleteUnreferenced(sessionId, key);
     if (outcome === 'missing') throw notFound(`dataset '${key}' not found`);
     if (outcome === 'referenced') throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`);
+    this.hooks.datasetDeleted?.(sessionId, key);
   }
 
   async parameters(sessionId: string, key: string): Promise<{ name: string; parameters: ParameterDescriptor[] }> {
