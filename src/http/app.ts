@@ -3,7 +3,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
-import { installErrorHandling } from './errors.js';
+import { errorBody, installErrorHandling } from './errors.js';
+import { installRouteDefaults } from './openapi/route-defaults.js';
+import { swaggerOptions } from './openapi/swagger-options.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
@@ -43,7 +45,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised before routing (bad percent-encoding) get the same `{ detail }` body as the rest.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).code(400).send({ detail: `the request URL is not valid: ${error.message}` });
+      void (reply as FastifyReply).code(400).send(errorBody('BAD_INPUT', `the request URL is not valid: ${error.message}`));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -66,13 +68,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await app.register(cors, { origin: settings.corsOrigins.includes('*') ? '*' : [...settings.corsOrigins] });
   }
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: settings.title, version: '1.0.0', description: 'Scenario runs and dataset management' },
-      servers: [],
-    },
-  });
+  // Before any route: every route, whoever registers it, gets its operationId and error responses.
+  installRouteDefaults(app, settings.prefix);
+  await app.register(swagger, swaggerOptions(settings));
 
   const routes = async (scope: FastifyInstance) => {
     const opts = { services };
