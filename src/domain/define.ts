@@ -20,6 +20,11 @@ export interface RunLogger {
 export interface Algorithm<P extends ParamDecls = ParamDecls, TData = Dataset, R = unknown> {
   readonly name: string;
   readonly description?: string;
+  /**
+   * Labels clients can filter on, listed by `GET .../algorithms` (e.g. `diagnostic` for algorithms that
+   * test the service rather than solve anything, which a user interface may hide).
+   */
+  readonly tags?: readonly string[];
   readonly parameters: P;
   run(data: TData, params: ParamValues<P>, ctx: RunContext): R | Promise<R>;
 }

@@ -18,6 +18,9 @@ export class DomainRegistry {
       if (this.algorithmsByName.has(algorithm.name)) throw new Error(`domain: two algorithms are named "${algorithm.name}"`);
       if (typeof algorithm.run !== 'function') throw new Error(`domain: algorithm "${algorithm.name}" has no run function`);
       checkDecls(algorithm.parameters ?? {}, `algorithm "${algorithm.name}"`);
+      if (algorithm.tags !== undefined && (!Array.isArray(algorithm.tags) || !algorithm.tags.every((t) => typeof t === 'string' && t !== ''))) {
+        throw new Error(`domain: algorithm "${algorithm.name}" has tags that are not an array of non-empty strings`);
+      }
       this.algorithmsByName.set(algorithm.name, algorithm);
     }
     for (const kpi of domain.kpis) {
