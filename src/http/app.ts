@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { errorBody, installErrorHandling } from './errors.js';
 import { installRouteDefaults } from './openapi/route-defaults.js';
 import { swaggerOptions } from './openapi/swagger-options.js';
+import { compareRoutes } from './routes/compare.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
@@ -81,6 +82,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(fromJsonRoutes, opts);
     await scope.register(etlRoutes, opts);
     await scope.register(scenarioRoutes, opts);
+    await scope.register(compareRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

@@ -135,6 +135,12 @@ export class ScenariosRepository {
     return this.db.selectFrom('scenarios').select(recordColumns).where('session_id', '=', sessionId).orderBy('seq').execute();
   }
 
+  /** The session's scenarios among `ids`, in no particular order (unknown ids are simply absent). */
+  getMany(sessionId: string, ids: readonly string[]): Promise<ScenarioRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('scenarios').select(recordColumns).where('session_id', '=', sessionId).where('id', 'in', ids).execute();
+  }
+
   get(ref: ScenarioRef): Promise<ScenarioRecord | undefined> {
     return this.db
       .selectFrom('scenarios')
