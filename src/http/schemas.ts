@@ -73,7 +73,7 @@ export const ParameterDescriptor = Type.Union(
     descriptorOf('time', Type.String({ description: 'HH:MM or HH:MM:SS' })),
     descriptorOf('interval', IntervalValue),
   ],
-  { $id: 'ParameterDescriptor' },
+  { title: 'ParameterDescriptor' },
 );
 
 export const ParameterSchema = Type.Object({ name: Type.String(), parameters: Type.Array(ParameterDescriptor) });

@@ -5,6 +5,7 @@ export interface Database {
   sessions: SessionsTable;
   datasets: DatasetsTable;
   scenarios: ScenariosTable;
+  scenario_kpis: ScenarioKpisTable;
 }
 
 export interface SessionsTable {
@@ -59,4 +60,12 @@ export interface ScenariosTable {
   /** The process running it (distributed executor) and until when its lease holds. */
   lease_owner: string | null;
   lease_expires_at: string | null;
+}
+
+/** One KPI value of a scenario, indexed for sorting lists by a KPI; counts only while the scenario is COMPLETE. */
+export interface ScenarioKpisTable {
+  scenario_seq: number;
+  session_id: string;
+  name: string;
+  value: number;
 }

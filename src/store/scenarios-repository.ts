@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
 import { prepared, preparedByShape } from './prepared-query.js';
+import { copyKpiValues } from './scenario-kpis.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */
 export interface ScenarioRecord {
@@ -266,5 +267,6 @@ export class ScenariosRepository {
     });
     // Batches keep each statement under SQLite's bound-parameter limit.
     for (let i = 0; i < copies.length; i += 200) await db.insertInto('scenarios').values(copies.slice(i, i + 200)).execute();
+    await copyKpiValues(db, fromSessionId, toSessionId);
   }
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { changeFor } from '../../scenarios/changes.js';
 import type { Database } from '../../store/database.js';
 import { prepared } from '../../store/prepared-query.js';
+import { storeKpiValues } from '../../store/scenario-kpis.js';
 import type { RunRef } from '../events.js';
 import type { RunOutcome } from '../run/job.js';
 import type { ClaimedRun } from './claimed-run.js';
@@ -62,6 +63,7 @@ export async function recordCompleted(
   outcome: { readonly resultJson: string; readonly kpis: Readonly<Record<string, number>> },
   now: string,
 ): Promise<boolean> {
+  await storeKpiValues(db, run.job.scenarioId, outcome.kpis);
   return wrote(await completeQuery(db, { ...keyOf(run), resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now }));
 }
 

@@ -2,8 +2,39 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { errorResponses, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
 import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
+import { queryValidatorCompiler } from '../query-validator.js';
+import { datasetPage } from '../../datasets/list-page.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
 
 const tags = ['datasets'];
+const DatasetListQuery = Type.Object({
+  q: Type.Optional(Type.String({ description: 'a substring of the key, case-insensitive' })),
+  kind: Type.Optional(Type.Union([Type.Literal('master'), Type.Literal('derived')])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'page size' })),
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
+});
+
+const DatasetPage = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        kind: Type.Union([Type.Literal('master'), Type.Literal('derived')]),
+        created_at: Type.String({ format: 'date-time' }),
+        tables: Type.Array(
+          Type.Object({
+            name: Type.String(),
+            columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
+            rows: Type.Integer({ description: 'row count' }),
+          }),
+        ),
+      }),
+    ),
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'the cursor of the next page; null on the last one' }),
+  },
+  { title: 'A page of datasets' },
+);
+
 const KeyParams = Type.Intersect([SessionParams, Type.Object({ key: Type.String() })]);
 
 export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
@@ -11,9 +42,24 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
 
   app.get(
     '/sessions/:sid/data',
-    { schema: { summary: 'List dataset keys', tags, params: SessionParams, response: { 200: KeyList, ...errorResponses(404) } } },
+    {
+      validatorCompiler: queryValidatorCompiler,
+      schema: {
+        summary: 'List dataset keys, or with any query parameter a filtered page of datasets with their tables',
+        description:
+          'Without query parameters: `{ keys }`, every key in creation order. With any of them: `{ items, next_cursor }`, each item ' +
+          'with its tables (name, columns, row count); pass `next_cursor` as `cursor` for the next page.',
+        tags,
+        params: SessionParams,
+        querystring: DatasetListQuery,
+        response: { 200: Type.Union([KeyList, DatasetPage]), ...errorResponses(400, 404, 422) },
+      },
+    },
     async (request) => {
       const session = await sessions.resolve(request.params.sid);
+      if (Object.keys(request.query).some((key) => key in DatasetListQuery.properties)) {
+        return datasetPage(services.store, session.id, request.query, DEFAULT_PAGE_SIZE);
+      }
       return { keys: await datasets.listKeys(session.id) };
     },
   );
