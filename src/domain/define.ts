@@ -1,4 +1,4 @@
-import type { Dataset } from '../datasets/model.js';
+import type { Cell, Dataset } from '../datasets/model.js';
 import type { Schemas } from '../datasets/schema.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
 
@@ -27,6 +27,17 @@ export interface Algorithm<P extends ParamDecls = ParamDecls, TData = Dataset, R
   readonly tags?: readonly string[];
   readonly parameters: P;
   run(data: TData, params: ParamValues<P>, ctx: RunContext): R | Promise<R>;
+  /**
+   * A tabular view of a result, for `GET .../scenarios/{id}/result?format=csv`. Rows may be produced
+   * lazily (a generator), so a large result is streamed rather than copied.
+   */
+  resultTable?(result: NoInfer<R>): ResultTable;
+}
+
+/** Named columns and rows of cells (`rows[i][j]` is the value of `columns[j]`). */
+export interface ResultTable {
+  readonly columns: readonly string[];
+  readonly rows: Iterable<readonly Cell[]>;
 }
 
 /**

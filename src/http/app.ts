@@ -12,6 +12,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
+import { resultRoutes } from './routes/result.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
 import type { Services } from './services.js';
@@ -83,6 +84,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(etlRoutes, opts);
     await scope.register(scenarioRoutes, opts);
     await scope.register(compareRoutes, opts);
+    await scope.register(resultRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

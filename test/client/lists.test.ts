@@ -138,8 +138,8 @@ describe.each(DIALECTS)('list queries on %s', (dialect) => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res = await t.app.inject({ method: 'GET', url: `/api/v1/sessions/busy/scenarios?limit=7&fields=id&sort=${sort}${cursor ? `&cursor=${cursor}` : ''}` });
-        const page = res.json<Page<{ id: string }>>();
+        const url: string = `/api/v1/sessions/busy/scenarios?limit=7&fields=id&sort=${sort}${cursor ? `&cursor=${cursor}` : ''}`;
+        const page: Page<{ id: string }> = (await t.app.inject({ method: 'GET', url })).json();
         seen.push(...page.items.map((s) => s.id));
         cursor = page.next_cursor;
       } while (cursor !== null);

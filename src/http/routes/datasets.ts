@@ -4,6 +4,8 @@ import { LARGE_BODY, relieveMemorySoon } from '../memory-relief.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { datasetPage } from '../../datasets/list-page.js';
+import { badInput } from '../../errors.js';
+import { CONTENT_TYPES, EXPORT_FORMATS, exportDataset } from '../../exports/dataset-export.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
 
 const tags = ['datasets'];
@@ -34,6 +36,11 @@ const DatasetPage = Type.Object(
   },
   { title: 'A page of datasets' },
 );
+
+const ExportQuery = Type.Object({
+  format: Type.Optional(Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { description: 'json (default), csv or xlsx' })),
+  table: Type.Optional(Type.String({ description: 'export only this table' })),
+});
 
 const KeyParams = Type.Intersect([SessionParams, Type.Object({ key: Type.String() })]);
 
@@ -68,14 +75,35 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     '/sessions/:sid/data/:key',
     {
       schema: {
-        summary: "A dataset's JSON form",
+        summary: "A dataset's JSON form, or an export of its tables as CSV or XLSX",
+        description:
+          '`format=csv`: a zip of one `<table>.csv` per table, or with `table` that one CSV; `format=xlsx`: a workbook with one ' +
+          'sheet per table (or only `table`). Exports are the files the ETL route reads back.',
         tags,
         params: KeyParams,
-        response: { 200: Type.Unknown({ description: 'the JSON form produced by the data source' }), ...errorResponses(404) },
+        querystring: ExportQuery,
+        response: {
+          200: {
+            description: 'the dataset',
+            content: {
+              'application/json': { schema: Type.Unknown({ description: 'the JSON form produced by the data source' }) },
+              'application/zip': { schema: Type.String({ format: 'binary', description: 'format=csv: one <table>.csv per table' }) },
+              'text/csv': { schema: Type.String({ description: 'format=csv&table=<name>' }) },
+              [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary', description: 'format=xlsx' }) },
+            },
+          },
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
+      const { format, table } = request.query;
+      if (format === 'csv' || format === 'xlsx') {
+        const file = exportDataset(await datasets.load(session.id, request.params.key), format, table);
+        return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
+      }
+      if (table !== undefined) throw badInput('table selects what a csv or xlsx export holds; add format=csv or format=xlsx');
       // Sent as stored text: no parse and re-serialise of large datasets.
       const form = await datasets.jsonForm(session.id, request.params.key);
       if (form.length > LARGE_BODY) relieveMemorySoon();
