@@ -48,6 +48,8 @@ export function installRouteDefaults(app: FastifyInstance, prefix: string): void
     }
     taken.add(schema.operationId);
     const response = (schema.response ??= {});
+    // Declaring error responses alone would hide the default success response from the document.
+    if (!Object.keys(response).some((status) => /^[23]/.test(status))) response['2xx'] = { description: 'Success' } as unknown as TSchema;
     const codes: Parameters<typeof errorResponses> = [400, 500];
     if (path.includes('/:') || path.includes('/{')) codes.push(404);
     if (schema.body !== undefined || schema.querystring !== undefined) codes.push(422);
