@@ -9,7 +9,7 @@ describe('global routes and HTTP behaviour', () => {
   afterAll(() => t?.close());
 
   it('answers /health under the prefix and at the root with the title and session names', async () => {
-    for (const url of ['/health', '/health']) {
+    for (const url of ['/svc/health', '/health']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.json()).toEqual({ status: 'ok', title: 'Test Title', sessions: ['main'] });
@@ -17,7 +17,7 @@ describe('global routes and HTTP behaviour', () => {
   });
 
   it('serves the routes only under the configured prefix', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/sessions' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/svc/sessions' })).statusCode).toBe(200);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/sessions' });
     expect(res.statusCode).toBe(404);
     expect(typeof res.json().detail).toBe('string');
