@@ -1,2 +1,0 @@
-import { buildOpenApiDocument } from '../src/http/openapi/document.js';
-console.log(JSON.stringify(await buildOpenApiDocument(), null, 1));
