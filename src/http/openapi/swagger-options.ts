@@ -33,6 +33,8 @@ export function swaggerOptions(settings: Settings): SwaggerOptions {
         { name: 'discovery', description: 'Algorithms and KPIs of the domain' },
         { name: 'datasets', description: 'Datasets: upload, JSON form, exports' },
         { name: 'scenarios', description: 'Scenarios: create, run, compare, results' },
+        { name: 'events', description: 'Live events of a session (server-sent events)' },
+        { name: 'webhooks', description: 'Event deliveries to your own URLs' },
       ],
     },
     transform: ({ schema, url, route }) => {
