@@ -343,6 +343,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sid}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Stream the session events (text/event-stream); resume with Last-Event-ID or ?since */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhooks */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** Register a webhook (its secret is shown only in this answer) */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook (pending deliveries are dropped) */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook's latest deliveries (newest event first) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sid}/compare": {
         parameters: {
             query?: never;
@@ -3418,6 +3488,508 @@ export interface operations {
                             message: string;
                         } | null;
                     } | null;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description resume after this event id (Last-Event-ID wins when both are given) */
+                since?: string;
+                /** @description the API token, for clients that cannot set headers (EventSource) */
+                access_token?: string;
+            };
+            header?: {
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: `id: <n>`, `event: <type>`, `data: <json>` per event; `: ping` every 15 s */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http or https URL receiving a POST per event */
+                    url: string;
+                    /** @description event types to deliver; every type when omitted */
+                    events?: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                    /** @description HMAC key of the signature; generated when omitted */
+                    secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                        /** Format: date-time */
+                        created_at: string;
+                    } & {
+                        /** @description shown only in this answer */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            event_id: number;
+                            event_type: string;
+                            status: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            response_status: number | null;
+                            error: string | null;
+                            next_attempt_at: string | null;
+                            delivered_at: string | null;
+                        }[];
+                    };
                 };
             };
             /** @description Every error response */

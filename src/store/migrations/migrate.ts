@@ -2,6 +2,8 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { StoreDialect } from '../dialect.js';
 import { initialMigration } from './0001-initial.js';
 import { queueIndexMigration } from './0002-queue-index.js';
+import { eventLogMigration } from './0005-event-log.js';
+import { webhooksMigration } from './0006-webhooks.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
@@ -9,6 +11,8 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(dialect),
     '0002-queue-index': queueIndexMigration,
+    '0005-event-log': eventLogMigration(dialect),
+    '0006-webhooks': webhooksMigration(dialect),
     '0008-list-indexes': listIndexesMigration(dialect),
   };
 }
