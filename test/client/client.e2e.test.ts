@@ -88,4 +88,55 @@ describe('the typed client against a real server process', () => {
       await watcher;
     }
   });
+
+  it('watchEvents resumes a dropped stream with Last-Event-ID, losing and repeating nothing', async () => {
+    const sent: Headers[] = [];
+    /** The last event handled when the stream was opened again. */
+    let lastBeforeReconnect: number | undefined;
+    let dropFirst: AbortController | undefined;
+    const flaky = createScenaristClient({
+      baseUrl: `${server.url}/api/v1`,
+      // Records each request's headers; the first stream is cut (as a network drop would) after two events.
+      fetch: (input, init) => {
+        sent.push(new Headers(init?.headers));
+        if (sent.length === 2) lastBeforeReconnect = resumed.at(-1)?.id;
+        if (sent.length > 1) return fetch(input, init);
+        dropFirst = new AbortController();
+        return fetch(input, { ...init, signal: dropFirst.signal });
+      },
+    });
+    const reference: ScenaristEvent[] = [];
+    const resumed: ScenaristEvent[] = [];
+    const errors: Error[] = [];
+    const stop = new AbortController();
+    const watchers = [
+      client.watchEvents({ session: 'main', since: 0, onEvent: (e) => void reference.push(e), signal: stop.signal }),
+      flaky.watchEvents({
+        session: 'main',
+        since: 0,
+        signal: stop.signal,
+        onError: (err) => errors.push(err),
+        onEvent: (e) => {
+          resumed.push(e);
+          if (resumed.length === 2) dropFirst!.abort();
+        },
+      }),
+    ];
+    try {
+      const marker = await client.POST('/sessions/{sid}/scenarios', {
+        params: { path: { sid: 'main' } },
+        body: { tag: 'marker', dataset_key: 'example', algo_name: 'Instant' },
+      });
+      const seen = (list: ScenaristEvent[]) => list.some((e) => e.scenario_id === marker.data!.id);
+      await until(() => seen(reference) && seen(resumed), 30_000, 'the marker event on both streams');
+      expect(errors.length).toBeGreaterThanOrEqual(1);
+      expect(sent[0]!.get('last-event-id')).toBeNull();
+      expect(lastBeforeReconnect).toBeGreaterThanOrEqual(resumed[1]!.id);
+      expect(sent[1]!.get('last-event-id')).toBe(String(lastBeforeReconnect));
+      expect(resumed.map((e) => e.id)).toEqual(reference.map((e) => e.id));
+    } finally {
+      stop.abort();
+      await Promise.all(watchers);
+    }
+  });
 });
