@@ -10,7 +10,6 @@ const HEADER = `/**
  * fails while this file is stale.
  */
 
-/* eslint-disable */
 `;
 
 /** The TypeScript source of the client's schema types, from the document the app serves now. */

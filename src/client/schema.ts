@@ -4,7 +4,6 @@
  * fails while this file is stale.
  */
 
-/* eslint-disable */
 export interface paths {
     "/health": {
         parameters: {
