@@ -14,8 +14,25 @@ export const ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE', // a body in a content type the route does not take: 415
   'REQUEST_TIMEOUT', // the request did not arrive within request_timeout: 408
   'HEADERS_TOO_LARGE', // request line and headers over Node's header size limit: 431
+  'INTERNAL_ERROR', // a failure of the service itself, never of the request: 500
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * What each code means, for clients and the OpenAPI document (`ErrorCode` schema). A code without an
+ * entry here is still valid; it is documented by its name alone.
+ */
+export const ERROR_CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
+  BAD_INPUT: 'malformed or unusable input (bad query value, unreadable body, malformed URL)',
+  INVALID_PARAMETER: 'an algorithm or data parameter value fails its declaration',
+  FORBIDDEN: 'the operation is disabled by a setting',
+  NOT_FOUND: 'unknown session, scenario, dataset, algorithm or route',
+  CONFLICT: 'a name is taken, or the current state forbids the operation',
+  TOO_LARGE: 'a body or an upload is over its limit',
+  INVALID_REQUEST: 'the request fails its schema; `errors` lists each offending field',
+  UNSUPPORTED_MEDIA_TYPE: 'the body is of a content type the route does not take',
+  INTERNAL_ERROR: 'the service failed; the request may be retried',
+};
 
 export interface FieldError {
   readonly path: string;

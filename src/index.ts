@@ -13,6 +13,7 @@ export {
   type Domain,
   type DomainSeed,
   type Kpi,
+  type ResultTable,
   type RunContext,
   type RunLogger,
 } from './domain/define.js';

@@ -1,4 +1,4 @@
-import type { Dataset } from '../datasets/model.js';
+import type { Cell, Dataset } from '../datasets/model.js';
 import type { Schemas } from '../datasets/schema.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
 
@@ -20,10 +20,26 @@ export interface RunLogger {
 export interface Algorithm<P extends ParamDecls = ParamDecls, TData = Dataset, R = unknown> {
   readonly name: string;
   readonly description?: string;
+  /**
+   * Labels clients can filter on, listed by `GET .../algorithms` (e.g. `diagnostic` for algorithms that
+   * test the service rather than solve anything, which a user interface may hide).
+   */
+  readonly tags?: readonly string[];
   readonly parameters: P;
   /** This algorithm's run time limit in ms, instead of the `run_time_limit` setting. */
   readonly timeLimitMs?: number;
   run(data: TData, params: ParamValues<P>, ctx: RunContext): R | Promise<R>;
+  /**
+   * A tabular view of a result, for `GET .../scenarios/{id}/result?format=csv`. Rows may be produced
+   * lazily (a generator), so a large result is streamed rather than copied.
+   */
+  resultTable?(result: NoInfer<R>): ResultTable;
+}
+
+/** Named columns and rows of cells (`rows[i][j]` is the value of `columns[j]`). */
+export interface ResultTable {
+  readonly columns: readonly string[];
+  readonly rows: Iterable<readonly Cell[]>;
 }
 
 /**

@@ -23,6 +23,9 @@ export class DomainRegistry {
       if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= MAX_DURATION_MS)) {
         throw new Error(`domain: algorithm "${algorithm.name}" has timeLimitMs ${String(limit)}; give a whole number of ms from 1 to ${MAX_DURATION_MS}`);
       }
+      if (algorithm.tags !== undefined && (!Array.isArray(algorithm.tags) || !algorithm.tags.every((t) => typeof t === 'string' && t !== ''))) {
+        throw new Error(`domain: algorithm "${algorithm.name}" has tags that are not an array of non-empty strings`);
+      }
       this.algorithmsByName.set(algorithm.name, algorithm);
     }
     for (const kpi of domain.kpis) {

@@ -6,7 +6,10 @@ import { installAuth } from '../auth/install.js';
 import { SECURITY_SCHEMES } from '../auth/openapi.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { MAX_NAME_LENGTH } from '../datasets/names.js';
-import { installErrorHandling } from './errors.js';
+import { errorBody, installErrorHandling } from './errors.js';
+import { installRouteDefaults } from './openapi/route-defaults.js';
+import { swaggerOptions } from './openapi/swagger-options.js';
+import { compareRoutes } from './routes/compare.js';
 import { clientErrorHandler } from './guards/client-errors.js';
 import { installJsonParser } from './guards/json-body.js';
 import { refuseNulInJsonBodies } from './guards/nul-bytes.js';
@@ -20,6 +23,7 @@ import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
 import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
+import { resultRoutes } from './routes/result.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -64,7 +68,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `a path segment is longer than ${2 * MAX_NAME_LENGTH} characters; names are at most ${MAX_NAME_LENGTH} characters`
           : 'the request URL is not valid (bad percent-encoding?)';
-      void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send({ detail });
+      void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send(errorBody('BAD_INPUT', detail));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -101,14 +105,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     });
   }
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: settings.title, version: '1.0.0', description: 'Scenario runs and dataset management' },
-      servers: [],
-      components: { securitySchemes: SECURITY_SCHEMES },
-    },
-  });
+  // Before any route: every route, whoever registers it, gets its operationId and error responses.
+  installRouteDefaults(app, settings.prefix);
+  await app.register(swagger, swaggerOptions(settings));
 
   const routes = async (scope: FastifyInstance) => {
     const opts = { services };
@@ -122,6 +121,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(scenarioCancelRoutes, opts);
     await scope.register(eventRoutes, opts);
     await scope.register(webhookRoutes, opts);
+    await scope.register(compareRoutes, opts);
+    await scope.register(resultRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

@@ -16,20 +16,43 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
+  INTERNAL_ERROR: 500,
 };
+
+/** The HTTP status an error code is answered with. */
+export function statusOfCode(code: ErrorCode): number {
+  return STATUS_BY_CODE[code];
+}
+
+/** The code of a status that carries no code of its own (Fastify's errors): the first code mapped to it. */
+function codeOfStatus(status: number): ErrorCode {
+  const entry = Object.entries(STATUS_BY_CODE).find(([, s]) => s === status);
+  if (entry) return entry[0] as ErrorCode;
+  return status >= 500 ? 'INTERNAL_ERROR' : 'BAD_INPUT';
+}
+
+/** Every error body on the wire: a message for people and a code for programs (+ `errors` on 422). */
+export interface ErrorBodyView {
+  detail: string;
+  code: ErrorCode;
+  errors?: readonly FieldError[];
+}
+
+export const errorBody = (code: ErrorCode, detail: string): ErrorBodyView => ({ detail, code });
 
 interface ErrorPayload {
   status: number;
-  body: { detail: string; errors?: readonly FieldError[] };
+  body: ErrorBodyView;
 }
 
-/** Maps anything a route throws to a status and a `{ detail }` body; unknown errors are 500. */
+/** Maps anything a route throws to a status and a `{ detail, code }` body; unknown errors are 500. */
 export function toErrorPayload(err: unknown): ErrorPayload | undefined {
   if (err instanceof ScenaristError) {
     const status = STATUS_BY_CODE[err.code];
-    return { status, body: status === 422 ? { detail: err.message, errors: err.fields } : { detail: err.message } };
+    const body = errorBody(err.code, err.message);
+    return { status, body: status === 422 ? { ...body, errors: err.fields } : body };
   }
-  if (err instanceof ParameterError) return { status: 400, body: { detail: err.message } };
+  if (err instanceof ParameterError) return { status: 400, body: errorBody('INVALID_PARAMETER', err.message) };
   const fastifyError = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
     const errors = fastifyError.validation.map((v: { instancePath?: string; message?: string; params?: Record<string, unknown> }) => ({
@@ -38,11 +61,11 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
       message: v.params?.pattern === NAME_PATTERN ? `must be ${NAME_RULE}` : (v.message ?? 'is invalid'),
     }));
     const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
-    return { status: 422, body: { detail: `invalid request: ${detail}`, errors } };
+    return { status: 422, body: { ...errorBody('INVALID_REQUEST', `invalid request: ${detail}`), errors } };
   }
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: { detail: clientMessage(fastifyError) } };
+    return { status, body: errorBody(codeOfStatus(status), clientMessage(fastifyError)) };
   }
   return undefined;
 }
@@ -70,7 +93,7 @@ function clientMessage(err: Partial<FastifyError>): string {
   }
 }
 
-/** Installs the error mapper and the `{ detail }` 404 for unknown routes. */
+/** Installs the error mapper and the `{ detail, code }` 404 for unknown routes. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const payload = toErrorPayload(err);
@@ -79,9 +102,9 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(payload.status).send(payload.body);
     }
     request.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ detail: 'internal server error' });
+    return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal server error'));
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ detail: `no route ${request.method} ${request.url.split('?')[0]}` });
+    reply.code(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
 }

@@ -1,13 +1,23 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from '../datasets/names.js';
+import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES } from '../errors.js';
 
 /** Response and request schemas shared by several routes; they also generate the OpenAPI document. */
 
-export const ErrorBody = Type.Object({ detail: Type.String() }, { $id: 'Error', description: 'Every error response' });
+/** The error registry: one machine-readable code per kind of failure. */
+export const ErrorCodeSchema = Type.Union(
+  ERROR_CODES.map((c) => Type.Literal(c)),
+  {
+    description: `What went wrong, for programs (\`detail\` is for people): ${ERROR_CODES.map((c) => `${c}: ${ERROR_CODE_DESCRIPTIONS[c] ?? c}`).join('; ')}`,
+  },
+);
+
+export const ErrorBody = Type.Object({ detail: Type.String(), code: ErrorCodeSchema }, { $id: 'Error', description: 'Every error response' });
 
 export const ValidationErrorBody = Type.Object(
   {
     detail: Type.String(),
+    code: ErrorCodeSchema,
     errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
   },
   { $id: 'ValidationError', description: 'A request that fails its schema (422)' },
@@ -26,21 +36,41 @@ export const SessionList = Type.Object({
   default: Type.String({ description: 'id of the earliest-created session' }),
 });
 
-export const ParameterDescriptor = Type.Object(
-  {
-    name: Type.String(),
-    type: Type.Union(
-      ['integer', 'float', 'string', 'boolean', 'enum', 'multi_enum', 'time', 'interval'].map((k) => Type.Literal(k)),
-    ),
-    required: Type.Boolean(),
-    value: Type.Unknown(),
-    default: Type.Optional(Type.Unknown()),
-    min: Type.Optional(Type.Number()),
-    max: Type.Optional(Type.Number()),
-    choices: Type.Optional(Type.Array(Type.String())),
-    description: Type.Optional(Type.String()),
-  },
-  { $id: 'ParameterDescriptor' },
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** One variant of the parameter descriptor: its `type` and the type of its value. */
+function descriptorOf<K extends string, V extends TSchema>(kind: K, value: V, extra: Record<string, TSchema> = {}) {
+  return Type.Object(
+    {
+      name: Type.String(),
+      type: Type.Literal(kind),
+      required: Type.Boolean(),
+      value: Nullable(value),
+      default: Type.Optional(value),
+      ...extra,
+      description: Type.Optional(Type.String()),
+    },
+    { title: `${kind} parameter` },
+  );
+}
+
+const Bounds = { min: Type.Optional(Type.Number()), max: Type.Optional(Type.Number()) };
+const Choices = { choices: Type.Array(Type.String()) };
+const IntervalValue = Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: '[start, end], ISO 8601 dates or date-times' });
+
+/** A parameter as the wire shows it: a union discriminated by `type`, each with its value typed. */
+export const ParameterDescriptor = Type.Union(
+  [
+    descriptorOf('integer', Type.Integer(), Bounds),
+    descriptorOf('float', Type.Number(), Bounds),
+    descriptorOf('string', Type.String()),
+    descriptorOf('boolean', Type.Boolean()),
+    descriptorOf('enum', Type.String(), Choices),
+    descriptorOf('multi_enum', Type.Array(Type.String()), Choices),
+    descriptorOf('time', Type.String({ description: 'HH:MM or HH:MM:SS' })),
+    descriptorOf('interval', IntervalValue),
+  ],
+  { title: 'ParameterDescriptor' },
 );
 
 export const ParameterSchema = Type.Object({ name: Type.String(), parameters: Type.Array(ParameterDescriptor) });
@@ -48,7 +78,7 @@ export const ParameterSchema = Type.Object({ name: Type.String(), parameters: Ty
 export const KeyList = Type.Object({ keys: Type.Array(Type.String()) });
 
 /** The error responses a route can give, for the OpenAPI document. */
-export function errorResponses(...codes: (400 | 403 | 404 | 409 | 413 | 415 | 422)[]): Record<number, TSchema> {
+export function errorResponses(...codes: (400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 431 | 500)[]): Record<number, TSchema> {
   const responses: Record<number, TSchema> = {};
   for (const code of codes) responses[code] = code === 422 ? ValidationErrorBody : ErrorBody;
   return responses;

@@ -1,19 +1,51 @@
 import { copied } from './copy.js';
 import type { ParamDecls, ParamKind } from './kinds.js';
 
-/** A parameter as the wire shows it (service spec "Parameter descriptor", decisions "Parameter kinds"). */
-export interface ParameterDescriptor {
+interface DescriptorBase<K extends ParamKind, V> {
+  name: string;
+  type: K;
+  required: boolean;
+  /** The chosen value in a scenario; the default (or null) in a schema listing. */
+  value: V | null;
+  /** Present only when the declaration has one. */
+  default?: V;
+  description?: string;
+}
+
+/** Present only for integer/float, and only when declared. */
+interface Bounds {
+  min?: number;
+  max?: number;
+}
+
+/** Present only for enum/multi_enum. */
+interface Choices {
+  choices: string[];
+}
+
+/**
+ * A parameter as the wire shows it (service spec "Parameter descriptor", decisions "Parameter kinds"):
+ * a union discriminated by `type`, each variant with its value typed.
+ */
+export type ParameterDescriptor =
+  | (DescriptorBase<'integer', number> & Bounds)
+  | (DescriptorBase<'float', number> & Bounds)
+  | DescriptorBase<'string', string>
+  | DescriptorBase<'boolean', boolean>
+  | (DescriptorBase<'enum', string> & Choices)
+  | (DescriptorBase<'multi_enum', string[]> & Choices)
+  | DescriptorBase<'time', string>
+  | DescriptorBase<'interval', [string, string]>;
+
+/** The descriptor as built, before its kind narrows the value's type. */
+interface LooseDescriptor {
   name: string;
   type: ParamKind;
   required: boolean;
-  /** The chosen value in a scenario; the default (or null) in a schema listing. */
   value: unknown;
-  /** Present only when the declaration has one. */
   default?: unknown;
-  /** Present only for integer/float, and only when declared. */
   min?: number;
   max?: number;
-  /** Present only for enum/multi_enum. */
   choices?: string[];
   description?: string;
 }
@@ -27,7 +59,7 @@ export interface ParameterDescriptor {
 export function describeParams(decls: ParamDecls, values?: Record<string, unknown>): ParameterDescriptor[] {
   return Object.entries(decls).map(([name, decl]) => {
     const chosen = values !== undefined && Object.hasOwn(values, name) ? values[name] : undefined;
-    const descriptor: ParameterDescriptor = {
+    const descriptor: LooseDescriptor = {
       name,
       type: decl.kind,
       required: decl.required === true,
@@ -40,6 +72,7 @@ export function describeParams(decls: ParamDecls, values?: Record<string, unknow
     }
     if (decl.kind === 'enum' || decl.kind === 'multi_enum') descriptor.choices = [...decl.choices];
     if (decl.description !== undefined) descriptor.description = decl.description;
-    return descriptor;
+    // Values were validated against `decl` (a scenario's) or are its own default, so they have its kind's type.
+    return descriptor as ParameterDescriptor;
   });
 }

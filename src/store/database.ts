@@ -10,6 +10,7 @@ export interface Database {
   event_counter: EventCounterTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  scenario_kpis: ScenarioKpisTable;
 }
 
 export interface SessionsTable {
@@ -127,4 +128,12 @@ export interface WebhookDeliveriesTable {
   /** Claimed by a dispatcher until then (several processes share the queue on PostgreSQL). */
   locked_until: string | null;
   created_at: string;
+}
+
+/** One KPI value of a scenario, indexed for sorting lists by a KPI; counts only while the scenario is COMPLETE. */
+export interface ScenarioKpisTable {
+  scenario_seq: number;
+  session_id: string;
+  name: string;
+  value: number;
 }

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { changeFor } from '../scenarios/changes.js';
 import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from '../scenarios/run-error.js';
 import type { ScenarioEvent } from '../scenarios/state-machine.js';
+import { storeKpiValues } from './scenario-kpis.js';
 import type { Database, StoredStatus } from './database.js';
 import { databaseTime } from './database-time.js';
 import { prepared, preparedByShape } from './prepared-query.js';
@@ -226,8 +227,15 @@ export class RunsRepository {
     return wrote(await renewQuery(this.db, { ...key, progress, leaseMs }));
   }
 
-  async complete(key: RunKey, outcome: { readonly resultJson: string; readonly kpisJson: string }, now: string): Promise<boolean> {
-    return wrote(await completeQuery(this.db, { ...key, ...outcome, now }));
+  async complete(
+    key: RunKey,
+    outcome: { readonly resultJson: string; readonly kpis: Readonly<Record<string, number>> },
+    now: string,
+  ): Promise<boolean> {
+    // The sortable copy of the KPI values first: should the completion not apply (cancelled), rows of a
+    // scenario that is not COMPLETE are ignored by the list queries.
+    await storeKpiValues(this.db, key.id, outcome.kpis);
+    return wrote(await completeQuery(this.db, { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now }));
   }
 
   async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {

@@ -1,7 +1,8 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
-import { prepared } from './prepared-query.js';
 import { ENDED, NO_RUN } from './run-columns.js';
+import { prepared, preparedByShape } from './prepared-query.js';
+import { copyKpiValues } from './scenario-kpis.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */
 export interface ScenarioRecord {
@@ -120,6 +121,12 @@ export class ScenariosRepository {
     return this.db.selectFrom('scenarios').select(recordColumns).where('session_id', '=', sessionId).orderBy('seq').execute();
   }
 
+  /** The session's scenarios among `ids`, in no particular order (unknown ids are simply absent). */
+  getMany(sessionId: string, ids: readonly string[]): Promise<ScenarioRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('scenarios').select(recordColumns).where('session_id', '=', sessionId).where('id', 'in', ids).execute();
+  }
+
   get(ref: ScenarioRef): Promise<ScenarioRecord | undefined> {
     return this.db
       .selectFrom('scenarios')
@@ -224,5 +231,6 @@ export class ScenariosRepository {
     });
     // Batches keep each statement under SQLite's bound-parameter limit.
     for (let i = 0; i < copies.length; i += 200) await db.insertInto('scenarios').values(copies.slice(i, i + 200)).execute();
+    await copyKpiValues(db, fromSessionId, toSessionId);
   }
 }

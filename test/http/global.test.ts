@@ -29,23 +29,25 @@ describe('global routes and HTTP behaviour', () => {
       expect(res.statusCode).toBe(200);
       const doc = res.json();
       expect(doc.openapi).toMatch(/^3\./);
+      // Paths are relative to the one server, the prefix; the root /health alias is not listed.
+      expect(doc.servers).toEqual([expect.objectContaining({ url: '/svc' })]);
       expect(Object.keys(doc.paths)).toEqual(
         expect.arrayContaining([
-          '/svc/health',
-          '/svc/sessions',
-          '/svc/sessions/{sid}',
-          '/svc/sessions/{sid}/copy',
-          '/svc/sessions/{sid}/algorithms',
-          '/svc/sessions/{sid}/algorithms/{name}/parameters',
-          '/svc/sessions/{sid}/kpis',
-          '/svc/sessions/{sid}/data',
-          '/svc/sessions/{sid}/data/{key}',
-          '/svc/sessions/{sid}/data/from-json',
-          '/svc/sessions/{sid}/etl',
+          '/health',
+          '/sessions',
+          '/sessions/{sid}',
+          '/sessions/{sid}/copy',
+          '/sessions/{sid}/algorithms',
+          '/sessions/{sid}/algorithms/{name}/parameters',
+          '/sessions/{sid}/kpis',
+          '/sessions/{sid}/data',
+          '/sessions/{sid}/data/{key}',
+          '/sessions/{sid}/data/from-json',
+          '/sessions/{sid}/etl',
         ]),
       );
-      expect(doc.paths['/svc/sessions'].post.responses).toHaveProperty('409');
-      expect(doc.paths['/svc/sessions'].post.responses).toHaveProperty('422');
+      expect(doc.paths['/sessions'].post.responses).toHaveProperty('409');
+      expect(doc.paths['/sessions'].post.responses).toHaveProperty('422');
     }
   });
 
@@ -63,7 +65,7 @@ describe('global routes and HTTP behaviour', () => {
   it('answers an unknown route and an unsupported method with 404 and a detail', async () => {
     for (const [method, url] of [
       ['GET', '/nowhere'],
-      ['PUT', '/svc/sessions'],
+      ['PUT', '/sessions'],
     ] as const) {
       const res = await t.app.inject({ method, url });
       expect(res.statusCode).toBe(404);
@@ -72,7 +74,7 @@ describe('global routes and HTTP behaviour', () => {
   });
 
   it('answers bad percent-encoding with 400 and a detail', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/svc/sessions/%E0%A4%A/data' });
+    const res = await t.app.inject({ method: 'GET', url: '/sessions/%E0%A4%A/data' });
     expect(res.statusCode).toBe(400);
     expect(typeof res.json().detail).toBe('string');
   });

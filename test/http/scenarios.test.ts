@@ -207,15 +207,17 @@ describe.each(DIALECTS)('creating and reading scenarios on %s', (dialect) => {
   });
 
   it('lists the scenario routes in the OpenAPI document', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>();
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, unknown>; servers: { url: string }[] }>();
+    // Paths are relative to the document's one server, the prefix.
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/api/v1' })]);
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
-        '/api/v1/sessions/{sid}/scenarios',
-        '/api/v1/sessions/{sid}/scenarios/{id}',
-        '/api/v1/sessions/{sid}/scenarios/{id}/run',
-        '/api/v1/sessions/{sid}/scenarios/{id}/reset',
-        '/api/v1/sessions/{sid}/scenarios/{id}/status',
-        '/api/v1/sessions/{sid}/processing',
+        '/sessions/{sid}/scenarios',
+        '/sessions/{sid}/scenarios/{id}',
+        '/sessions/{sid}/scenarios/{id}/run',
+        '/sessions/{sid}/scenarios/{id}/reset',
+        '/sessions/{sid}/scenarios/{id}/status',
+        '/sessions/{sid}/processing',
       ]),
     );
   });

@@ -108,9 +108,10 @@ describe('describeParams', () => {
   it('copies arrays so editing a descriptor cannot change the declaration', () => {
     const decls = { m: param.multiEnum({ choices: ['a', 'b'], default: ['a'] }) };
     const [descriptor] = describeParams(decls);
-    descriptor!.choices!.push('c');
-    (descriptor!.default as string[]).push('b');
-    (descriptor!.value as string[]).push('b');
+    if (descriptor?.type !== 'multi_enum') throw new Error('expected a multi_enum descriptor');
+    descriptor.choices.push('c');
+    descriptor.default!.push('b');
+    descriptor.value!.push('b');
     expect(decls.m.choices).toEqual(['a', 'b']);
     expect(decls.m.default).toEqual(['a']);
   });

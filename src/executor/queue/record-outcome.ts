@@ -33,7 +33,7 @@ export async function recordOutcome(
   if (stopReason === 'cancel') return undefined;
   const key = keyOf(run);
   if (outcome.status === 'COMPLETE') {
-    const written = await runs.complete(key, { resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis) }, new Date().toISOString());
+    const written = await runs.complete(key, { resultJson: outcome.resultJson, kpis: outcome.kpis }, new Date().toISOString());
     return written ? { name: 'run:completed', event: ref } : undefined;
   }
   if (stopReason === 'shutdown') {

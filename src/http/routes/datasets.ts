@@ -1,8 +1,46 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { queryValidatorCompiler } from '../query-validator.js';
+import { datasetPage } from '../../datasets/list-page.js';
+import { badInput } from '../../errors.js';
+import { CONTENT_TYPES, EXPORT_FORMATS, exportDataset } from '../../exports/dataset-export.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
 
 const tags = ['datasets'];
+const DatasetListQuery = Type.Object({
+  q: Type.Optional(Type.String({ description: 'a substring of the key, case-insensitive' })),
+  kind: Type.Optional(Type.Union([Type.Literal('master'), Type.Literal('derived')])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'page size' })),
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
+});
+
+const DatasetPage = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        kind: Type.Union([Type.Literal('master'), Type.Literal('derived')]),
+        created_at: Type.String({ format: 'date-time' }),
+        tables: Type.Array(
+          Type.Object({
+            name: Type.String(),
+            columns: Type.Array(Type.Object({ name: Type.String(), type: Type.String() })),
+            rows: Type.Integer({ description: 'row count' }),
+          }),
+        ),
+      }),
+    ),
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'the cursor of the next page; null on the last one' }),
+  },
+  { title: 'A page of datasets' },
+);
+
+const ExportQuery = Type.Object({
+  format: Type.Optional(Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { description: 'json (default), csv or xlsx' })),
+  table: Type.Optional(Type.String({ description: 'export only this table' })),
+});
+
 const KeyParams = Type.Intersect([SessionParams, Type.Object({ key: Type.String() })]);
 
 export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
@@ -10,9 +48,24 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
 
   app.get(
     '/sessions/:sid/data',
-    { schema: { summary: 'List dataset keys', tags, params: SessionParams, response: { 200: KeyList, ...errorResponses(404) } } },
+    {
+      validatorCompiler: queryValidatorCompiler,
+      schema: {
+        summary: 'List dataset keys, or with any query parameter a filtered page of datasets with their tables',
+        description:
+          'Without query parameters: `{ keys }`, every key in creation order. With any of them: `{ items, next_cursor }`, each item ' +
+          'with its tables (name, columns, row count); pass `next_cursor` as `cursor` for the next page.',
+        tags,
+        params: SessionParams,
+        querystring: DatasetListQuery,
+        response: { 200: Type.Union([KeyList, DatasetPage]), ...errorResponses(400, 404, 422) },
+      },
+    },
     async (request) => {
       const session = await sessions.resolve(request.params.sid);
+      if (Object.keys(request.query).some((key) => key in DatasetListQuery.properties)) {
+        return datasetPage(services.store, session.id, request.query, DEFAULT_PAGE_SIZE);
+      }
       return { keys: await datasets.listKeys(session.id) };
     },
   );
@@ -21,14 +74,35 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     '/sessions/:sid/data/:key',
     {
       schema: {
-        summary: "A dataset's JSON form",
+        summary: "A dataset's JSON form, or an export of its tables as CSV or XLSX",
+        description:
+          '`format=csv`: a zip of one `<table>.csv` per table, or with `table` that one CSV; `format=xlsx`: a workbook with one ' +
+          'sheet per table (or only `table`). Exports are the files the ETL route reads back.',
         tags,
         params: KeyParams,
-        response: { 200: Type.Unknown({ description: 'the JSON form produced by the data source' }), ...errorResponses(404) },
+        querystring: ExportQuery,
+        response: {
+          200: {
+            description: 'the dataset',
+            content: {
+              'application/json': { schema: Type.Unknown({ description: 'the JSON form produced by the data source' }) },
+              'application/zip': { schema: Type.String({ format: 'binary', description: 'format=csv: one <table>.csv per table' }) },
+              'text/csv': { schema: Type.String({ description: 'format=csv&table=<name>' }) },
+              [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary', description: 'format=xlsx' }) },
+            },
+          },
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
+      const { format, table } = request.query;
+      if (format === 'csv' || format === 'xlsx') {
+        const file = exportDataset(await datasets.load(session.id, request.params.key), format, table);
+        return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
+      }
+      if (table !== undefined) throw badInput('table selects what a csv or xlsx export holds; add format=csv or format=xlsx');
       // Sent as stored text: no parse and re-serialise of large datasets.
       const form = await datasets.jsonForm(session.id, request.params.key);
       return reply.type('application/json; charset=utf-8').send(form);

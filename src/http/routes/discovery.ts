@@ -1,10 +1,25 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { BETTER_WHEN } from '../../domain/define.js';
 import { notFound } from '../../errors.js';
 import { describeParams } from '../../params/describe.js';
 import { errorResponses, ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['discovery'];
+
+const AlgorithmItem = Type.Object({
+  name: Type.String(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  tags: Type.Array(Type.String(), { description: 'labels such as `diagnostic` (algorithms that test the service; a client may hide them)' }),
+});
+
+const KpiItem = Type.Object({
+  name: Type.String(),
+  unit: Type.String(),
+  better_when: Type.Union(BETTER_WHEN.map((b) => Type.Literal(b))),
+  threshold: Type.Union([Type.Number(), Type.Null()]),
+  description: Type.Union([Type.String(), Type.Null()]),
+});
 
 export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { sessions, domain } = services;
@@ -13,15 +28,22 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     '/sessions/:sid/algorithms',
     {
       schema: {
-        summary: 'List algorithm names',
+        summary: 'List algorithms: their names, and each with its description and tags',
         tags,
         params: SessionParams,
-        response: { 200: Type.Object({ algorithms: Type.Array(Type.String()) }), ...errorResponses(404) },
+        response: {
+          200: Type.Object({ algorithms: Type.Array(Type.String()), items: Type.Array(AlgorithmItem) }),
+          ...errorResponses(404),
+        },
       },
     },
     async (request) => {
       await sessions.resolve(request.params.sid);
-      return { algorithms: domain.algorithmNames };
+      const items = domain.algorithmNames.map((name) => {
+        const algorithm = domain.algorithm(name)!;
+        return { name, description: algorithm.description ?? null, tags: [...(algorithm.tags ?? [])] };
+      });
+      return { algorithms: domain.algorithmNames, items };
     },
   );
 
@@ -47,15 +69,22 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     '/sessions/:sid/kpis',
     {
       schema: {
-        summary: 'List KPI names',
+        summary: 'List KPIs: their names, and each with its unit, direction, threshold and description',
         tags,
         params: SessionParams,
-        response: { 200: Type.Object({ kpis: Type.Array(Type.String()) }), ...errorResponses(404) },
+        response: { 200: Type.Object({ kpis: Type.Array(Type.String()), items: Type.Array(KpiItem) }), ...errorResponses(404) },
       },
     },
     async (request) => {
       await sessions.resolve(request.params.sid);
-      return { kpis: domain.kpiNames };
+      const items = domain.kpis.map((kpi) => ({
+        name: kpi.name,
+        unit: kpi.unit,
+        better_when: kpi.betterWhen,
+        threshold: kpi.threshold ?? null,
+        description: kpi.description ?? null,
+      }));
+      return { kpis: domain.kpiNames, items };
     },
   );
 };

@@ -4,6 +4,8 @@ import { RUN_ERROR_CODES } from '../../scenarios/run-error.js';
 import { STATUSES } from '../../scenarios/state-machine.js';
 import { errorResponses, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { queryValidatorCompiler } from '../query-validator.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCENARIO_FIELDS, scenarioPage } from '../../scenarios/list-page.js';
 
 const tags = ['scenarios'];
 
@@ -44,6 +46,34 @@ export const Scenario = Type.Object({
   ),
 });
 
+/** A page of scenarios; each item holds the `fields` asked for (all by default). */
+const ScenarioPage = Type.Object(
+  {
+    items: Type.Array(Type.Partial(Scenario)),
+    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'the cursor of the next page; null on the last one' }),
+  },
+  { title: 'A page of scenarios' },
+);
+
+const ScenarioListQuery = Type.Object({
+  status: Type.Optional(Status),
+  algo: Type.Optional(Type.String({ description: 'algorithm name' })),
+  dataset: Type.Optional(Type.String({ description: 'dataset key' })),
+  q: Type.Optional(Type.String({ description: 'a substring of the tag, case-insensitive' })),
+  sort: Type.Optional(
+    Type.String({
+      description: 'created_at (default), tag, or kpi:<name> (scenarios without the KPI value last); prefix - for descending',
+      pattern: '^-?(created_at|tag|kpi:.+)$',
+    }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'page size' })),
+  cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
+  fields: Type.Optional(Type.String({ description: `comma-separated fields to include in each item: ${SCENARIO_FIELDS.join(', ')}` })),
+});
+
+/** Whether any list query parameter was given (else the spec's plain array is answered). */
+const isListQuery = (query: object) => Object.keys(query).some((key) => key in ScenarioListQuery.properties);
+
 const ScenarioStatus = Type.Object({ id: Type.String(), tag: Type.String(), status: Status, progress: Type.Number({ minimum: 0, maximum: 1 }) });
 
 /** Parameter values by name; null or omitted means every default. Any other JSON type is a 422. */
@@ -64,8 +94,28 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
 
   app.get(
     '/sessions/:sid/scenarios',
-    { schema: { summary: 'List scenarios in creation order', tags, params: SessionParams, response: { 200: Type.Array(Scenario), ...errorResponses(404) } } },
-    async (request) => scenarios.list((await sessions.resolve(request.params.sid)).id),
+    {
+      // Query values arrive as text: `limit` is converted to its integer type before it is checked.
+      validatorCompiler: queryValidatorCompiler,
+      schema: {
+        summary: 'List scenarios: all in creation order, or with any query parameter one filtered, sorted page',
+        description:
+          'Without query parameters: every scenario, in creation order (a plain array). With any of them: `{ items, next_cursor }`, ' +
+          'a page of the filtered, sorted scenarios; pass `next_cursor` as `cursor` (with the same filters and sort) for the next page.',
+        tags,
+        params: SessionParams,
+        querystring: ScenarioListQuery,
+        response: {
+          200: Type.Union([Type.Array(Scenario, { title: 'All scenarios' }), ScenarioPage]),
+          ...errorResponses(400, 404, 422),
+        },
+      },
+    },
+    async (request) => {
+      const sessionId = (await sessions.resolve(request.params.sid)).id;
+      if (!isListQuery(request.query)) return scenarios.list(sessionId);
+      return scenarioPage(services, sessionId, request.query);
+    },
   );
 
   app.post(

@@ -6,6 +6,7 @@ import { apiTokensMigration } from './0003-api-tokens.js';
 import { runStateMigration } from './0004-run-state.js';
 import { eventLogMigration } from './0005-event-log.js';
 import { webhooksMigration } from './0006-webhooks.js';
+import { listIndexesMigration } from './0008-list-indexes.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -16,6 +17,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0004-run-state': runStateMigration,
     '0005-event-log': eventLogMigration(dialect),
     '0006-webhooks': webhooksMigration(dialect),
+    '0008-list-indexes': listIndexesMigration(dialect),
   };
 }
 

@@ -14,6 +14,7 @@ import { durationParameter, REPORT_INTERVAL_MS } from './duration-parameter.js';
 export const busy = defineAlgorithm({
   name: 'Busy',
   description: 'Diagnostic: burns CPU for duration_ms without yielding, then returns the as-is slotting.',
+  tags: ['diagnostic'],
   parameters: durationParameter,
   run(data: WarehouseData, params, ctx) {
     const started = performance.now();

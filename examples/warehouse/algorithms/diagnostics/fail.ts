@@ -13,6 +13,7 @@ import { emptyResult, type SlottingResult } from '../../result.js';
 export const fail = defineAlgorithm({
   name: 'Fail',
   description: 'Diagnostic: fails on purpose, in the way `mode` names.',
+  tags: ['diagnostic'],
   parameters: {
     mode: {
       kind: 'enum',

@@ -9,6 +9,7 @@ import { emptyResult, type SlottingResult } from '../../result.js';
 export const instant = defineAlgorithm({
   name: 'Instant',
   description: 'Diagnostic: returns an empty slotting immediately.',
+  tags: ['diagnostic'],
   parameters: {},
   run(_data: WarehouseData): SlottingResult {
     return emptyResult();

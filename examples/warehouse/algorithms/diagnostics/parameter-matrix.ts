@@ -32,6 +32,7 @@ export interface ParameterMatrixResult extends SlottingResult {
 export const parameterMatrix = defineAlgorithm({
   name: 'Parameter Matrix',
   description: 'Diagnostic: echoes its parameter values in `result.echo`, next to the as-is slotting.',
+  tags: ['diagnostic'],
   parameters,
   run(data: WarehouseData, params): ParameterMatrixResult {
     return { ...planToResult(slottingProblem(data, ORIGIN, false), asIsPlan(data)), echo: { ...params } };

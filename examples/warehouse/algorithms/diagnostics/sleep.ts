@@ -14,6 +14,7 @@ import { durationParameter, REPORT_INTERVAL_MS } from './duration-parameter.js';
 export const sleep = defineAlgorithm({
   name: 'Sleep',
   description: 'Diagnostic: waits duration_ms without using CPU, then returns the as-is slotting.',
+  tags: ['diagnostic'],
   parameters: durationParameter,
   async run(data: WarehouseData, params, ctx) {
     const started = Date.now();

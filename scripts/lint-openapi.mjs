@@ -1,0 +1,7 @@
+// Lints the app's OpenAPI document with Redocly (recommended ruleset), offline. Run: npm run lint:openapi
+import { buildOpenApiDocument } from '../src/http/openapi/document.ts';
+import { lintOpenApi } from './openapi-lint.ts';
+
+const { exitCode, output } = await lintOpenApi(await buildOpenApiDocument());
+console.log(output);
+process.exitCode = exitCode ?? 1;

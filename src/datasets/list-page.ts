@@ -1,0 +1,35 @@
+import type { DatasetKind } from './model.js';
+import { listDatasetPage, type TableSummary } from '../store/dataset-list-query.js';
+import { decodeCursor, encodeCursor } from '../store/list-cursor.js';
+import type { Store } from '../store/store.js';
+import type { Page } from '../scenarios/list-page.js';
+
+export interface DatasetListParams {
+  readonly q?: string;
+  readonly kind?: DatasetKind;
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+export interface DatasetSummary {
+  readonly key: string;
+  readonly kind: DatasetKind;
+  readonly created_at: string;
+  readonly tables: TableSummary[];
+}
+
+/** Datasets are listed in creation order only; the cursor names that order. */
+const DATASET_ORDER = 'created_at';
+
+/** One page of the session's datasets for the list route's query parameters. */
+export async function datasetPage(store: Store, sessionId: string, params: DatasetListParams, defaultLimit: number): Promise<Page<DatasetSummary>> {
+  const limit = params.limit ?? defaultLimit;
+  const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, DATASET_ORDER);
+  const rows = await listDatasetPage(store.db, store.dialect, { sessionId, q: params.q, kind: params.kind, limit, afterSeq: after?.seq });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((row) => ({ key: row.key, kind: row.kind, created_at: row.createdAt, tables: row.tables })),
+    next_cursor: rows.length > limit && last ? encodeCursor({ sort: DATASET_ORDER, value: null, seq: last.seq }) : null,
+  };
+}

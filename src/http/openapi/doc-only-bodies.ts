@@ -1,0 +1,24 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { routeKey } from './operation-ids.js';
+
+/**
+ * Request bodies that the OpenAPI document shows but Fastify must not validate: a multipart upload
+ * is read as a stream by its handler, so it has no `body` schema on the route.
+ */
+const EtlUpload = Type.Object(
+  {
+    files: Type.Array(Type.String({ format: 'binary' }), {
+      description: 'one file per schema group, named <group>.<ext> (csv, json, xlsx, or a zip of them)',
+    }),
+    dataset_name: Type.String({ description: 'the key to store the dataset under' }),
+  },
+  { description: 'multipart/form-data' },
+);
+
+const DOC_ONLY_BODIES: Readonly<Record<string, TSchema>> = {
+  'POST /sessions/{}/etl': EtlUpload,
+};
+
+export function docOnlyBody(method: string, path: string): TSchema | undefined {
+  return DOC_ONLY_BODIES[routeKey(method, path)];
+}

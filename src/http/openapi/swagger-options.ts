@@ -1,0 +1,49 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import type { Settings } from '../../config/settings.js';
+import { nameComponentsByTitle } from './component-names.js';
+import { docOnlyBody } from './doc-only-bodies.js';
+import { packageVersion } from './package-version.js';
+import { relativePath } from './route-defaults.js';
+
+/**
+ * The OpenAPI document: 3.1 (its schemas are JSON Schema, so TypeBox's `null` types need no
+ * translation), one server (the prefix, so paths are relative to it), the package's version.
+ */
+export function swaggerOptions(settings: Settings): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: settings.title,
+        version: packageVersion(),
+        description: 'Scenario runs and dataset management. Every error answers `{ detail, code }` (`errors` too on 422).',
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
+      servers: [{ url: settings.prefix === '' ? '/' : settings.prefix, description: 'this server' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token, when the server requires one' },
+        },
+      },
+      // No credentials, or a bearer token: which one a route needs depends on the server's settings.
+      security: [{}, { bearerAuth: [] }],
+      tags: [
+        { name: 'global', description: 'Liveness' },
+        { name: 'sessions', description: 'Sessions hold datasets and scenarios' },
+        { name: 'discovery', description: 'Algorithms and KPIs of the domain' },
+        { name: 'datasets', description: 'Datasets: upload, JSON form, exports' },
+        { name: 'scenarios', description: 'Scenarios: create, run, compare, results' },
+        { name: 'events', description: 'Live events of a session (server-sent events)' },
+        { name: 'webhooks', description: 'Event deliveries to your own URLs' },
+      ],
+    },
+    transform: ({ schema, url, route }) => {
+      const path = relativePath(url, settings.prefix);
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      const body = path === undefined || method === undefined ? undefined : docOnlyBody(method, path);
+      return { schema: body ? { ...schema, body } : schema, url };
+    },
+    transformObject: (documentObject) =>
+      nameComponentsByTitle(('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Record<string, unknown>),
+  };
+}

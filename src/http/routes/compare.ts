@@ -1,0 +1,103 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { BETTER_WHEN } from '../../domain/define.js';
+import { badInput, notFound } from '../../errors.js';
+import { compareScenarios } from '../../scenarios/compare.js';
+import { STATUSES } from '../../scenarios/state-machine.js';
+import { queryValidatorCompiler } from '../query-validator.js';
+import { errorResponses, SessionParams } from '../schemas.js';
+import type { RouteOptions } from '../services.js';
+
+/** At most this many scenarios side by side. */
+export const MAX_COMPARED = 50;
+
+const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
+
+const CompareQuery = Type.Object({
+  ids: Type.String({ description: `comma-separated scenario ids, 1 to ${MAX_COMPARED}, in the order to show them` }),
+  baseline: Type.Optional(Type.String({ description: 'the scenario the others are measured against (default: the first id)' })),
+});
+
+const Comparison = Type.Union([Type.Literal('better'), Type.Literal('worse'), Type.Literal('equal'), Type.Null()], {
+  description: "against the baseline's value under the KPI's better_when; null when either value is missing",
+});
+
+const CompareView = Type.Object({
+  baseline: Type.String(),
+  scenarios: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      tag: Type.String(),
+      status: Type.Union(STATUSES.map((s) => Type.Literal(s))),
+      algorithm: Type.String(),
+      dataset_key: Type.String(),
+    }),
+  ),
+  kpis: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      unit: Type.String(),
+      better_when: Type.Union(BETTER_WHEN.map((b) => Type.Literal(b))),
+      threshold: NullableNumber,
+      best: Type.Union([Type.String(), Type.Null()], { description: 'id of the scenario with the best value; null when none has one' }),
+      values: Type.Array(
+        Type.Object({
+          scenario_id: Type.String(),
+          value: Type.Union([Type.Number(), Type.Null()], { description: 'null unless the scenario is COMPLETE' }),
+          delta: Type.Union([Type.Number(), Type.Null()], { description: 'value − baseline value' }),
+          relative_delta: Type.Union([Type.Number(), Type.Null()], { description: 'delta / |baseline value|; null when that is 0' }),
+          comparison: Comparison,
+        }),
+      ),
+    }),
+  ),
+  parameters: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'an algorithm parameter, or data_params.<name> for a data parameter' }),
+      values: Type.Array(Type.Object({ scenario_id: Type.String(), value: Type.Unknown() })),
+      differs: Type.Boolean(),
+    }),
+  ),
+});
+
+/** Splits `a,b,c` into distinct ids; 400 for an empty list, a blank or repeated id, or too many. */
+export function parseIds(text: string): string[] {
+  const ids = text.split(',').map((id) => id.trim());
+  if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries');
+  if (ids.length > MAX_COMPARED) throw badInput(`at most ${MAX_COMPARED} scenarios can be compared, got ${ids.length}`);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`);
+  return ids;
+}
+
+/** `GET /sessions/{sid}/compare?ids=a,b,c&baseline=a`. */
+export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
+  const { sessions, store, domain } = services;
+
+  app.get(
+    '/sessions/:sid/compare',
+    {
+      validatorCompiler: queryValidatorCompiler,
+      schema: {
+        summary: 'Compare scenarios: KPI values with deltas to a baseline, parameters side by side',
+        tags: ['scenarios'],
+        params: SessionParams,
+        querystring: CompareQuery,
+        response: { 200: CompareView, ...errorResponses(400, 404, 422) },
+      },
+    },
+    async (request) => {
+      const session = await sessions.resolve(request.params.sid);
+      const ids = parseIds(request.query.ids);
+      const baseline = request.query.baseline ?? ids[0]!;
+      if (!ids.includes(baseline)) throw badInput(`baseline '${baseline}' is not one of the compared ids`);
+      const found = new Map((await store.scenarios.getMany(session.id, ids)).map((r) => [r.id, r]));
+      const missing = ids.find((id) => !found.has(id));
+      if (missing !== undefined) throw notFound(`scenario '${missing}' not found`);
+      return compareScenarios(
+        ids.map((id) => found.get(id)!),
+        baseline,
+        domain,
+      );
+    },
+  );
+};

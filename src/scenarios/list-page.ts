@@ -1,0 +1,107 @@
+import type { DomainRegistry } from '../domain/registry.js';
+import { badInput } from '../errors.js';
+import type { Executor } from '../executor/executor.js';
+import type { StoredStatus } from '../store/database.js';
+import { decodeCursor, encodeCursor } from '../store/list-cursor.js';
+import { listScenarioPage, type ScenarioSort } from '../store/scenario-list-query.js';
+import type { Store } from '../store/store.js';
+import { scenarioView, type ScenarioView } from './view.js';
+
+/** The top-level fields of a scenario, any of which `fields` may select. */
+export const SCENARIO_FIELDS = [
+  'id',
+  'tag',
+  'input_data_id',
+  'algorithm',
+  'kpis',
+  'status',
+  'result',
+  'data_parameters',
+  'progress',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'error',
+] as const satisfies readonly (keyof ScenarioView)[];
+type ScenarioField = (typeof SCENARIO_FIELDS)[number];
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+export interface ScenarioListParams {
+  readonly status?: StoredStatus;
+  readonly algo?: string;
+  readonly dataset?: string;
+  readonly q?: string;
+  readonly sort?: string;
+  readonly limit?: number;
+  readonly cursor?: string;
+  readonly fields?: string;
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  readonly next_cursor: string | null;
+}
+
+/** `created_at`, `-tag`, `kpi:<name>`, `-kpi:<name>`, ...; 400 for anything else or an unknown KPI. */
+export function parseSort(text: string, domain: DomainRegistry): ScenarioSort {
+  const descending = text.startsWith('-');
+  const key = descending ? text.slice(1) : text;
+  if (key === 'created_at' || key === 'tag') return { by: key, descending };
+  if (key.startsWith('kpi:')) {
+    const kpi = key.slice('kpi:'.length);
+    if (!domain.kpiNames.includes(kpi)) throw badInput(`sort: unknown KPI '${kpi}'; the KPIs are ${domain.kpiNames.map((n) => `'${n}'`).join(', ')}`);
+    return { by: 'kpi', kpi, descending };
+  }
+  throw badInput(`sort must be created_at, tag or kpi:<name>, each optionally prefixed by '-', got '${text}'`);
+}
+
+/** The selected fields; 400 for a name that is not a scenario field. Undefined: every field. */
+export function parseFields(text: string | undefined): readonly ScenarioField[] | undefined {
+  if (text === undefined) return undefined;
+  const names = text
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
+  const unknown = names.find((f) => !(SCENARIO_FIELDS as readonly string[]).includes(f));
+  if (unknown !== undefined) throw badInput(`fields: '${unknown}' is not a scenario field; choose from ${SCENARIO_FIELDS.join(', ')}`);
+  if (names.length === 0) throw badInput(`fields must name at least one of ${SCENARIO_FIELDS.join(', ')}`);
+  return [...new Set(names)] as ScenarioField[];
+}
+
+function pick(view: ScenarioView, fields: readonly ScenarioField[] | undefined): Partial<ScenarioView> {
+  if (fields === undefined) return view;
+  return Object.fromEntries(fields.map((f) => [f, view[f]])) as Partial<ScenarioView>;
+}
+
+export interface ScenarioPageDeps {
+  readonly store: Store;
+  readonly domain: DomainRegistry;
+  readonly executor: Executor;
+}
+
+/** One page of the session's scenarios for the list route's query parameters. */
+export async function scenarioPage(deps: ScenarioPageDeps, sessionId: string, params: ScenarioListParams): Promise<Page<Partial<ScenarioView>>> {
+  const sortText = params.sort ?? 'created_at';
+  const sort = parseSort(sortText, deps.domain);
+  const fields = parseFields(params.fields);
+  const limit = params.limit ?? DEFAULT_PAGE_SIZE;
+  const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, sortText);
+  const rows = await listScenarioPage(deps.store.db, deps.store.dialect, {
+    sessionId,
+    filter: { status: params.status, algo: params.algo, dataset: params.dataset, q: params.q },
+    sort,
+    limit,
+    after,
+    withResult: fields === undefined || fields.includes('result'),
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const next = rows.length > limit && last ? encodeCursor({ sort: sortText, value: last.sortValue, seq: last.seq }) : null;
+  return {
+    items: page.map(({ record }) => pick(scenarioView(record, deps.domain, deps.executor.live(record.id)?.progress), fields)),
+    next_cursor: next,
+  };
+}

@@ -1,0 +1,38 @@
+import { badInput } from '../errors.js';
+
+/**
+ * Where the previous page of a list ended, handed to clients as an opaque base64url token. It names
+ * the sort it belongs to, so a cursor of one sort is refused by another instead of skipping rows.
+ */
+export interface ListCursor {
+  /** The sort the cursor was made under (e.g. `-kpi:Travel Distance`). */
+  readonly sort: string;
+  /** The last row's sort value (tag or KPI value); null for a row without one. */
+  readonly value: string | number | null;
+  /** The last row's creation sequence: the tie-break, and the whole key for `created_at`. */
+  readonly seq: number;
+}
+
+export function encodeCursor(cursor: ListCursor): string {
+  return Buffer.from(JSON.stringify([cursor.sort, cursor.value, cursor.seq]), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(token: string, sort: string): ListCursor {
+  let parsed: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(token)) throw new Error('not base64url');
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged');
+  }
+  const ok =
+    Array.isArray(parsed) &&
+    parsed.length === 3 &&
+    typeof parsed[0] === 'string' &&
+    (parsed[1] === null || typeof parsed[1] === 'string' || (typeof parsed[1] === 'number' && Number.isFinite(parsed[1]))) &&
+    Number.isSafeInteger(parsed[2]);
+  if (!ok) throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged');
+  const [cursorSort, value, seq] = parsed as [string, string | number | null, number];
+  if (cursorSort !== sort) throw badInput(`cursor belongs to sort '${cursorSort}', not '${sort}'; start again without a cursor`);
+  return { sort, value, seq };
+}
