@@ -18,6 +18,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 120_000,
         },

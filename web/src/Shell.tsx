@@ -69,7 +69,7 @@ export function Shell() {
             ))}
           </select>
           <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-pressed={theme === 'dark'}>
-            {theme === 'dark' ? 'Dark theme' : 'Light theme'}
+            Dark theme
           </button>
           <button type="button" onClick={() => setAskToken(true)}>
             {api.config.token ? 'Token ✓' : 'Token'}
