@@ -8,3 +8,4 @@ node --import tsx bench/datasets.bench.ts
 node --import tsx bench/scenarios.bench.ts
 node --import tsx bench/pg-status.bench.ts --database-url "$PG_URL"
 node --import tsx bench/distributed.bench.ts --database-url "$PG_URL"
+node --import tsx bench/ui.bench.ts

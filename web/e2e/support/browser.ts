@@ -17,3 +17,4 @@ export const CHROMIUM_ARGS = [
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
+export type { Browser, Page } from 'playwright-core';

@@ -21,8 +21,8 @@ export function ScenariosPage() {
   const list = useQuery({
     queryKey: keys.scenarios(sid),
     queryFn: () => api.listScenarios(sid),
-    // Polls only while something runs and the event stream is unavailable; otherwise events keep it current.
-    refetchInterval: (q) => (mode === 'polling' && q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : false),
+    // Polls only when the event stream is unavailable (often while something runs); otherwise events keep it current.
+    refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
   });
   const shown = useMemo(
     () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())),
