@@ -95,6 +95,7 @@ export function ComparePage() {
 function ComparisonView({ result }: { result: CompareResult }) {
   const theme = useTheme();
   const tagOf = (id: string) => result.scenarios.find((s) => s.id === id)?.tag ?? id;
+  const algorithmsDiffer = new Set(result.scenarios.map((s) => s.algorithm)).size > 1;
   return (
     <>
       <section aria-labelledby="kpi-title">
@@ -162,7 +163,7 @@ function ComparisonView({ result }: { result: CompareResult }) {
               </tr>
             </thead>
             <tbody>
-              <tr>
+              <tr className={algorithmsDiffer ? 'differs' : undefined} data-differs={algorithmsDiffer}>
                 <th scope="row">algorithm</th>
                 {result.scenarios.map((s) => (
                   <td key={s.id}>{s.algorithm}</td>

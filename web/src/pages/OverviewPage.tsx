@@ -81,7 +81,8 @@ export function OverviewPage() {
           <h2 id="overview-title" style={{ margin: 0 }}>
             Completed scenarios <span className="muted small">({rows.length} of {completed.length})</span>
           </h2>
-          <span className="spacer" />
+        </div>
+        <div className="row" style={{ marginBottom: '0.5rem' }}>
           <label htmlFor="overview-filter" className="small">
             Filter
           </label>
