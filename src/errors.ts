@@ -5,11 +5,12 @@
 export const ERROR_CODES = [
   'BAD_INPUT', // malformed or unusable input: 400
   'INVALID_PARAMETER', // a parameter value fails its declaration: 400
-  'FORBIDDEN', // disabled by a setting: 403
+  'FORBIDDEN', // disabled by a setting, or beyond the token's scope or session: 403
   'NOT_FOUND', // unknown session, scenario, dataset or algorithm: 404
   'CONFLICT', // name taken, or a state that forbids the operation: 409
   'TOO_LARGE', // a body or upload over its limit: 413
   'INVALID_REQUEST', // request body fails its schema: 422
+  'UNAUTHORIZED', // no token, or an unknown or revoked one: 401
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -34,6 +35,7 @@ export const badInput = (message: string) => new ScenaristError('BAD_INPUT', mes
 export const notFound = (message: string) => new ScenaristError('NOT_FOUND', message);
 export const conflict = (message: string) => new ScenaristError('CONFLICT', message);
 export const forbidden = (message: string) => new ScenaristError('FORBIDDEN', message);
+export const unauthorized = (message: string) => new ScenaristError('UNAUTHORIZED', message);
 export const invalidRequest = (message: string, fields: readonly FieldError[] = []) =>
   new ScenaristError('INVALID_REQUEST', message, fields);
 

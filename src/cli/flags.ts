@@ -31,6 +31,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'body-limit', setting: 'body_limit', help: 'largest JSON request body, e.g. 64MiB' },
   { flag: 'upload-limit', setting: 'upload_limit', help: 'largest ETL upload, e.g. 256MiB' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
+  { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];
 
 export interface ParsedFlags {

@@ -12,6 +12,7 @@ Commands:
   serve     run the HTTP service (and, unless --workers 0, its algorithm workers)
   worker    run algorithm workers against a PostgreSQL store (distributed executor)
   migrate   bring the database schema up to date and exit
+  token     create, list or revoke API tokens (authentication)
 
 Run "scenarist <command> --help" for the flags of a command.`;
 
@@ -44,6 +45,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         const flags = parseFlags(rest, WORKER_FLAGS, WORKER_EXTRA_FLAGS);
         if (flags.help) return printHelp('worker', WORKER_FLAGS, '  --concurrency N   runs at once in this process (default: CPU cores)');
         return await worker(settingsFrom(flags, env), flags.extra);
+      }
+      case 'token': {
+        const { tokenCommand } = await import('./token.js');
+        return await tokenCommand(rest, (flags) => settingsFrom(flags, env));
       }
       case undefined:
       case '--help':

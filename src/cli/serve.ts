@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import { logAuthMode } from '../auth/startup-log.js';
 import { buildApp } from '../http/app.js';
 import { assemble } from '../runtime/assemble.js';
 import { exitCodeAfterSignal } from './graceful-shutdown.js';
@@ -12,6 +13,7 @@ export async function serve(settings: Settings): Promise<number> {
   const log = createLogger(settings);
   const runtime = await assemble(settings, log);
   const app = await buildApp(runtime.services, { logger: log });
+  await logAuthMode(log, settings, runtime.services.store);
   try {
     await app.listen({ host: settings.host, port: settings.port });
   } catch (err) {

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { SettingError } from './setting-error.js';
-import { LOG_LEVELS, type LogLevel, type RawSettings, type Settings } from './settings.js';
+import { isLoopbackHost } from './loopback.js';
+import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings, type Settings } from './settings.js';
 import { parseBoolean, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
 import { isIP } from 'node:net';
 
@@ -17,8 +18,9 @@ const MiB = 1024 ** 2;
 export function resolveSettings(...sources: RawSettings[]): Settings {
   const raw: RawSettings = Object.assign({}, ...sources);
   const dataDir = resolvePath(raw.data_dir === undefined ? './data' : nonEmpty('data_dir', raw.data_dir));
+  const host = raw.host === undefined ? '127.0.0.1' : nonEmpty('host', raw.host);
   const settings: Settings = {
-    host: raw.host === undefined ? '127.0.0.1' : nonEmpty('host', raw.host),
+    host,
     port: raw.port === undefined ? 8051 : parseInteger('port', raw.port, 1, 65535),
     prefix: raw.prefix === undefined ? '/api/v1' : parsePrefix(raw.prefix),
     corsOrigins: raw.cors_origins === undefined ? [] : parseOrigins(raw.cors_origins),
@@ -38,6 +40,8 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     bodyLimitBytes: raw.body_limit === undefined ? 64 * MiB : parseSize('body_limit', raw.body_limit),
     uploadLimitBytes: raw.upload_limit === undefined ? 256 * MiB : parseSize('upload_limit', raw.upload_limit),
     logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
+    // Reachable from other machines means tokens unless someone explicitly says otherwise.
+    auth: raw.auth === undefined ? (isLoopbackHost(host) ? 'none' : 'token') : parseAuthMode(raw.auth),
   };
   if (settings.autocreate && settings.defaultAlgo === undefined) {
     throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');
@@ -91,6 +95,14 @@ function parseDatabaseUrl(raw: unknown): string {
     return `sqlite:${resolvePath(path)}`;
   }
   throw new SettingError('database_url', `must start with postgres://, postgresql:// or sqlite:, got "${url}"`);
+}
+
+function parseAuthMode(raw: unknown): AuthMode {
+  const mode = parseString('auth', raw).trim().toLowerCase();
+  if (!(AUTH_MODES as readonly string[]).includes(mode)) {
+    throw new SettingError('auth', `must be one of ${AUTH_MODES.join(', ')}, got "${mode}"`);
+  }
+  return mode as AuthMode;
 }
 
 function parseLogLevel(raw: unknown): LogLevel {

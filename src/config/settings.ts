@@ -22,7 +22,12 @@ export interface Settings {
   readonly bodyLimitBytes: number;
   readonly uploadLimitBytes: number;
   readonly logLevel: LogLevel;
+  /** `token`: every route but health, docs and UI needs a bearer token; `none`: no authentication. */
+  readonly auth: AuthMode;
 }
+
+export const AUTH_MODES = ['token', 'none'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -50,6 +55,7 @@ export const SETTING_NAMES = [
   'body_limit',
   'upload_limit',
   'log_level',
+  'auth',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -3,6 +3,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { installAuth } from '../auth/install.js';
+import { SECURITY_SCHEMES } from '../auth/openapi.js';
 import { installErrorHandling } from './errors.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
@@ -57,6 +59,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     });
   }
   installErrorHandling(app);
+  // Before any route: every route registered from here on gets its token check (src/auth).
+  installAuth(app, services);
   // The request as served: method, URL, client address and scheme (through trusted proxies), status, time.
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(2)) }, 'request');
@@ -72,6 +76,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       openapi: '3.0.3',
       info: { title: settings.title, version: '1.0.0', description: 'Scenario runs and dataset management' },
       servers: [],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
   });
 

@@ -11,6 +11,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   CONFLICT: 409,
   TOO_LARGE: 413,
   INVALID_REQUEST: 422,
+  UNAUTHORIZED: 401,
 };
 
 interface ErrorPayload {

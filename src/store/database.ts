@@ -5,6 +5,7 @@ export interface Database {
   sessions: SessionsTable;
   datasets: DatasetsTable;
   scenarios: ScenariosTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface SessionsTable {
@@ -59,4 +60,20 @@ export interface ScenariosTable {
   /** The process running it (distributed executor) and until when its lease holds. */
   lease_owner: string | null;
   lease_expires_at: string | null;
+}
+
+export interface ApiTokensTable {
+  seq: Generated<number>;
+  /** Public identifier (list, revoke); never the secret. */
+  id: string;
+  name: string | null;
+  /** SHA-256 hex of the whole token; the token itself is shown once and never stored. */
+  token_hash: string;
+  scope: 'read' | 'run' | 'admin';
+  /** The only session the token may touch; null for every session. */
+  session_id: string | null;
+  created_at: string;
+  /** Updated lazily (at most about once a minute per process). */
+  last_used_at: string | null;
+  revoked_at: string | null;
 }

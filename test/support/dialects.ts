@@ -14,6 +14,7 @@ export const DIALECTS: readonly StoreDialect[] = (process.env.SCENARIST_TEST_DIA
   .map((d) => d.trim())
   .filter((d): d is StoreDialect => d === 'sqlite' || d === 'postgres');
 
+/** Set by the global setup (`test-postgres.ts`): the configured, local or embedded PostgreSQL. */
 export const POSTGRES_ADMIN_URL = process.env.SCENARIST_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface TestDatabase {

@@ -1,12 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { providePostgres } from './test-postgres.js';
 
 /**
- * End-to-end tests run the real CLI from dist/, so the build must match the sources under test.
- * Building once here (a few seconds) keeps a stale dist/ from ever being tested. tsc emits even when
- * it reports type errors; those fail `npm run typecheck` in CI, so here they are only printed.
+ * Runs once before every test file:
+ * - End-to-end tests run the real CLI from dist/, so the build must match the sources under test.
+ *   Building here (a few seconds) keeps a stale dist/ from ever being tested. tsc emits even when it
+ *   reports type errors; those fail `npm run typecheck` in CI, so here they are only printed.
+ * - The PostgreSQL suites need a server: the configured or local one, or an embedded one started
+ *   here. Its URL reaches the test workers through the environment they inherit.
  */
-export default function setup(): void {
+export default async function setup(): Promise<() => Promise<void>> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   try {
     execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'pipe' });
@@ -15,4 +19,10 @@ export default function setup(): void {
     console.warn(`global-setup: tsc reported errors (build emitted anyway):\n${out.split('\n').slice(0, 10).join('\n')}`);
   }
   execFileSync(process.execPath, ['scripts/copy-assets.mjs'], { cwd: root, stdio: 'inherit' });
+
+  const dialects = process.env.SCENARIST_TEST_DIALECTS ?? 'sqlite,postgres';
+  if (!dialects.includes('postgres')) return async () => {};
+  const postgres = await providePostgres();
+  process.env.SCENARIST_TEST_POSTGRES_URL = postgres.url;
+  return () => postgres.stop();
 }

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { visibleSessions } from '../../auth/visible-sessions.js';
 import { forbidden } from '../../errors.js';
 import { errorResponses, Name, SessionList, SessionParams, SessionView } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
@@ -12,11 +13,17 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     if (!settings.allowSessionCreate) throw forbidden('session creation is disabled on this server');
   };
 
-  app.get('/sessions', { schema: { summary: 'List sessions', tags, response: { 200: SessionList } } }, () => sessions.list());
+  app.get(
+    '/sessions',
+    // A session-bound token sees its own session only.
+    { config: { boundTokens: 'filtered' }, schema: { summary: 'List sessions', tags, response: { 200: SessionList } } },
+    async (request) => visibleSessions(request.principal, await sessions.list()),
+  );
 
   app.post(
     '/sessions',
     {
+      config: { scope: 'admin' },
       preValidation: creationAllowed,
       schema: {
         summary: 'Create a session',
@@ -31,6 +38,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.post(
     '/sessions/:sid/copy',
     {
+      config: { scope: 'admin', boundTokens: 'refused' },
       preValidation: creationAllowed,
       schema: {
         summary: 'Copy a session with its datasets and scenarios',
@@ -46,6 +54,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.patch(
     '/sessions/:sid',
     {
+      config: { scope: 'admin' },
       schema: {
         summary: 'Rename a session',
         tags,
@@ -60,6 +69,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.delete(
     '/sessions/:sid',
     {
+      config: { scope: 'admin' },
       schema: {
         summary: 'Delete a session and everything it holds',
         tags,
@@ -67,6 +77,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
         response: { 200: SessionList, ...errorResponses(404) },
       },
     },
-    (request) => sessions.delete(request.params.sid),
+    async (request) => visibleSessions(request.principal, await sessions.delete(request.params.sid)),
   );
 };

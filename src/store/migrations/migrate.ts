@@ -2,10 +2,15 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { StoreDialect } from '../dialect.js';
 import { initialMigration } from './0001-initial.js';
 import { queueIndexMigration } from './0002-queue-index.js';
+import { apiTokensMigration } from './0003-api-tokens.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
-  return { '0001-initial': initialMigration(dialect), '0002-queue-index': queueIndexMigration };
+  return {
+    '0001-initial': initialMigration(dialect),
+    '0002-queue-index': queueIndexMigration,
+    '0003-api-tokens': apiTokensMigration(dialect),
+  };
 }
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */

@@ -1,0 +1,27 @@
+import type { FastifySchema } from 'fastify';
+import { ErrorBody } from '../http/schemas.js';
+
+/** For the OpenAPI document's `components.securitySchemes`. */
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An API token (`scenarist token create`), as `Authorization: Bearer <token>`. Required when the server ' +
+      'runs with auth `token` (the default on a non-loopback host); ignored with auth `none`.',
+  },
+} as const;
+
+/**
+ * The schema of a protected route as documented: it names the bearer scheme and its 401/403 answers
+ * (a route's own 403 description is kept). Hidden routes and routes without a schema are left alone.
+ */
+export function withSecurity(schema: FastifySchema | undefined): FastifySchema | undefined {
+  if (schema === undefined || (schema as { hide?: boolean }).hide === true) return schema;
+  const response = (schema.response ?? {}) as Record<string, unknown>;
+  return {
+    ...schema,
+    security: [{ bearerAuth: [] }],
+    response: { 401: ErrorBody, 403: ErrorBody, ...response },
+  } as FastifySchema;
+}

@@ -1,0 +1,15 @@
+import type { Scope } from './scopes.js';
+
+/** Who a request acts for, once its token is verified. */
+export interface TokenPrincipal {
+  readonly tokenId: string;
+  readonly scope: Scope;
+  /** The only session this token may touch; null for every session. */
+  readonly sessionId: string | null;
+}
+
+/**
+ * On `request.principal`: `undefined` when authentication is off (everything visible), `null` for a
+ * request without a valid token (only reaches public routes), or the verified token.
+ */
+export type RequestPrincipal = TokenPrincipal | null | undefined;

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardedRoutes, type GuardedRoute } from '../../src/auth/install.js';
+import { SCOPES } from '../../src/auth/scopes.js';
+import { DIALECTS } from '../support/dialects.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { call, PREFIX, tokenFor, type SessionList } from './support.js';
+
+/**
+ * A token bound to one session must not read, run or delete anything of another, on EVERY route the
+ * app has, including routes added after this test was written: the routes come from the app itself.
+ */
+describe.each(DIALECTS)('session-bound tokens against another session on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  const own = { id: '', scenarioId: '' };
+  const other = { id: '', name: 'victim', scenarioId: '' };
+  let before: unknown;
+  let routes: readonly GuardedRoute[];
+  const bound: Record<string, string> = {};
+
+  /** Everything of the other session a leak or a write would show in. */
+  const snapshot = async () => {
+    const get = async (path: string) => (await call(t.app, 'GET', path, { token: admin })).json<unknown>();
+    const sessions = (await get('/sessions')) as SessionList;
+    return {
+      session: sessions.sessions.find((s) => s.id === other.id),
+      data: await get(`/sessions/${other.id}/data`),
+      dataset: await get(`/sessions/${other.id}/data/example`),
+      scenarios: await get(`/sessions/${other.id}/scenarios`),
+    };
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { auth: 'token' });
+    admin = await tokenFor(t, 'admin');
+    const list = (await call(t.app, 'GET', '/sessions', { token: admin })).json<SessionList>();
+    own.id = list.default;
+    const copied = await call(t.app, 'POST', '/sessions/main/copy', { token: admin, payload: { new_display_name: other.name } });
+    other.id = copied.json<SessionList>().sessions.find((s) => s.display_name === other.name)!.id;
+    const create = async (sid: string, tag: string) =>
+      (await call(t.app, 'POST', `/sessions/${sid}/scenarios`, { token: admin, payload: { tag, dataset_key: 'example', algo_name: 'As-Is Slotting' } })).json<{ id: string }>().id;
+    own.scenarioId = await create(own.id, 'mine');
+    other.scenarioId = await create(other.id, 'theirs');
+    expect((await call(t.app, 'POST', `/sessions/${other.id}/scenarios/${other.scenarioId}/run`, { token: admin })).statusCode).toBe(202);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const status = (await call(t.app, 'GET', `/sessions/${other.id}/scenarios/${other.scenarioId}/status`, { token: admin })).json<{ status: string }>().status;
+      if (status === 'COMPLETE' || status === 'FAILED') break;
+      if (Date.now() > deadline) throw new Error(`the other session's scenario did not finish (${status})`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    for (const scope of SCOPES) bound[scope] = await tokenFor(t, scope, own.id);
+    routes = guardedRoutes(t.app);
+    before = await snapshot();
+  });
+  afterAll(() => t?.close());
+
+  /** The route's URL with the other session's values in its parameters. */
+  const fill = (url: string, values: Record<string, string>) =>
+    url.replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(values[name] ?? 'x')).replace(/\*$/, 'x');
+
+  it('sees every route of the app (the OpenAPI document lists nothing the guard missed)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
+    const seen = new Set(routes.map((r) => `${r.method} ${r.url}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(documented.length).toBeGreaterThan(15);
+    for (const route of documented) expect(seen, route).toContain(route);
+  });
+
+  it('leaves public only the probe, the API description and the static UIs', () => {
+    const open = routes.filter((r) => r.access.token !== 'required');
+    expect(open.length).toBeGreaterThan(0);
+    for (const route of open) {
+      const publicPath = /^(\/api\/v1)?\/(health|openapi\.json|docs|ui)(\/|$)/.test(route.url);
+      expect(publicPath || route.method === 'OPTIONS', `${route.method} ${route.url}`).toBe(true);
+    }
+  });
+
+  it.each(SCOPES)('refuses a %s token of one session on every route of the other (by id, by name, and for unknown sessions alike)', async (scope) => {
+    const token = bound[scope]!;
+    const targets = [other.id, other.name, other.id.toUpperCase(), randomUUID(), 'no-such-session'];
+    let checked = 0;
+    for (const route of routes) {
+      if (route.access.token !== 'required') continue;
+      if (route.access.boundTokens === 'filtered') {
+        const res = await t.app.inject({ method: route.method as InjectOptions['method'], url: route.url, headers: { authorization: `Bearer ${token}` } });
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(200);
+        if (route.method !== 'HEAD') expect(res.body).not.toContain(other.id);
+        continue;
+      }
+      for (const sid of targets) {
+        const url = fill(route.url, { sid, id: other.scenarioId, key: 'example', name: 'As-Is Slotting' });
+        const res = await t.app.inject({
+          method: route.method as InjectOptions['method'],
+          url,
+          headers: { authorization: `Bearer ${token}` },
+          ...(route.method === 'GET' || route.method === 'HEAD' ? {} : { payload: {} }),
+        });
+        expect(res.statusCode, `${route.method} ${url}`).toBe(403);
+        if (route.method !== 'HEAD') {
+          expect(res.json(), `${route.method} ${url}`).toMatchObject({ detail: expect.any(String) });
+          // The refusal is the same whatever the other session holds or whether it exists at all.
+          for (const secret of [other.id, other.scenarioId, other.name]) expect(res.body, url).not.toContain(secret);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it.each(SCOPES)('still serves a %s token every read route of its own session', async (scope) => {
+    const token = bound[scope]!;
+    for (const route of routes) {
+      if (route.access.token !== 'required' || route.method !== 'GET' || route.access.boundTokens !== 'own-session') continue;
+      const url = fill(route.url, { sid: own.id, id: own.scenarioId, key: 'example', name: 'As-Is Slotting' });
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+      expect([401, 403], `${url}: ${res.body}`).not.toContain(res.statusCode);
+    }
+  });
+
+  it('lets the other session be reached by a token for every session (the 403s above are about binding)', async () => {
+    const res = await call(t.app, 'GET', `/sessions/${other.name}/scenarios/${other.scenarioId}`, { token: admin });
+    expect(res.statusCode).toBe(200);
+    expect(PREFIX).toBe('/api/v1');
+  });
+});
