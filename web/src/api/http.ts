@@ -34,6 +34,7 @@ type Listener = () => void;
 export class ApiConfig {
   private tokenValue: string | null;
   private readonly unauthorizedListeners = new Set<Listener>();
+  private readonly tokenListeners = new Set<Listener>();
 
   constructor(
     readonly base: string,
@@ -50,7 +51,14 @@ export class ApiConfig {
     this.tokenValue = token && token.trim() !== '' ? token.trim() : null;
     if (this.tokenValue) this.storage?.setItem(TOKEN_KEY, this.tokenValue);
     else this.storage?.removeItem(TOKEN_KEY);
+    for (const listener of this.tokenListeners) listener();
   }
+
+  /** For `useSyncExternalStore`: what follows the token (the event stream) reconnects when it changes. */
+  onTokenChange = (listener: Listener): (() => void) => {
+    this.tokenListeners.add(listener);
+    return () => this.tokenListeners.delete(listener);
+  };
 
   onUnauthorized(listener: Listener): () => void {
     this.unauthorizedListeners.add(listener);

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useApi } from './context.tsx';
 import { applyEvent, EVENT_TYPES } from './live.ts';
 import type { ServerEvent } from './types.ts';
@@ -15,6 +15,7 @@ export function useLiveUpdates(sid: string): LiveMode {
   const api = useApi();
   const client = useQueryClient();
   const [mode, setMode] = useState<LiveMode>('connecting');
+  const token = useSyncExternalStore(api.config.onTokenChange, () => api.config.token);
 
   useEffect(() => {
     if (typeof EventSource === 'undefined') {
@@ -47,7 +48,7 @@ export function useLiveUpdates(sid: string): LiveMode {
       }
     };
     return () => source.close();
-  }, [api, client, sid]);
+  }, [api, client, sid, token]);
 
   return mode;
 }
