@@ -1,7 +1,13 @@
-import { createHashHistory, createRootRoute, createRoute, createRouter, redirect, type RouterHistory } from '@tanstack/react-router';
-import { ComparePage, type CompareSearch } from './pages/ComparePage.tsx';
-import { DataPage } from './pages/DataPage.tsx';
-import { OverviewPage } from './pages/OverviewPage.tsx';
+import {
+  createHashHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+  type RouterHistory,
+} from '@tanstack/react-router';
+import type { CompareSearch } from './pages/ComparePage.tsx';
 import { ScenariosPage } from './pages/ScenariosPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
 import { SessionLayout } from './SessionLayout.tsx';
@@ -21,18 +27,23 @@ const sessionIndex = createRoute({
     throw redirect({ to: '/s/$sid/scenarios', params });
   },
 });
-const data = createRoute({ getParentRoute: () => session, path: '/data', component: DataPage });
+// Pages other than the first ones a visitor sees load on demand: a smaller first download.
+const data = createRoute({ getParentRoute: () => session, path: '/data', component: lazyRouteComponent(() => import('./pages/DataPage.tsx'), 'DataPage') });
 const scenarios = createRoute({ getParentRoute: () => session, path: '/scenarios', component: ScenariosPage });
 const compare = createRoute({
   getParentRoute: () => session,
   path: '/compare',
-  component: ComparePage,
+  component: lazyRouteComponent(() => import('./pages/ComparePage.tsx'), 'ComparePage'),
   validateSearch: (search: Record<string, unknown>): CompareSearch => ({
     ids: typeof search.ids === 'string' ? search.ids : undefined,
     baseline: typeof search.baseline === 'string' ? search.baseline : undefined,
   }),
 });
-const overview = createRoute({ getParentRoute: () => session, path: '/overview', component: OverviewPage });
+const overview = createRoute({
+  getParentRoute: () => session,
+  path: '/overview',
+  component: lazyRouteComponent(() => import('./pages/OverviewPage.tsx'), 'OverviewPage'),
+});
 
 export const routeTree = root.addChildren([sessions, session.addChildren([sessionIndex, data, scenarios, compare, overview])]);
 
