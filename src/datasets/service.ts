@@ -14,6 +14,8 @@ import type { Dataset, DatasetKind, Tables } from './model.js';
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
   datasetStored(sessionId: string, key: string): Promise<void>;
+  /** Called after a dataset is deleted. */
+  datasetDeleted?(sessionId: string, key: string): void;
 }
 
 export interface EtlResult {
@@ -84,6 +86,7 @@ export class DatasetService {
       throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`);
     }
     await this.store.datasets.delete(sessionId, key);
+    this.hooks.datasetDeleted?.(sessionId, key);
   }
 
   async parameters(sessionId: string, key: string): Promise<{ name: string; parameters: ParameterDescriptor[] }> {

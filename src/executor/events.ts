@@ -23,6 +23,10 @@ export interface RunEventMap {
   'run:cancelled': RunRef;
   /** Back to CREATED with its result cleared and progress 0. */
   'run:reset': RunRef;
+  /** A new scenario was stored (CREATED; autorun queues it next). */
+  'run:created': RunRef & { readonly tag: string };
+  /** A scenario was deleted by a client, whatever its status (after `run:cancelled` for an active one). */
+  'run:deleted': RunRef & { readonly tag: string };
 }
 
 export type RunEventName = keyof RunEventMap;
@@ -31,6 +35,7 @@ export type RunEventListener<K extends RunEventName> = (event: RunEventMap[K]) =
 /** A typed emitter of run events. A throwing listener is isolated: it never breaks a run. */
 export class RunEvents {
   private readonly emitter = new EventEmitter();
+  private readonly barriers = new Set<() => Promise<void>>();
 
   constructor(private readonly onListenerError: (err: unknown, name: RunEventName) => void = () => {}) {
     // Any number of features may listen; this is not a leak.
@@ -41,6 +46,20 @@ export class RunEvents {
   on<K extends RunEventName>(name: K, listener: RunEventListener<K>): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
+  }
+
+  /**
+   * Registers asynchronous work listeners do with what was emitted (the durable event log), so that
+   * a step which must come after it (handing a run to another process) can wait for it.
+   */
+  addBarrier(barrier: () => Promise<void>): () => void {
+    this.barriers.add(barrier);
+    return () => this.barriers.delete(barrier);
+  }
+
+  /** Resolves once every barrier has: what was emitted so far is recorded. Never rejects. */
+  async recorded(): Promise<void> {
+    await Promise.all([...this.barriers].map((barrier) => barrier().catch(() => {})));
   }
 
   emit<K extends RunEventName>(name: K, event: RunEventMap[K]): void {

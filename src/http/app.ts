@@ -9,10 +9,12 @@ import { installErrorHandling } from './errors.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
+import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import type { Services } from './services.js';
 import { uiRoutes } from './ui.js';
 import { trustProxyOption } from './trust-proxy.js';
@@ -89,6 +91,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(fromJsonRoutes, opts);
     await scope.register(etlRoutes, opts);
     await scope.register(scenarioRoutes, opts);
+    await scope.register(eventRoutes, opts);
+    await scope.register(webhookRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

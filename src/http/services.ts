@@ -1,10 +1,12 @@
 import type { Settings } from '../config/settings.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { DomainRegistry } from '../domain/registry.js';
+import type { EventFeed } from '../events/event-feed.js';
 import type { Executor } from '../executor/executor.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
+import type { WebhookService } from '../webhooks/webhook-service.js';
 
 /** Everything route plugins need, built by the app factory's caller and injected (no singletons). */
 export interface Services {
@@ -15,6 +17,9 @@ export interface Services {
   readonly datasets: DatasetService;
   readonly scenarios: ScenarioService;
   readonly executor: Executor;
+  /** Live events for SSE subscribers (read from the event log). */
+  readonly eventFeed: EventFeed;
+  readonly webhooks: WebhookService;
 }
 
 export interface RouteOptions {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import { DatasetService } from '../datasets/service.js';
+import { startServerEvents } from '../events/live-events.js';
 import { loadDomain } from '../domain/load.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { RunEvents } from '../executor/events.js';
@@ -11,6 +12,7 @@ import { ScenarioService } from '../scenarios/service.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
 import { openStore } from '../store/store.js';
+import { WebhookService } from '../webhooks/webhook-service.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { isSingleWriter } from './single-writer.js';
 
@@ -29,6 +31,11 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   checkSettingsAgainstDomain(settings, domain);
   const store = await openStore(settings.databaseUrl);
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
+  // Before the executor starts: its recovery announces requeued runs.
+  const serverEvents = await startServerEvents({ store, events, log, databaseUrl: settings.databaseUrl }).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const executorOptions = { store, events, log, workers: settings.workers, databaseUrl: settings.databaseUrl, domain: settings.domain };
   // SQLite: one process owns the queue. PostgreSQL: graphile-worker (loaded only then) spreads runs
   // over every process.
@@ -42,7 +49,11 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   statusCache?.follow(events);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });
   const datasets = new DatasetService(store, domain, {
-    datasetStored: (sessionId, key) => scenarios.spawnAutoScenario(sessionId, key),
+    datasetStored: (sessionId, key) => {
+      serverEvents.recorder.record({ type: 'dataset.created', session_id: sessionId, dataset_key: key });
+      return scenarios.spawnAutoScenario(sessionId, key);
+    },
+    datasetDeleted: (sessionId, key) => serverEvents.recorder.record({ type: 'dataset.deleted', session_id: sessionId, dataset_key: key }),
   });
   const sessions = new SessionService(
     store,
@@ -50,24 +61,32 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       cancelSession: (sessionId) => scenarios.cancelSession(sessionId),
       copyScenarios: (fromSessionId, toSessionId, trx) => scenarios.copyScenarios(fromSessionId, toSessionId, trx),
       seedMainSession: (sessionId) => datasets.seed(sessionId),
-      sessionDeleted: (sessionId) => scenarios.sessionDeleted(sessionId),
+      sessionDeleted: (sessionId) => {
+        scenarios.sessionDeleted(sessionId);
+        serverEvents.recorder.record({ type: 'session.deleted', session_id: sessionId });
+      },
+      sessionRenamed: (sessionId, displayName) =>
+        serverEvents.recorder.record({ type: 'session.renamed', session_id: sessionId, display_name: displayName }),
     },
     { cacheResolution: singleWriter },
   );
   await sessions.ensureMain();
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
   await executor.start().catch(async (err: unknown) => {
+    await serverEvents.close();
     await store.close();
     throw err;
   });
   log.debug({ dialect: store.dialect }, 'store open');
   return {
-    services: { settings, store, domain, sessions, datasets, scenarios, executor },
+    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db) },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.
       await executor.close();
       statusCache?.clear();
+      // After the executor: its last outcomes are logged (and sent) before the store goes away.
+      await serverEvents.close();
       await store.close();
     },
   };

@@ -118,9 +118,11 @@ export class ScenarioService {
 
   /** Deletes a scenario; a queued or running one is cancelled first and never runs afterwards. */
   async delete(ref: ScenarioRef): Promise<void> {
-    if (!(await this.readStatus(ref))) throw notFound(`scenario '${ref.id}' not found`);
+    const current = await this.readStatus(ref);
+    if (!current) throw notFound(`scenario '${ref.id}' not found`);
     await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref));
     this.deps.statusCache?.deleted(ref.id);
+    this.deps.executor.events.emit('run:deleted', { scenarioId: ref.id, sessionId: ref.sessionId, tag: current.tag });
   }
 
   /** Session hook: stops the session's queued and running scenarios before the session is removed. */
@@ -191,6 +193,7 @@ export class ScenarioService {
       throw err;
     }
     this.deps.statusCache?.written(row);
+    this.deps.executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
     if (!this.deps.settings.autorun) return { id, row };
     return { id, row: await this.enqueue({ sessionId, id }, changeFor('run')) };
   }

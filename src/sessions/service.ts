@@ -29,6 +29,8 @@ export interface SessionHooks {
   seedMainSession(sessionId: string): Promise<void>;
   /** The session's row is gone, and with it everything it held (caches forget it). */
   sessionDeleted(sessionId: string): void;
+  /** The session has a new display name. */
+  sessionRenamed?(sessionId: string, displayName: string): void;
 }
 
 export interface SessionServiceOptions {
@@ -100,6 +102,7 @@ export class SessionService {
       if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`);
       throw err;
     }
+    this.hooks.sessionRenamed?.(session.id, displayName);
     return { id: session.id, display_name: displayName };
   }
 

@@ -6,6 +6,10 @@ export interface Database {
   datasets: DatasetsTable;
   scenarios: ScenariosTable;
   api_tokens: ApiTokensTable;
+  event_log: EventLogTable;
+  event_counter: EventCounterTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export interface SessionsTable {
@@ -76,4 +80,49 @@ export interface ApiTokensTable {
   /** Updated lazily (at most about once a minute per process). */
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+/** The bounded log of client-visible events (SSE, webhooks); `id` increases in commit order. */
+export interface EventLogTable {
+  /** bigint on PostgreSQL, which the driver answers as a string. */
+  id: number | string;
+  session_id: string;
+  type: string;
+  at: string;
+  /** The event's JSON text as delivered (`data` of the SSE frame, body of a webhook request). */
+  data: string;
+}
+
+/** One row (`name` = 'events'): the last event id given out, updated in each inserting transaction. */
+export interface EventCounterTable {
+  name: string;
+  value: number | string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  session_id: string;
+  url: string;
+  /** JSON array of the event types delivered. */
+  events: string;
+  secret: string;
+  created_at: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: number | string;
+  event_type: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  response_status: number | null;
+  error: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  /** Claimed by a dispatcher until then (several processes share the queue on PostgreSQL). */
+  locked_until: string | null;
+  created_at: string;
 }

@@ -87,7 +87,11 @@ export class DistributedExecutor implements Executor {
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });
     // The reaper adds the job later should this fail (QUEUED rows without a job are looked for).
-    addRunJob(this.db, ref).catch((err: unknown) => this.options.log.warn({ err, scenario_id: ref.scenarioId }, 'could not add the run job yet'));
+    // The job waits for the event log to hold `queued`, so a worker's `started` is always logged after it.
+    this.events
+      .recorded()
+      .then(() => addRunJob(this.db, ref))
+      .catch((err: unknown) => this.options.log.warn({ err, scenario_id: ref.scenarioId }, 'could not add the run job yet'));
   }
 
   live(scenarioId: string): LiveRun | undefined {

@@ -4,6 +4,7 @@ import { parseInteger } from '../../config/parse-value.js';
 import { exitCodeAfterSignal } from '../../cli/graceful-shutdown.js';
 import { createLogger } from '../../cli/logger.js';
 import { loadDomain } from '../../domain/load.js';
+import { startWorkerEvents } from '../../events/live-events.js';
 import { openStore } from '../../store/store.js';
 import { RunEvents } from '../events.js';
 import { DistributedExecutor } from './distributed-executor.js';
@@ -21,6 +22,8 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   await loadDomain(settings.domain);
   const store = await openStore(settings.databaseUrl);
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
+  // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
+  const recorder = startWorkerEvents({ store, events, log });
   const executor = new DistributedExecutor({
     store,
     events,
@@ -32,12 +35,14 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   try {
     await executor.start();
   } catch (err) {
+    await recorder.close();
     await store.close();
     throw err;
   }
   log.info({ concurrency }, 'scenarist worker ready');
   return exitCodeAfterSignal(log, async () => {
     await executor.close();
+    await recorder.close();
     await store.close();
   });
 }

@@ -3,6 +3,8 @@ import type { StoreDialect } from '../dialect.js';
 import { initialMigration } from './0001-initial.js';
 import { queueIndexMigration } from './0002-queue-index.js';
 import { apiTokensMigration } from './0003-api-tokens.js';
+import { eventLogMigration } from './0005-event-log.js';
+import { webhooksMigration } from './0006-webhooks.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -10,6 +12,8 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0001-initial': initialMigration(dialect),
     '0002-queue-index': queueIndexMigration,
     '0003-api-tokens': apiTokensMigration(dialect),
+    '0005-event-log': eventLogMigration(dialect),
+    '0006-webhooks': webhooksMigration(dialect),
   };
 }
 

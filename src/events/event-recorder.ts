@@ -1,0 +1,126 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { RunEvents } from '../executor/events.js';
+import type { AppendResult, EventLog } from './event-log.js';
+import type { EventFacts } from './event-types.js';
+import { ProgressThrottle } from './progress-throttle.js';
+
+export interface EventRecorderOptions {
+  readonly log: Logger;
+  /** Minimum time between two progress events of one scenario (100 ms: at most 10 a second). */
+  readonly progressIntervalMs?: number;
+  /** Called after each committed batch (in this process: wake the SSE feed and the webhook dispatcher). */
+  readonly onAppended?: (result: AppendResult) => void;
+}
+
+/** Facts written in one transaction at most. */
+const MAX_BATCH = 1_000;
+/** Tries of one batch while the database is unreachable, 0.5 s apart and growing. */
+const WRITE_TRIES = 8;
+
+/**
+ * Turns the run and service events of this process into logged events. Writes are serial and in
+ * emission order (one batch in flight; whatever arrives meanwhile forms the next batch), so the
+ * events of one process keep their order in the log. `recorded()` resolves once everything emitted
+ * before the call is committed: the distributed executor waits on it before handing a run to
+ * another process, so that process's `started` always comes after this one's `queued`.
+ */
+export class EventRecorder {
+  private readonly queue: EventFacts[] = [];
+  private draining: Promise<void> | undefined;
+  /** Facts ever enqueued, and ever written or given up: a barrier waits for the second to reach the first. */
+  private enqueued = 0;
+  private settled = 0;
+  private readonly waiters: { upto: number; resolve: () => void }[] = [];
+  private readonly throttle: ProgressThrottle;
+  private readonly unfollow: (() => void)[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly eventLog: EventLog,
+    private readonly options: EventRecorderOptions,
+  ) {
+    this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, (facts) => this.record(facts));
+  }
+
+  /** Records the events of `events` from now on, and holds its dispatch barrier. */
+  follow(events: RunEvents): void {
+    const scenario = (ended: boolean, facts: EventFacts & { scenario_id: string }) => {
+      this.throttle.settle(facts.scenario_id, ended);
+      this.record(facts);
+    };
+    this.unfollow.push(
+      events.addBarrier(() => this.recorded()),
+      events.on('run:created', (e) => scenario(false, { type: 'scenario.created', session_id: e.sessionId, scenario_id: e.scenarioId, tag: e.tag, status: 'CREATED' })),
+      events.on('run:queued', (e) => scenario(true, { type: 'scenario.queued', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'QUEUED' })),
+      events.on('run:started', (e) => scenario(false, { type: 'scenario.started', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'PROCESSING' })),
+      events.on('run:progress', (e) =>
+        this.throttle.report(e.scenarioId, { type: 'scenario.progress', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'PROCESSING', progress: e.progress }),
+      ),
+      events.on('run:completed', (e) =>
+        scenario(true, { type: 'scenario.completed', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'COMPLETE', progress: 1 }),
+      ),
+      events.on('run:failed', (e) =>
+        scenario(true, { type: 'scenario.failed', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'FAILED', message: e.message }),
+      ),
+      events.on('run:reset', (e) => scenario(true, { type: 'scenario.reset', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'CREATED', progress: 0 })),
+      events.on('run:deleted', (e) => scenario(true, { type: 'scenario.deleted', session_id: e.sessionId, scenario_id: e.scenarioId, tag: e.tag })),
+    );
+  }
+
+  /** Queues one event for the log (datasets and sessions are recorded straight from their services' hooks). */
+  record(facts: EventFacts): void {
+    if (this.closed) {
+      this.options.log.warn({ event: facts.type }, 'event emitted after the event recorder closed; not logged');
+      return;
+    }
+    this.queue.push(facts);
+    this.enqueued++;
+    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+  }
+
+  /** Resolves once every event recorded before this call is committed (or given up). */
+  recorded(): Promise<void> {
+    if (this.settled >= this.enqueued) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ upto: this.enqueued, resolve }));
+  }
+
+  /** Writes what is waiting (throttled progress included) and stops following. */
+  async close(): Promise<void> {
+    for (const stop of this.unfollow.splice(0)) stop();
+    this.throttle.settleAll();
+    this.closed = true;
+    await this.recorded();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      const result = await this.write(batch);
+      this.settled += batch.length;
+      if (result) this.options.onAppended?.(result);
+      for (let i = this.waiters.length - 1; i >= 0; i--) {
+        const waiter = this.waiters[i]!;
+        if (waiter.upto <= this.settled) {
+          this.waiters.splice(i, 1);
+          waiter.resolve();
+        }
+      }
+    }
+  }
+
+  private async write(batch: readonly EventFacts[]): Promise<AppendResult | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.eventLog.append(batch);
+      } catch (err) {
+        if (attempt >= WRITE_TRIES) {
+          this.options.log.error({ err, events: batch.length }, 'could not log events; they are not delivered');
+          return undefined;
+        }
+        this.options.log.warn({ err, attempt }, 'could not log events yet; retrying');
+        await delay(Math.min(500 * attempt, 3_000));
+      }
+    }
+  }
+}

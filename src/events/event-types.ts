@@ -1,0 +1,50 @@
+import type { StoredStatus } from '../store/database.js';
+
+/** Every event type a client can receive, over SSE or as a webhook. */
+export const EVENT_TYPES = [
+  'scenario.created',
+  'scenario.queued',
+  'scenario.started',
+  'scenario.progress',
+  'scenario.completed',
+  'scenario.failed',
+  'scenario.reset',
+  'scenario.deleted',
+  'dataset.created',
+  'dataset.deleted',
+  'session.renamed',
+  'session.deleted',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
+export const isEventType = (value: string): value is EventType => TYPES.has(value);
+
+/** What an event says, before the log gives it an id and a time. */
+export interface EventFacts {
+  readonly type: EventType;
+  readonly session_id: string;
+  readonly scenario_id?: string;
+  readonly tag?: string;
+  readonly status?: StoredStatus;
+  readonly progress?: number;
+  readonly message?: string;
+  readonly dataset_key?: string;
+  readonly display_name?: string;
+}
+
+/** An event as delivered: the `data` of an SSE frame and the body of a webhook request. */
+export interface EventData extends EventFacts {
+  /** Store-wide, increasing in commit order. */
+  readonly id: number;
+  /** ISO 8601 time the event was logged. */
+  readonly at: string;
+}
+
+/** A logged event with its JSON text, serialized once and sent as is to every subscriber. */
+export interface LoggedEvent {
+  readonly id: number;
+  readonly sessionId: string;
+  readonly type: EventType;
+  readonly json: string;
+}

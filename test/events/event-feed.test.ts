@@ -1,0 +1,90 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventFeed, type FeedSink } from '../../src/events/event-feed.js';
+import { EventLog } from '../../src/events/event-log.js';
+import type { LoggedEvent } from '../../src/events/event-types.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
+
+/** A sink that keeps what it is sent. */
+class Collecting implements FeedSink {
+  readonly events: LoggedEvent[] = [];
+  readonly frames: string[] = [];
+  pings = 0;
+  ended = false;
+  deliver(event: LoggedEvent, frame: string): void {
+    this.events.push(event);
+    this.frames.push(frame);
+  }
+  ping(): void {
+    this.pings++;
+  }
+  end(): void {
+    this.ended = true;
+  }
+}
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('the event feed', () => {
+  let database: TestDatabase;
+  let store: Store;
+  let log: EventLog;
+  let feed: EventFeed;
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    store = await openStore(database.url);
+    log = new EventLog(store.db, store.dialect);
+    // Only five events in memory, so older resumes are read from the log; a quick heartbeat.
+    feed = new EventFeed(log, { log: pino({ level: 'silent' }), memoryEvents: 5, heartbeatMs: 20, pollMs: 50 });
+    await feed.start();
+  });
+  afterAll(async () => {
+    feed?.close();
+    await store?.close();
+    await database?.drop();
+  });
+
+  const append = (session: string, count: number) =>
+    log.append(Array.from({ length: count }, (_, i) => ({ type: 'session.renamed' as const, session_id: session, display_name: `n${i}` })));
+
+  it('replays a resume from the log or from memory, then goes live, each event once and in order', async () => {
+    const start = feed.lastId;
+    await append('a', 10);
+    await append('b', 10);
+    await append('a', 10);
+    feed.poke();
+    await until(() => feed.lastId === start + 30, 'the feed to read 30 events');
+
+    const fromLog = new Collecting();
+    const fromMemory = new Collecting();
+    const live = new Collecting();
+    const stops = [await feed.subscribe('a', start, fromLog), await feed.subscribe('a', start + 27, fromMemory), await feed.subscribe('a', undefined, live)];
+    const more = await append('a', 3);
+    feed.poke();
+    await until(() => fromLog.events.length === 23 && fromMemory.events.length === 6 && live.events.length === 3, 'the live events');
+
+    const aIds = [...Array.from({ length: 10 }, (_, i) => start + 1 + i), ...Array.from({ length: 10 }, (_, i) => start + 21 + i), ...more.events.map((e) => e.id)];
+    expect(fromLog.events.map((e) => e.id)).toEqual(aIds);
+    expect(fromMemory.events.map((e) => e.id)).toEqual(aIds.filter((id) => id > start + 27));
+    expect(live.events.map((e) => e.id)).toEqual(more.events.map((e) => e.id));
+    expect(fromLog.frames[0]).toBe(`id: ${start + 1}\nevent: session.renamed\ndata: ${fromLog.events[0]!.json}\n\n`);
+    for (const stop of stops) stop();
+  });
+
+  it('sends heartbeats, and ends every stream on close', async () => {
+    const sink = new Collecting();
+    await feed.subscribe('quiet', undefined, sink);
+    await until(() => sink.pings >= 2, 'two heartbeats');
+    expect(feed.subscriberCount).toBeGreaterThan(0);
+    feed.endStreams();
+    expect(sink.ended).toBe(true);
+    expect(feed.subscriberCount).toBe(0);
+  });
+});
