@@ -24,6 +24,8 @@ export function DataPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [action, setAction] = useState<{ kind: 'derive' | 'delete'; key: string } | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: keys.datasets(sid) });
+  // Kind and tables are listed only by servers whose list route reports them.
+  const detailed = datasets.data?.some((d) => d.tables !== undefined) ?? false;
 
   const upload = useMutation({
     mutationFn: () => api.uploadEtl(sid, name.trim(), files),
@@ -104,8 +106,8 @@ export function DataPage() {
             <thead>
               <tr>
                 <th scope="col">Key</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Tables</th>
+                {detailed && <th scope="col">Kind</th>}
+                {detailed && <th scope="col">Tables</th>}
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -117,8 +119,8 @@ export function DataPage() {
                       {d.key}
                     </button>
                   </td>
-                  <td>{d.kind ?? ''}</td>
-                  <td className="small">{describeTables(d)}</td>
+                  {detailed && <td>{d.kind ?? ''}</td>}
+                  {detailed && <td className="small">{describeTables(d)}</td>}
                   <td>
                     <div className="row">
                       <button type="button" onClick={() => setAction({ kind: 'derive', key: d.key })} aria-label={`Derive from ${d.key}`}>
