@@ -193,4 +193,30 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     await page.waitForURL(/#\/s\/[0-9a-f-]+\/scenarios/);
     await expect.poll(() => page.getByTestId('scenario-card').count()).toBe(0);
   });
+
+  it('is usable from the keyboard alone (and at the root mount)', async () => {
+    await page.goto(`${server.url}/ui/#/`);
+    await page.locator('#session-name').waitFor();
+    const focused = () => page.evaluate(() => ({ id: document.activeElement?.id ?? '', text: document.activeElement?.textContent ?? '' }));
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect((await focused()).id).toBe('content');
+    // Tab from the top of the content to the name field, type, Enter submits.
+    for (let i = 0; i < 10 && (await focused()).id !== 'session-name'; i++) await page.keyboard.press('Tab');
+    expect((await focused()).id).toBe('session-name');
+    await page.keyboard.type('e2e-keys');
+    await page.keyboard.press('Enter');
+    const remove = page.getByRole('button', { name: 'Delete e2e-keys' });
+    await remove.waitFor();
+    // A confirmation opens on Enter and Escape dismisses it, focus back where it was; nothing deleted.
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Delete session' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Delete session' }).waitFor({ state: 'hidden' });
+    expect(await remove.evaluate((el) => el === document.activeElement)).toBe(true);
+    const names = (await apiGet<{ sessions: { display_name: string }[] }>(api('/sessions'))).body.sessions.map((x) => x.display_name);
+    expect(names).toContain('e2e-keys');
+  });
 });

@@ -25,9 +25,6 @@ export function DropZone({ files, onFiles }: { files: readonly File[]; onFiles: 
       onDrop={drop}
     >
       <p style={{ marginTop: 0 }}>Drop CSV, JSON or XLSX files here, one per group (e.g. <code>sku_data.csv</code>), or</p>
-      <label htmlFor={id} className="button" style={{ display: 'inline-block' }}>
-        Choose files…
-      </label>
       <input
         ref={input}
         id={id}
@@ -40,6 +37,10 @@ export function DropZone({ files, onFiles }: { files: readonly File[]; onFiles: 
           if (input.current) input.current.value = '';
         }}
       />
+      {/* The input stays keyboard-focusable (visually hidden); its focus ring is drawn on this label. */}
+      <label htmlFor={id} className="button file-button">
+        Choose files…
+      </label>
       {files.length > 0 && (
         <ul aria-label="Chosen files" style={{ textAlign: 'left' }}>
           {files.map((f, i) => (
