@@ -6,6 +6,7 @@ npm run build >/dev/null
 PG_URL="${SCENARIST_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 node --import tsx bench/datasets.bench.ts
 node --import tsx bench/scenarios.bench.ts
+node --import tsx bench/auth.bench.ts
 node --import tsx bench/pg-status.bench.ts --database-url "$PG_URL"
 node --import tsx bench/distributed.bench.ts --database-url "$PG_URL"
 node --import tsx bench/ui.bench.ts

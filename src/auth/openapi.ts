@@ -14,10 +14,10 @@ export const SECURITY_SCHEMES = {
 
 /**
  * The schema of a protected route as documented: it names the bearer scheme and its 401/403 answers
- * (a route's own 403 description is kept). Hidden routes and routes without a schema are left alone.
+ * (a route's own 403 description is kept). A new object: schemas may be shared between routes.
  */
-export function withSecurity(schema: FastifySchema | undefined): FastifySchema | undefined {
-  if (schema === undefined || (schema as { hide?: boolean }).hide === true) return schema;
+export function withSecurity(schema: FastifySchema = {}): FastifySchema {
+  if ((schema as { hide?: boolean }).hide === true) return schema;
   const response = (schema.response ?? {}) as Record<string, unknown>;
   return {
     ...schema,

@@ -1,5 +1,6 @@
 import { resolveSettings } from '../config/resolve.js';
 import { SettingError } from '../config/setting-error.js';
+import { ExecutorLockedError } from '../executor/local/executor-lock.js';
 import type { Settings } from '../config/settings.js';
 import { settingsFromEnv, settingsFromFile } from '../config/sources.js';
 import { flagsHelp, parseFlags, SERVE_FLAGS } from './flags.js';
@@ -61,7 +62,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         return 1;
     }
   } catch (err) {
-    if (err instanceof SettingError) {
+    if (err instanceof SettingError || err instanceof ExecutorLockedError) {
       console.error(`scenarist: ${err.message}`);
       return 2;
     }

@@ -63,7 +63,9 @@ async function create(store: Store, tokens: TokensRepository, extra: Readonly<Re
   if (scope === undefined) throw new SettingError('--scope', `is required: one of ${SCOPES.join(', ')}`);
   if (!isScope(scope)) throw new SettingError('--scope', `must be one of ${SCOPES.join(', ')}, got "${scope}"`);
   const name = extra.name?.trim();
-  if (name === '') throw new SettingError('--name', 'must not be empty');
+  if (name !== undefined && (name === '' || name.length > 200 || /\p{Cc}/u.test(name))) {
+    throw new SettingError('--name', 'must be 1 to 200 characters without control characters');
+  }
   let session: SessionRecord | undefined;
   if (extra.session !== undefined) {
     session = await findSession(store, extra.session);

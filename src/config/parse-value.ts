@@ -61,6 +61,19 @@ export function parseSize(name: string, raw: unknown): number {
   return bytes;
 }
 
+/** The longest duration a Node timer can wait (about 24.8 days). */
+export const MAX_DURATION_MS = 2_147_483_647;
+
+/** Durations in milliseconds, with an optional unit: `3600000`, `500ms`, `90s`, `30m`, `1h`. */
+export function parseDuration(name: string, raw: unknown): number {
+  const match = typeof raw === 'number' ? [String(raw), String(raw), ''] : typeof raw === 'string' ? /^\s*(\d+)\s*(ms|s|m|min|h)?\s*$/i.exec(raw) : null;
+  if (!match || !/^\d+$/.test(match[1] ?? '')) throw new SettingError(name, `expected a duration such as 1h, 30m, 90s or 500ms, got ${show(raw)}`);
+  const unit = { '': 1, ms: 1, s: 1_000, m: 60_000, min: 60_000, h: 3_600_000 }[(match[2] ?? '').toLowerCase() as '' | 'ms' | 's' | 'm' | 'min' | 'h'];
+  const ms = Number(match[1]) * unit;
+  if (ms <= 0 || ms > MAX_DURATION_MS) throw new SettingError(name, `must be between 1 ms and 24 days, got ${show(raw)}`);
+  return ms;
+}
+
 function show(raw: unknown): string {
   const text = JSON.stringify(raw) ?? String(raw);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;

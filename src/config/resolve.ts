@@ -3,7 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { SettingError } from './setting-error.js';
 import { isLoopbackHost } from './loopback.js';
 import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings, type Settings } from './settings.js';
-import { parseBoolean, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
+import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString } from './parse-value.js';
 import { isIP } from 'node:net';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
@@ -42,6 +42,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
     // Reachable from other machines means tokens unless someone explicitly says otherwise.
     auth: raw.auth === undefined ? (isLoopbackHost(host) ? 'none' : 'token') : parseAuthMode(raw.auth),
+    runTimeLimitMs: raw.run_time_limit === undefined ? 3_600_000 : parseDuration('run_time_limit', raw.run_time_limit),
   };
   if (settings.autocreate && settings.defaultAlgo === undefined) {
     throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');

@@ -24,6 +24,8 @@ export interface Settings {
   readonly logLevel: LogLevel;
   /** `token`: every route but health, docs and UI needs a bearer token; `none`: no authentication. */
   readonly auth: AuthMode;
+  /** How long a run may take before it is stopped and FAILED (TIME_LIMIT); an algorithm's `timeLimitMs` wins. */
+  readonly runTimeLimitMs: number;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -56,6 +58,7 @@ export const SETTING_NAMES = [
   'upload_limit',
   'log_level',
   'auth',
+  'run_time_limit',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -81,11 +81,9 @@ export class DatasetService {
 
   /** Deletes a dataset unless a scenario of the session still uses it. */
   async delete(sessionId: string, key: string): Promise<void> {
-    await this.requireExists(sessionId, key);
-    if (await this.store.datasets.isReferenced(sessionId, key)) {
-      throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`);
-    }
-    await this.store.datasets.delete(sessionId, key);
+    const outcome = await this.store.datasets.deleteUnreferenced(sessionId, key);
+    if (outcome === 'missing') throw notFound(`dataset '${key}' not found`);
+    if (outcome === 'referenced') throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`);
     this.hooks.datasetDeleted?.(sessionId, key);
   }
 

@@ -21,6 +21,8 @@ export interface Algorithm<P extends ParamDecls = ParamDecls, TData = Dataset, R
   readonly name: string;
   readonly description?: string;
   readonly parameters: P;
+  /** This algorithm's run time limit in ms, instead of the `run_time_limit` setting. */
+  readonly timeLimitMs?: number;
   run(data: TData, params: ParamValues<P>, ctx: RunContext): R | Promise<R>;
 }
 

@@ -1,3 +1,4 @@
+import { MAX_DURATION_MS } from '../config/parse-value.js';
 import { checkDecls } from '../params/check-decls.js';
 import type { ParamDecls } from '../params/kinds.js';
 import type { AnyAlgorithm, AnyDataSource, AnyKpi, Domain } from './define.js';
@@ -18,6 +19,10 @@ export class DomainRegistry {
       if (this.algorithmsByName.has(algorithm.name)) throw new Error(`domain: two algorithms are named "${algorithm.name}"`);
       if (typeof algorithm.run !== 'function') throw new Error(`domain: algorithm "${algorithm.name}" has no run function`);
       checkDecls(algorithm.parameters ?? {}, `algorithm "${algorithm.name}"`);
+      const limit = algorithm.timeLimitMs;
+      if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= MAX_DURATION_MS)) {
+        throw new Error(`domain: algorithm "${algorithm.name}" has timeLimitMs ${String(limit)}; give a whole number of ms from 1 to ${MAX_DURATION_MS}`);
+      }
       this.algorithmsByName.set(algorithm.name, algorithm);
     }
     for (const kpi of domain.kpis) {
@@ -42,6 +47,11 @@ export class DomainRegistry {
 
   algorithm(name: string): AnyAlgorithm | undefined {
     return this.algorithmsByName.get(name);
+  }
+
+  /** The time limit of a run of `algoName`: the algorithm's own `timeLimitMs`, else `fallbackMs` (the setting). */
+  timeLimitOf(algoName: string, fallbackMs: number): number {
+    return this.algorithmsByName.get(algoName)?.timeLimitMs ?? fallbackMs;
   }
 
   get dataSource(): AnyDataSource | undefined {

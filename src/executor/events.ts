@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { RunErrorCode } from '../scenarios/run-error.js';
 
 /** Which scenario an event is about. */
 export interface RunRef {
@@ -18,7 +19,8 @@ export interface RunEventMap {
   /** Live progress in [0, 1], batched (not every report of the algorithm). */
   'run:progress': RunRef & { readonly progress: number };
   'run:completed': RunRef;
-  'run:failed': RunRef & { readonly message: string };
+  /** FAILED: the run failed, was cancelled (code CANCELLED; the scenario is kept), hit its time limit, or was interrupted twice. */
+  'run:failed': RunRef & { readonly message: string; readonly code: RunErrorCode };
   /** Deleted while QUEUED or PROCESSING (itself or with its session); it never runs afterwards. */
   'run:cancelled': RunRef;
   /** Back to CREATED with its result cleared and progress 0. */

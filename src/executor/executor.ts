@@ -28,6 +28,12 @@ export interface Executor {
    * `remove` answers the status of the row it deleted (undefined when there was none).
    */
   cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void>;
+  /**
+   * Stops the run of a scenario whose row was just ended by a client (`cancel`: FAILED, token
+   * cleared): a run here gets its abort signal and, after the grace period, its thread is stopped;
+   * other processes are told to stop theirs. Nothing the run does afterwards is written.
+   */
+  abort(ref: RunRef): Promise<void>;
   /** Like `cancel` for every queued and running scenario of a session; `remove` answers the rows it deleted. */
   cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void>;
   /** The live state of a run executing in this process; undefined when it does not run here. */

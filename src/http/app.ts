@@ -12,6 +12,7 @@ import { etlRoutes } from './routes/etl.js';
 import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
+import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -93,6 +94,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(scenarioRoutes, opts);
     await scope.register(eventRoutes, opts);
     await scope.register(webhookRoutes, opts);
+    await scope.register(scenarioCancelRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

@@ -36,7 +36,15 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     await store.close();
     throw err;
   });
-  const executorOptions = { store, events, log, workers: settings.workers, databaseUrl: settings.databaseUrl, domain: settings.domain };
+  const executorOptions = {
+    store,
+    events,
+    log,
+    workers: settings.workers,
+    databaseUrl: settings.databaseUrl,
+    domain: settings.domain,
+    timeLimitOf: (algoName: string) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
+  };
   // SQLite: one process owns the queue. PostgreSQL: graphile-worker (loaded only then) spreads runs
   // over every process.
   const executor: Executor =

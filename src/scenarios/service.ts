@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../store/errors.js';
 import type { ScenarioRecord, ScenarioRef, ScenarioStatusRecord, StatusChange } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
 import { changeFor } from './changes.js';
+import { CANCELLED_MESSAGE } from './run-error.js';
 import { isFinished, transition, type ScenarioEvent } from './state-machine.js';
 import type { StatusCache } from './status-cache.js';
 import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
@@ -51,6 +52,10 @@ export class ScenarioService {
 
   private get repo() {
     return this.deps.store.scenarios;
+  }
+
+  private get runs() {
+    return this.deps.store.runs;
   }
 
   async list(sessionId: string): Promise<ScenarioView[]> {
@@ -109,11 +114,28 @@ export class ScenarioService {
 
   /** Back to CREATED with result, KPIs, error and progress cleared; a no-op from CREATED. */
   async reset(ref: ScenarioRef): Promise<ScenarioView> {
-    const reset = await this.change(ref, 'reset', (change) => this.repo.reset(ref, change));
+    const reset = await this.change(ref, 'reset', (change) => this.runs.reset(ref, change));
     if (!reset) return this.get(ref);
     this.deps.statusCache?.written(reset);
     this.deps.executor.events.emit('run:reset', { scenarioId: ref.id, sessionId: ref.sessionId });
     return scenarioView(reset, this.deps.domain);
+  }
+
+  /**
+   * Cancels a QUEUED or PROCESSING scenario: it ends FAILED with `error: { message: "cancelled",
+   * code: "CANCELLED" }` and is kept. The row is written first (one conditional UPDATE, so a run
+   * completing at the same moment and the cancel have exactly one winner), then a running run gets
+   * its abort signal, wherever it runs; whatever it writes afterwards is refused by its token.
+   */
+  async cancel(ref: ScenarioRef): Promise<ScenarioView> {
+    const cancelled = await this.change(ref, 'cancel', () => this.runs.cancel(ref, now()));
+    // The state machine has no no-op row for cancel: a change that applied answers its row.
+    if (!cancelled) return this.get(ref);
+    this.deps.statusCache?.written(cancelled);
+    const event = { scenarioId: ref.id, sessionId: ref.sessionId };
+    await this.deps.executor.abort(event);
+    this.deps.executor.events.emit('run:failed', { ...event, message: cancelled.error ?? CANCELLED_MESSAGE, code: 'CANCELLED' });
+    return scenarioView(cancelled, this.deps.domain);
   }
 
   /** Deletes a scenario; a queued or running one is cancelled first and never runs afterwards. */
@@ -176,7 +198,7 @@ export class ScenarioService {
     const algoParams = validateParams(algorithm.parameters, input.algoParams);
     const dataParams = validateParams(domain.dataParameters, input.dataParams);
     const id = randomUUID();
-    let row: ScenarioRecord;
+    let row: ScenarioRecord | undefined;
     try {
       row = await this.repo.insert({
         id,
@@ -192,6 +214,8 @@ export class ScenarioService {
       if (isUniqueViolation(err)) return undefined;
       throw err;
     }
+    // Deleted between the check above and the insert (which re-checks it atomically).
+    if (!row) throw notFound(`dataset '${input.datasetKey}' not found`);
     this.deps.statusCache?.written(row);
     this.deps.executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
     if (!this.deps.settings.autorun) return { id, row };
@@ -199,7 +223,7 @@ export class ScenarioService {
   }
 
   private async enqueue(ref: ScenarioRef, change: StatusChange): Promise<ScenarioRecord | undefined> {
-    const queued = await this.repo.queue(ref, change, now());
+    const queued = await this.runs.queue(ref, change, now());
     if (!queued) return undefined;
     this.deps.statusCache?.written(queued);
     this.deps.executor.queued({ scenarioId: ref.id, sessionId: ref.sessionId });

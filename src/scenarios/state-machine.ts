@@ -22,7 +22,9 @@ export type ScenarioEvent =
   /** `POST .../reset` */
   | 'reset'
   /** A run stopped by a restart or shutdown goes back to the queue (decisions.md, restart recovery). */
-  | 'requeue';
+  | 'requeue'
+  /** `POST .../cancel`: a queued or running scenario ends FAILED (code CANCELLED) and is kept. */
+  | 'cancel';
 
 export type Transition =
   /** `changed` is false for the one no-op row (reset of a CREATED scenario). */
@@ -39,6 +41,7 @@ const TABLE: Table = {
   fail: { PROCESSING: 'FAILED' },
   reset: { COMPLETE: 'CREATED', FAILED: 'CREATED', CREATED: 'CREATED' },
   requeue: { PROCESSING: 'QUEUED' },
+  cancel: { QUEUED: 'FAILED', PROCESSING: 'FAILED' },
 };
 
 /** Why each event is refused from a state the table does not list, worded for a client. */
@@ -52,6 +55,7 @@ const REFUSAL: Readonly<Record<ScenarioEvent, (from: ScenarioStatus) => string>>
   fail: (from) => `only a PROCESSING scenario can fail, this one is ${from}`,
   reset: (from) => `the scenario is ${from}; it can be reset once its run has finished`,
   requeue: (from) => `only a PROCESSING scenario can be queued again, this one is ${from}`,
+  cancel: (from) => `the scenario is ${from}; only a QUEUED or PROCESSING scenario can be cancelled`,
 };
 
 /** The next state of a scenario in `from` when `event` happens, or the reason it cannot happen. */

@@ -2,6 +2,7 @@ import type { BetterWhen } from '../domain/define.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { describeParams, type ParameterDescriptor } from '../params/describe.js';
 import type { ScenarioRecord, ScenarioStatusRecord } from '../store/scenarios-repository.js';
+import { isRunErrorCode, type RunErrorCode } from './run-error.js';
 import type { ScenarioStatus } from './state-machine.js';
 
 /** A KPI entry of the scenario payload (decisions.md "Wire format"). */
@@ -28,7 +29,8 @@ export interface ScenarioView {
   readonly created_at: string;
   readonly started_at: string | null;
   readonly finished_at: string | null;
-  readonly error: { readonly message: string } | null;
+  /** Set when FAILED; `code` (a `RunErrorCode`) says why, for machines. */
+  readonly error: { readonly message: string; readonly code?: RunErrorCode } | null;
 }
 
 export interface StatusView {
@@ -77,7 +79,7 @@ export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liv
     created_at: record.createdAt,
     started_at: record.startedAt,
     finished_at: record.finishedAt,
-    error: record.status === 'FAILED' ? { message: record.error ?? 'the run failed' } : null,
+    error: record.status === 'FAILED' ? errorView(record) : null,
   };
 }
 
@@ -88,6 +90,11 @@ export function statusView(record: ScenarioStatusRecord, liveProgress?: number):
     status: record.status,
     progress: liveProgress !== undefined && record.status === 'PROCESSING' ? liveProgress : record.progress,
   };
+}
+
+function errorView(record: ScenarioRecord): { message: string; code?: RunErrorCode } {
+  const message = record.error ?? 'the run failed';
+  return isRunErrorCode(record.errorCode) ? { message, code: record.errorCode } : { message };
 }
 
 function parseObject(json: string | null): Record<string, unknown> {

@@ -85,6 +85,9 @@ export class SessionService {
     const source = await this.resolve(ref);
     await this.writing(() =>
       this.store.db.transaction().execute(async (trx) => {
+        // Locked until the copy commits: a concurrent delete of the source waits for it, or went first
+        // and the copy is refused, never committed empty.
+        if (!(await this.store.sessions.lockForCopy(source.id, trx))) throw notFound(`session '${ref}' not found`);
         const id = await this.insertNamed(newDisplayName, trx);
         await this.store.datasets.copySession(source.id, id, trx);
         await this.hooks.copyScenarios(source.id, id, trx);
@@ -109,7 +112,9 @@ export class SessionService {
   async delete(ref: string): Promise<SessionList> {
     const session = await this.resolve(ref);
     await this.hooks.cancelSession(session.id);
-    await this.writing(() => this.store.sessions.delete(session.id));
+    // Of concurrent deletes, only the one whose DELETE removed the row succeeds.
+    const deleted = await this.writing(() => this.store.sessions.delete(session.id));
+    if (!deleted) throw notFound(`session '${ref}' not found`);
     this.hooks.sessionDeleted(session.id);
     return this.list();
   }

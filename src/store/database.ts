@@ -53,6 +53,8 @@ export interface ScenariosTable {
   /** JSON object of KPI name to value, set at COMPLETE. */
   kpi_values: string | null;
   error: string | null;
+  /** Why the run failed, for machines (`RunErrorCode`); null unless FAILED. */
+  error_code: string | null;
   /** How many times a run of this scenario was started since it was last queued by a client. */
   attempts: number;
   /** FIFO position among queued scenarios of the session. */

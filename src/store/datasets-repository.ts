@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { DatasetKind } from '../datasets/model.js';
 import type { Database } from './database.js';
 import { prepared } from './prepared-query.js';
@@ -114,9 +114,25 @@ export class DatasetsRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /**
+   * Deletes the dataset unless a scenario of the session uses it, in one transaction: the dataset
+   * row is locked first (PostgreSQL `for update`), so a scenario insert racing it (which locks the row
+   * `for share`) either committed before and is seen here, or waits and then finds no dataset.
+   */
+  async deleteUnreferenced(sessionId: string, key: string): Promise<'deleted' | 'missing' | 'referenced'> {
+    return this.db.transaction().execute(async (trx) => {
+      const query = trx.selectFrom('datasets').select('key').where('session_id', '=', sessionId).where('key', '=', key);
+      const row = await (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+      if (!row) return 'missing';
+      if (await this.isReferenced(sessionId, key, trx)) return 'referenced';
+      await trx.deleteFrom('datasets').where('session_id', '=', sessionId).where('key', '=', key).execute();
+      return 'deleted';
+    });
+  }
+
   /** Whether any scenario of the session uses the dataset (such a dataset cannot be deleted). */
-  async isReferenced(sessionId: string, key: string): Promise<boolean> {
-    const row = await this.db
+  async isReferenced(sessionId: string, key: string, db: Kysely<Database> = this.db): Promise<boolean> {
+    const row = await db
       .selectFrom('scenarios')
       .select('id')
       .where('session_id', '=', sessionId)

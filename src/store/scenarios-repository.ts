@@ -1,6 +1,7 @@
-import { sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
-import { prepared, preparedByShape } from './prepared-query.js';
+import { prepared } from './prepared-query.js';
+import { ENDED, NO_RUN } from './run-columns.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */
 export interface ScenarioRecord {
@@ -16,6 +17,8 @@ export interface ScenarioRecord {
   readonly resultJson: string | null;
   readonly kpiValuesJson: string | null;
   readonly error: string | null;
+  /** A `RunErrorCode` when FAILED. */
+  readonly errorCode: string | null;
   readonly createdAt: string;
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
@@ -45,7 +48,7 @@ export interface ScenarioRef {
   readonly id: string;
 }
 
-const recordColumns = [
+export const recordColumns = [
   'id',
   'session_id as sessionId',
   'tag',
@@ -58,25 +61,11 @@ const recordColumns = [
   'result as resultJson',
   'kpi_values as kpiValuesJson',
   'error',
+  'error_code as errorCode',
   'created_at as createdAt',
   'started_at as startedAt',
   'finished_at as finishedAt',
 ] as const;
-
-/** Values that clear everything a run produced, for reset and for copies of unfinished scenarios. */
-export const CLEARED_RUN = {
-  progress: 0,
-  result: null,
-  kpi_values: null,
-  error: null,
-  attempts: 0,
-  queue_order: null,
-  queued_at: null,
-  started_at: null,
-  finished_at: null,
-  lease_owner: null,
-  lease_expires_at: null,
-} as const;
 
 // The statements of the hot paths (create, run, status), compiled once (see prepared-query.ts).
 
@@ -93,40 +82,36 @@ const statusBySessionRefQuery = prepared((db, v: { sessionRef: string; id: strin
     .where((eb) => eb.or([eb('sessions.id', '=', v.sessionRef), eb('sessions.display_name', '=', v.sessionRef)])),
 );
 
-const insertQuery = prepared((db, scenario: NewScenario) =>
-  db.insertInto('scenarios').values({
-    id: scenario.id,
-    session_id: scenario.sessionId,
-    tag: scenario.tag,
-    dataset_key: scenario.datasetKey,
-    algo_name: scenario.algoName,
-    algo_params: scenario.algoParamsJson,
-    data_params: scenario.dataParamsJson,
-    status: 'CREATED',
-    ...CLEARED_RUN,
-    created_at: scenario.createdAt,
-  }),
-);
+/**
+ * Inserts the scenario only while its dataset exists, in one statement: on PostgreSQL the dataset
+ * row is locked (`for share`) until the insert commits, so a concurrent dataset delete either sees
+ * this scenario or happens first (then nothing is inserted). SQLite runs statements one at a time.
+ * Run columns take their defaults (no run).
+ */
+const insertQuery = prepared((db, scenario: NewScenario) => {
+  const text = (value: string) => sql<string>`cast(${value} as text)`;
+  const source = db
+    .selectFrom('datasets')
+    .select([
+      text(scenario.id).as('id'),
+      'session_id',
+      text(scenario.tag).as('tag'),
+      'key',
+      text(scenario.algoName).as('algo_name'),
+      text(scenario.algoParamsJson).as('algo_params'),
+      text(scenario.dataParamsJson).as('data_params'),
+      sql<StoredStatus>`'CREATED'`.as('status'),
+      text(scenario.createdAt).as('created_at'),
+    ])
+    .where('session_id', '=', scenario.sessionId)
+    .where('key', '=', scenario.datasetKey);
+  return db
+    .insertInto('scenarios')
+    .columns(['id', 'session_id', 'tag', 'dataset_key', 'algo_name', 'algo_params', 'data_params', 'status', 'created_at'])
+    .expression(db.getExecutor().adapter instanceof PostgresAdapter ? source.forShare() : source);
+});
 
-/** One compiled statement per state change (its from-states are part of the SQL). */
-const queueQuery = preparedByShape(
-  (change: StatusChange) => `${change.from.join(',')}>${change.to}`,
-  (db, change, v: ScenarioRef & { now: string }) =>
-    db
-      .updateTable('scenarios')
-      .set({
-        status: change.to,
-        ...CLEARED_RUN,
-        queue_order: sql<number>`(select coalesce(max(q.queue_order), 0) + 1 from scenarios q where q.status in ('QUEUED', 'PROCESSING'))`,
-        queued_at: v.now,
-      })
-      .where('session_id', '=', v.sessionId)
-      .where('id', '=', v.id)
-      .where('status', 'in', change.from)
-      .returning(recordColumns),
-);
-
-/** Scenario rows: client-facing reads and the client-driven state changes (run, reset, delete, copy). */
+/** Scenario rows: client-facing reads, insert, delete and copy (run state is `RunsRepository`'s). */
 export class ScenariosRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -169,12 +154,14 @@ export class ScenariosRepository {
   }
 
   /**
-   * Stores a CREATED scenario and answers its row as stored, built from the inserted values (no
-   * read back); throws a unique violation when the tag is taken in the session.
+   * Stores a CREATED scenario while its dataset exists and answers its row as stored, built from the
+   * inserted values (no read back); undefined when the dataset is gone. Throws a unique violation
+   * when the tag is taken in the session.
    */
-  async insert(scenario: NewScenario): Promise<ScenarioRecord> {
-    await insertQuery(this.db, scenario);
-    const { progress, result, kpi_values, error, started_at, finished_at } = CLEARED_RUN;
+  async insert(scenario: NewScenario): Promise<ScenarioRecord | undefined> {
+    const result = await insertQuery(this.db, scenario);
+    if (Number(result.numAffectedRows ?? 0) === 0) return undefined;
+    const { progress, result: resultJson, kpi_values, error, error_code, started_at, finished_at } = NO_RUN;
     return {
       id: scenario.id,
       sessionId: scenario.sessionId,
@@ -186,36 +173,13 @@ export class ScenariosRepository {
       createdAt: scenario.createdAt,
       status: 'CREATED',
       progress,
-      resultJson: result,
+      resultJson,
       kpiValuesJson: kpi_values,
       error,
+      errorCode: error_code,
       startedAt: started_at,
       finishedAt: finished_at,
     };
-  }
-
-  /**
-   * Queues the scenario behind every queued or running one (FIFO by `queue_order`) when its status
-   * is one of `change.from`. Answers the row as this change left it (QUEUED, even if a worker claims
-   * it a moment later), or undefined when another request changed it first or it does not exist.
-   */
-  async queue(ref: ScenarioRef, change: StatusChange, now: string): Promise<ScenarioRecord | undefined> {
-    return (await queueQuery(this.db, change, { sessionId: ref.sessionId, id: ref.id, now })).rows[0];
-  }
-
-  /**
-   * Clears the run's result, KPIs, error and progress when the status is one of `change.from`.
-   * Answers the row as this change left it, or undefined when the change did not apply.
-   */
-  reset(ref: ScenarioRef, change: StatusChange): Promise<ScenarioRecord | undefined> {
-    return this.db
-      .updateTable('scenarios')
-      .set({ status: change.to, ...CLEARED_RUN })
-      .where('session_id', '=', ref.sessionId)
-      .where('id', '=', ref.id)
-      .where('status', 'in', change.from)
-      .returning(recordColumns)
-      .executeTakeFirst();
   }
 
   /** Deletes the scenario; answers the status it had, or undefined when there was none. */
@@ -255,8 +219,8 @@ export class ScenariosRepository {
     const rows = await db.selectFrom('scenarios').selectAll().where('session_id', '=', fromSessionId).orderBy('seq').execute();
     if (rows.length === 0) return;
     const copies = rows.map(({ seq: _seq, ...row }) => {
-      const base = { ...row, id: newId(), session_id: toSessionId, queue_order: null, lease_owner: null, lease_expires_at: null, attempts: 0 };
-      return keepsRun(row.status) ? base : { ...base, status: 'CREATED' as const, ...CLEARED_RUN };
+      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0 };
+      return keepsRun(row.status) ? base : { ...base, status: 'CREATED' as const, ...NO_RUN };
     });
     // Batches keep each statement under SQLite's bound-parameter limit.
     for (let i = 0; i < copies.length; i += 200) await db.insertInto('scenarios').values(copies.slice(i, i + 200)).execute();

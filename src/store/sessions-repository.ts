@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 
 export interface SessionRecord {
@@ -41,6 +41,16 @@ export class SessionsRepository {
   async rename(id: string, displayName: string): Promise<boolean> {
     const result = await this.db.updateTable('sessions').set({ display_name: displayName }).where('id', '=', id).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Inside a transaction: whether the session still exists, locking its row against deletion until
+   * the transaction ends (PostgreSQL `for share`; SQLite transactions run one at a time).
+   */
+  async lockForCopy(id: string, trx: Kysely<Database>): Promise<boolean> {
+    const query = trx.selectFrom('sessions').select('id').where('id', '=', id);
+    const row = await (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query).executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Removes the session; its datasets and scenarios go with it (foreign keys cascade). */

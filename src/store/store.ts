@@ -3,6 +3,7 @@ import type { Database } from './database.js';
 import { dialectOf, type StoreDialect } from './dialect.js';
 import { DatasetsRepository } from './datasets-repository.js';
 import { migrateToLatest } from './migrations/migrate.js';
+import { RunsRepository } from './runs-repository.js';
 import { ScenariosRepository } from './scenarios-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
 
@@ -13,6 +14,8 @@ export interface Store {
   readonly sessions: SessionsRepository;
   readonly datasets: DatasetsRepository;
   readonly scenarios: ScenariosRepository;
+  /** Run state of scenarios: every status transition after creation. */
+  readonly runs: RunsRepository;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     sessions: new SessionsRepository(db),
     datasets: new DatasetsRepository(db),
     scenarios: new ScenariosRepository(db),
+    runs: new RunsRepository(db),
     close: () => db.destroy(),
   };
 }

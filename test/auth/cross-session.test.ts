@@ -113,6 +113,26 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
     expect(await snapshot()).toEqual(before);
   });
 
+  it('cannot reach the other session\'s scenarios through its own {sid} either (404, nothing changes)', async () => {
+    const token = bound.admin!;
+    let checked = 0;
+    for (const route of routes) {
+      if (route.access.token !== 'required' || !route.url.includes('/scenarios/:id')) continue;
+      const url = fill(route.url, { sid: own.id, id: other.scenarioId, key: 'example', name: 'As-Is Slotting' });
+      const res = await t.app.inject({
+        method: route.method as InjectOptions['method'],
+        url,
+        headers: { authorization: `Bearer ${token}` },
+        ...(route.method === 'GET' || route.method === 'HEAD' ? {} : { payload: {} }),
+      });
+      expect(res.statusCode, `${route.method} ${url}`).toBe(404);
+      if (route.method !== 'HEAD') expect(res.body).not.toContain('theirs');
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(6);
+    expect(await snapshot()).toEqual(before);
+  });
+
   it.each(SCOPES)('still serves a %s token every read route of its own session', async (scope) => {
     const token = bound[scope]!;
     for (const route of routes) {

@@ -32,7 +32,7 @@ describe.each(DIALECTS)('cancelling runs on %s', (dialect) => {
   it('stops a CPU loop at its next progress report when its scenario is deleted', async () => {
     const session = await h.session();
     const ref = await h.start(session, { algoName: 'Spin', algoParams: { duration_ms: 600_000 } });
-    await eventually(async () => (await h.scenarios.status(ref)).progress > 0);
+    await eventually(async () => (await h.scenarios.status(ref)).progress > 0, 'the spinning run to report progress');
     await h.scenarios.delete(ref);
     expect(eventsOf(ref.id).filter((n) => n !== 'run:progress')).toEqual(['run:queued', 'run:started', 'run:cancelled']);
   });
@@ -76,9 +76,14 @@ describe.each(DIALECTS)('cancelling runs on %s', (dialect) => {
 
   it('never runs a scenario of another session late because one session was cancelled', async () => {
     const [doomed, kept] = [await h.session(), await h.session()];
-    await h.start(doomed, { algoName: 'Sleep', algoParams: { duration_ms: 600_000 } });
+    const running = await h.start(doomed, { algoName: 'Sleep', algoParams: { duration_ms: 600_000 } });
     const other = await h.start(kept, { algoName: 'Sleep', algoParams: { duration_ms: 50 } });
+    await h.next('run:started', running);
     await h.scenarios.cancelSession(doomed);
+    expect(eventsOf(running.id)).toEqual(['run:queued', 'run:started', 'run:cancelled']);
     await h.next('run:completed', other);
+    expect(eventsOf(other.id).filter((n) => n !== 'run:progress')).toEqual(['run:queued', 'run:started', 'run:completed']);
+    expect(await h.scenarios.get(other)).toMatchObject({ status: 'COMPLETE', error: null });
+    expect(await h.store.scenarios.list(doomed)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { loadDomain } from '../../src/domain/load.js';
 import type { DomainRegistry } from '../../src/domain/registry.js';
 import { RunEvents, type RunEventMap, type RunEventName } from '../../src/executor/events.js';
 import { LocalExecutor } from '../../src/executor/local/local-executor.js';
+import type { TimeLimitOf } from '../../src/executor/queue/claim.js';
 import { ScenarioService, type CreateScenarioInput } from '../../src/scenarios/service.js';
 import type { ScenarioRef } from '../../src/store/scenarios-repository.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -32,7 +33,7 @@ export interface Harness {
   create(sessionId: string, input: Partial<CreateScenarioInput> & { algoName: string }): Promise<ScenarioRef>;
   /** Creates and runs. */
   start(sessionId: string, input: Partial<CreateScenarioInput> & { algoName: string }): Promise<ScenarioRef>;
-  /** Resolves with the first event of `name` about the scenario (past or future). */
+  /** Resolves with the first event of `name` about the scenario (past or future); rejects after a deadline. */
   next<K extends RunEventName>(name: K, ref: ScenarioRef): Promise<RunEventMap[K]>;
   close(): Promise<void>;
 }
@@ -41,11 +42,15 @@ export interface HarnessOptions {
   readonly workers?: number;
   readonly cancelGraceMs?: number;
   readonly progressFlushMs?: number;
+  readonly timeLimitOf?: TimeLimitOf;
 }
 
 const ITEMS = JSON.stringify({
   items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: [['a', 1.5], ['b', 2.5]] },
 });
+
+/** How long `next` waits for an event before failing the test with what it saw. */
+const EVENT_DEADLINE_MS = 30_000;
 
 export async function startHarness(database: TestDatabase, options: HarnessOptions = {}): Promise<Harness> {
   const store = await openStore(database.url);
@@ -65,22 +70,32 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     domain: TEST_DOMAIN,
     ...(options.cancelGraceMs === undefined ? {} : { cancelGraceMs: options.cancelGraceMs }),
     ...(options.progressFlushMs === undefined ? {} : { progressFlushMs: options.progressFlushMs }),
+    ...(options.timeLimitOf === undefined ? {} : { timeLimitOf: options.timeLimitOf }),
   });
   const settings = { autorun: false, autocreate: false, defaultAlgo: undefined, defaultAlgoParams: {} };
   const scenarios = new ScenarioService({ store, domain, executor, settings, log });
-  await executor.start();
+  await executor.start().catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
 
   const create: Harness['create'] = async (sessionId, input) => {
     const view = await scenarios.create(sessionId, { tag: randomUUID(), datasetKey: 'items', ...input });
     return { sessionId, id: view.id };
   };
   const next: Harness['next'] = (name, ref) =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const past = recorded.find((e) => e.name === name && e.scenarioId === ref.id);
       if (past) return resolve(past as never);
+      // A bound on a hang (the event never comes), not a timing assertion.
+      const timer = setTimeout(() => {
+        off();
+        reject(new Error(`no ${name} event for scenario ${ref.id} within ${EVENT_DEADLINE_MS} ms; saw ${JSON.stringify(recorded.filter((e) => e.scenarioId === ref.id))}`));
+      }, EVENT_DEADLINE_MS);
       const off = events.on(name, (event) => {
         if (event.scenarioId !== ref.id) return;
         off();
+        clearTimeout(timer);
         resolve(event);
       });
     });
@@ -113,7 +128,14 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
   };
 }
 
-/** Polls until `check` holds (the test timeout bounds the wait; no timing is asserted). */
-export async function eventually(check: () => Promise<boolean> | boolean): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 10));
+/**
+ * Polls until `check` holds; throws saying what was awaited once `deadlineMs` has passed (a bound
+ * on a hang, not a timing assertion).
+ */
+export async function eventually(check: () => Promise<boolean> | boolean, what = 'a condition', deadlineMs = 30_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${deadlineMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -25,9 +25,14 @@ describe('the shared run control block', () => {
   it('wakes the abort watcher of an awaiting run when an abort is requested', async () => {
     const main = new RunControl();
     const worker = new RunControl(main.buffer);
-    const aborted = new Promise<void>((resolve) => worker.watchAbort(resolve));
+    let calls = 0;
+    const aborted = new Promise<string>((resolve) => worker.watchAbort(() => resolve(`woken after ${++calls} call(s)`)));
+    expect(calls).toBe(0);
     main.requestAbort();
-    await aborted;
+    // A bound on a watcher that is never woken, so the test fails with a reason instead of timing out.
+    const hung = new Promise<string>((resolve) => setTimeout(() => resolve('not woken within 5 s'), 5_000).unref());
+    expect(await Promise.race([aborted, hung])).toBe('woken after 1 call(s)');
+    expect(worker.abortRequested).toBe(true);
   });
 
   it('calls the watcher at once when the abort was requested before watching began', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INTERRUPTED_TWICE } from '../../src/executor/queue/recover.js';
+import { INTERRUPTED_TWICE } from '../../src/scenarios/run-error.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
-import { eventually, startHarness, type Harness } from './harness.js';
+import { startHarness, type Harness } from './harness.js';
 
 describe.each(DIALECTS)('restart recovery on %s', (dialect) => {
   let database: TestDatabase;
@@ -75,6 +75,7 @@ describe.each(DIALECTS)('restart recovery on %s', (dialect) => {
     expect(scenario.status).toBe('FAILED');
     expect(scenario.error?.message).toBe(INTERRUPTED_TWICE);
     expect(scenario.error?.message).toContain('interrupted twice');
+    expect(scenario.error?.code).toBe('INTERRUPTED');
   });
 
   it('puts a run stopped by a graceful shutdown back in the queue without counting an interruption', async () => {
@@ -109,6 +110,26 @@ describe.each(DIALECTS)('restart recovery on %s', (dialect) => {
     await first.close();
     open.length = 0;
     const second = await start(1);
-    await eventually(async () => (await second.scenarios.status(ref)).status === 'FAILED');
+    const failed = await second.next('run:failed', ref);
+    expect(failed.code).toBe('ALGORITHM_ERROR');
+    const scenario = await second.scenarios.get(ref);
+    expect(scenario).toMatchObject({ status: 'FAILED', error: { message: failed.message, code: 'ALGORITHM_ERROR' } });
+    expect(second.recorded.filter((e) => e.scenarioId === ref.id).map((e) => e.name)).toEqual(['run:queued', 'run:started', 'run:failed']);
+    const row = await second.store.db.selectFrom('scenarios').select(['attempts', 'lease_owner', 'lease_expires_at']).where('id', '=', ref.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ attempts: 2, lease_owner: null, lease_expires_at: null });
+  });
+
+  it('runs a recovered scenario without the expired lease its dead run left behind', async () => {
+    const first = await start(0);
+    const session = await first.session();
+    const ref = await first.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 600_000 } });
+    await simulateCrash(first, ref.id, 1);
+    await first.store.db.updateTable('scenarios').set({ lease_expires_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', ref.id).execute();
+    await first.close();
+    open.length = 0;
+    const second = await start(1);
+    await second.next('run:started', ref);
+    const row = await second.store.db.selectFrom('scenarios').select(['status', 'lease_expires_at']).where('id', '=', ref.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'PROCESSING', lease_expires_at: null });
   });
 });

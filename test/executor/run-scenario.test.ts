@@ -39,6 +39,7 @@ describe('running one scenario with the shared run core', () => {
     scenarioId: randomUUID(),
     sessionId,
     datasetKey: 'items',
+    deadline: Date.now() + 3_600_000,
     algoName,
     algoParams,
     dataParams,

@@ -11,8 +11,10 @@ const ALLOWED: [ScenarioStatus, ScenarioEvent, ScenarioStatus][] = [
   ['FAILED', 'reset', 'CREATED'],
   ['CREATED', 'reset', 'CREATED'],
   ['PROCESSING', 'requeue', 'QUEUED'],
+  ['QUEUED', 'cancel', 'FAILED'],
+  ['PROCESSING', 'cancel', 'FAILED'],
 ];
-const EVENTS: ScenarioEvent[] = ['run', 'start', 'complete', 'fail', 'reset', 'requeue'];
+const EVENTS: ScenarioEvent[] = ['run', 'start', 'complete', 'fail', 'reset', 'requeue', 'cancel'];
 
 describe('the scenario state machine', () => {
   it.each(ALLOWED)('moves %s on %s to %s', (from, event, to) => {

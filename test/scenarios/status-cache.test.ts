@@ -16,6 +16,7 @@ const record = (id: string, sessionId = 's1'): ScenarioRecord => ({
   resultJson: null,
   kpiValuesJson: null,
   error: null,
+  errorCode: null,
   createdAt: '2024-01-01T00:00:00.000Z',
   startedAt: null,
   finishedAt: null,
@@ -45,7 +46,7 @@ describe('the status cache', () => {
   it('keeps the last written progress of a failed run, as its row does', () => {
     const { events, cache } = following();
     cache.written({ ...record('a'), status: 'PROCESSING', progress: 0.5 });
-    events.emit('run:failed', { scenarioId: 'a', sessionId: 's1', message: 'boom' });
+    events.emit('run:failed', { scenarioId: 'a', sessionId: 's1', message: 'boom', code: 'ALGORITHM_ERROR' });
     expect(cache.get('a')).toMatchObject({ status: 'FAILED', progress: 0.5 });
   });
 

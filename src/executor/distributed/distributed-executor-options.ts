@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
+import { DEFAULT_TIME_LIMIT_MS } from '../local/local-executor-options.js';
+import type { TimeLimitOf } from '../queue/claim.js';
 
 export interface DistributedExecutorOptions {
   readonly store: Store;
@@ -20,6 +22,8 @@ export interface DistributedExecutorOptions {
   readonly leaseRenewMs?: number;
   /** How often this process looks for expired leases and queued scenarios without a job. */
   readonly reapIntervalMs?: number;
+  /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
+  readonly timeLimitOf?: TimeLimitOf;
 }
 
 export type FilledDistributedExecutorOptions = Required<DistributedExecutorOptions>;
@@ -28,7 +32,7 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 
 /** Fills defaults and validates once, naming the option; the result is frozen. */
 export function fillDistributedExecutorOptions(options: DistributedExecutorOptions): FilledDistributedExecutorOptions {
-  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, leaseMs: 5_000, leaseRenewMs: 1_000, reapIntervalMs: 1_000, ...options };
+  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, leaseMs: 5_000, leaseRenewMs: 1_000, reapIntervalMs: 1_000, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, ...options };
   for (const key of ['workers', 'cancelGraceMs', 'progressFlushMs', 'leaseMs', 'leaseRenewMs', 'reapIntervalMs'] as const) {
     if (!isCount(filled[key])) throw new TypeError(`options.${key} must be a non-negative integer`);
   }

@@ -7,8 +7,9 @@ import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
 import { RunningRun } from '../local/running-run.js';
 import { createWorkerPool, type WorkerPool } from '../local/worker-pool.js';
+import { INTERRUPTED_TWICE } from '../../scenarios/run-error.js';
 import { claim } from '../queue/claim.js';
-import { recordOutcome } from '../queue/record-outcome.js';
+import { keyOf, recordOutcome } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
 import { CancelChannel, notifyCancel } from './cancel-channel.js';
 import {
@@ -16,17 +17,23 @@ import {
   type DistributedExecutorOptions,
   type FilledDistributedExecutorOptions,
 } from './distributed-executor-options.js';
-import { addRunJob, asRunPayload, forceUnlockWorkers, jobLocker, queuedWithoutJob, removeRunJob, RUN_TASK } from './graphile-queue.js';
-import { expiredRuns, reclaimExpired, renewLease } from './lease.js';
+import {
+  addRunJob,
+  asRunPayload,
+  forceUnlockWorkers,
+  jobLocker,
+  queuedWithoutJob,
+  removeRunJob,
+  rescheduleRunJob,
+  RUN_TASK,
+  sessionQueue,
+} from './graphile-queue.js';
 
 const now = () => new Date().toISOString();
-const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
 const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
 
-/** Thrown from a job whose run was stopped by a shutdown, so graphile-worker retries it elsewhere. */
-class StoppedForShutdown extends Error {
-  override readonly name = 'StoppedForShutdown';
-}
+/** How long a job waits before trying again when its session is still busy with another run. */
+const BUSY_RETRY_MS = 1_000;
 
 /**
  * Runs scenarios on PostgreSQL across any number of processes and hosts. Each run is a
@@ -56,6 +63,10 @@ export class DistributedExecutor implements Executor {
 
   private get db() {
     return this.options.store.db;
+  }
+
+  private get runs() {
+    return this.options.store.runs;
   }
 
   async start(): Promise<void> {
@@ -106,6 +117,11 @@ export class DistributedExecutor implements Executor {
     if (removed !== undefined && isActive(removed)) this.events.emit('run:cancelled', ref);
   }
 
+  async abort(ref: RunRef): Promise<void> {
+    await this.stopEverywhere([ref.scenarioId]);
+    await removeRunJob(this.db, ref.scenarioId).catch(() => {});
+  }
+
   async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
     const active = await this.db
       .selectFrom('scenarios')
@@ -144,36 +160,67 @@ export class DistributedExecutor implements Executor {
     void this.running.get(scenarioId)?.stop('cancel', this.options.cancelGraceMs);
   }
 
-  /** The graphile-worker task: claim the scenario, run it on a thread, record the outcome. */
+  /**
+   * The graphile-worker task: claim the scenario, run it on a thread, record the outcome. It never
+   * fails for control flow: a job that cannot run now (shutdown, session busy) is put back with
+   * `rescheduleRunJob` and ends normally, because a failed job is backed off exponentially and
+   * overtaken by the later jobs of its session.
+   */
   private async runJob(payload: unknown, helpers: JobHelpers): Promise<void> {
     const { scenarioId } = asRunPayload(payload);
-    if (this.state !== 'started') throw new StoppedForShutdown('this worker is shutting down');
-    const claimed = await claim(this.db, scenarioId, randomUUID(), now());
+    const row = () => this.db.selectFrom('scenarios').select(['status', 'session_id']).where('id', '=', scenarioId).executeTakeFirst();
+    const again = (sessionId: string, when: Parameters<typeof rescheduleRunJob>[2]) =>
+      rescheduleRunJob(this.db, { scenarioId, queueName: sessionQueue(sessionId) }, when);
+    // Put back at its original time: it runs before anything queued after it, on another worker.
+    const original = { runAt: new Date(helpers.job.run_at) };
+    if (this.state !== 'started') {
+      const current = await row();
+      if (current?.status === 'QUEUED') await again(current.session_id, original);
+      return;
+    }
+    let claimed;
+    try {
+      claimed = await claim(this.runs, scenarioId, randomUUID(), { timeLimitOf: this.options.timeLimitOf, leaseMs: this.options.leaseMs });
+    } catch (err) {
+      this.options.log.warn({ err, scenario_id: scenarioId }, 'could not claim a scenario; trying again shortly');
+      const current = await row();
+      if (current?.status === 'QUEUED') await again(current.session_id, { delayMs: BUSY_RETRY_MS });
+      return;
+    }
     if (!claimed) {
-      const row = await this.db.selectFrom('scenarios').select('status').where('id', '=', scenarioId).executeTakeFirst();
-      // Still queued: its session has a run in flight that is not yet reclaimed; try again later.
-      if (row?.status === 'QUEUED') throw new Error(`scenario ${scenarioId} cannot start yet: its session is busy`);
-      return; // deleted, reset or already finished: nothing to run
+      const current = await row();
+      // Still queued: its session has a run in flight that is not yet reclaimed; try again shortly.
+      if (current?.status === 'QUEUED') await again(current.session_id, { delayMs: BUSY_RETRY_MS });
+      return; // deleted, cancelled, reset or already finished: nothing to run
     }
     const run: RunningRun & { leaseRenewedAt?: number } = new RunningRun(claimed);
+    run.leaseRenewedAt = Date.now();
     this.running.set(scenarioId, run);
     try {
-      await renewLease(this.db, claimed, 0, isoIn(this.options.leaseMs));
-      run.leaseRenewedAt = Date.now();
       this.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt });
       helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);
-      const outcome = await this.pool!.run({ job: claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal }).catch(
+      const task = this.pool!.run({ job: claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal }).catch(
         (thrown: unknown): RunOutcome => {
           const err = coerceError(thrown);
           return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
         },
       );
-      const announcement = await recordOutcome(this.db, run.claimed, run.stopReason, outcome, this.options.log);
-      if (announcement) this.events.emit(announcement.name, announcement.event);
+      run.settleWith(
+        task.then(async (outcome) => {
+          const announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log).catch((err: unknown) => {
+            // The lease, no longer renewed, expires and another process takes the run back.
+            this.options.log.error({ err, scenario_id: scenarioId }, 'executor: could not record the outcome of a run');
+            return undefined;
+          });
+          if (announcement) this.events.emit(announcement.name, announcement.event);
+        }),
+        this.options.cancelGraceMs,
+      );
+      await run.settled;
     } finally {
       this.running.delete(scenarioId);
     }
-    if (run.stopReason === 'shutdown') throw new StoppedForShutdown('stopped by a worker shutdown; queued again');
+    if (run.stopReason === 'shutdown') await again(claimed.job.sessionId, original);
   }
 
   /**
@@ -189,7 +236,7 @@ export class DistributedExecutor implements Executor {
         const progress = run.control.progress;
         const leaseDue = Date.now() - (run.leaseRenewedAt ?? 0) >= this.options.leaseRenewMs;
         if (progress <= run.writtenProgress && !leaseDue) continue;
-        const owned = await renewLease(this.db, run.claimed, Math.max(progress, run.writtenProgress), isoIn(this.options.leaseMs));
+        const owned = await this.runs.renewLease(keyOf(run.claimed), Math.max(progress, run.writtenProgress), this.options.leaseMs);
         if (!owned) {
           void run.stop('cancel', this.options.cancelGraceMs);
           continue;
@@ -213,10 +260,10 @@ export class DistributedExecutor implements Executor {
     this.reaping = true;
     const { log, leaseMs } = this.options;
     try {
-      for (const expired of await expiredRuns(this.db, now(), new Date(Date.now() - leaseMs).toISOString())) {
+      for (const expired of await this.runs.expiredRuns(leaseMs)) {
         if (this.running.has(expired.scenarioId)) continue; // ours: the flush renews it
         const locker = await jobLocker(this.db, expired.scenarioId);
-        const outcome = await reclaimExpired(this.db, expired, now());
+        const outcome = await this.runs.reclaim(expired, now());
         if (outcome === 'lost') continue;
         if (locker !== undefined) await forceUnlockWorkers(this.db, [locker]);
         const ids = { scenario_id: expired.scenarioId, session_id: expired.sessionId };
@@ -227,7 +274,7 @@ export class DistributedExecutor implements Executor {
         } else {
           log.error(ids, 'the process running this scenario died on its second attempt; scenario FAILED');
           await removeRunJob(this.db, expired.scenarioId);
-          this.events.emit('run:failed', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, message: 'interrupted twice' });
+          this.events.emit('run:failed', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
         }
       }
       for (const ref of await queuedWithoutJob(this.db)) await addRunJob(this.db, ref);

@@ -36,6 +36,29 @@ export async function addRunJob(db: Kysely<Database>, ref: RunRef): Promise<void
       max_attempts => 1000)`.execute(db);
 }
 
+/**
+ * Puts a run's job back from inside the job itself, instead of failing it (graphile-worker backs
+ * failed jobs off exponentially, and a later job of the session would overtake it). The job being
+ * run is locked, so `add_job` in replace mode clears its key and adds a new one; the running job
+ * then ends normally. `runAt` keeps the original time (the job keeps its place in the session's
+ * FIFO and runs at once); `delayMs` waits that long after the database's now.
+ */
+export async function rescheduleRunJob(
+  db: Kysely<Database>,
+  job: { readonly scenarioId: string; readonly queueName: string },
+  when: { readonly runAt: Date } | { readonly delayMs: number },
+): Promise<void> {
+  const runAt = 'runAt' in when ? sql`${when.runAt.toISOString()}::timestamptz` : sql`now() + make_interval(secs => ${when.delayMs}::double precision / 1000)`;
+  await sql`select graphile_worker.add_job(
+      ${RUN_TASK}::text,
+      json_build_object('scenarioId', ${job.scenarioId}::text),
+      queue_name => ${job.queueName}::text,
+      run_at => ${runAt},
+      job_key => ${job.scenarioId}::text,
+      job_key_mode => 'replace',
+      max_attempts => 1000)`.execute(db);
+}
+
 /** Removes a run's job if it is not locked (a locked one ends when its worker sees the cancel). */
 export async function removeRunJob(db: Kysely<Database>, scenarioId: string): Promise<void> {
   await sql`select graphile_worker.remove_job(${scenarioId}::text)`.execute(db);

@@ -19,7 +19,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   if (concurrency === 0) throw new SettingError('concurrency', 'a worker process needs at least 1');
   const log = createLogger(settings);
   // Loaded here too, so a broken domain module stops the worker at once with a clear message.
-  await loadDomain(settings.domain);
+  const domain = await loadDomain(settings.domain);
   const store = await openStore(settings.databaseUrl);
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
@@ -31,6 +31,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     databaseUrl: settings.databaseUrl,
     domain: settings.domain,
     workers: concurrency,
+    timeLimitOf: (algoName) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
   });
   try {
     await executor.start();

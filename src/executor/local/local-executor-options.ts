@@ -1,6 +1,10 @@
 import type { Logger } from 'pino';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
+import type { TimeLimitOf } from '../queue/claim.js';
+
+/** The `run_time_limit` default: one hour. */
+export const DEFAULT_TIME_LIMIT_MS = 3_600_000;
 
 export interface LocalExecutorOptions {
   readonly store: Store;
@@ -15,6 +19,8 @@ export interface LocalExecutorOptions {
   readonly cancelGraceMs?: number;
   /** How often live progress is written to the database (the status route reads memory meanwhile). */
   readonly progressFlushMs?: number;
+  /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
+  readonly timeLimitOf?: TimeLimitOf;
 }
 
 export type FilledLocalExecutorOptions = Required<LocalExecutorOptions>;
@@ -23,7 +29,7 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 
 /** Fills defaults and validates once, with messages naming the option; the result is frozen. */
 export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledLocalExecutorOptions {
-  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, ...options };
+  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, ...options };
   if (!isCount(filled.workers)) throw new TypeError('options.workers must be a non-negative integer');
   if (!isCount(filled.cancelGraceMs)) throw new TypeError('options.cancelGraceMs must be a non-negative integer');
   if (!isCount(filled.progressFlushMs) || filled.progressFlushMs === 0) {

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { coerceError } from '../../errors.js';
 import { isActive } from '../../scenarios/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
+import { dialectOf } from '../../store/dialect.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
+import { INTERRUPTED_TWICE } from '../../scenarios/run-error.js';
 import { claim } from '../queue/claim.js';
 import { nextQueued, processingSessions } from '../queue/next-queued.js';
-import { recordOutcome, requeueStopped, writeProgress, type Announcement } from '../queue/record-outcome.js';
-import { INTERRUPTED_TWICE, recoverInterrupted } from '../queue/recover.js';
+import { keyOf, recordOutcome, type Announcement } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
+import { lockSqliteExecutor, type ExecutorLock } from './executor-lock.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
 import { QuietQueue } from './quiet-queue.js';
 import { RunningRun } from './running-run.js';
@@ -40,6 +42,7 @@ export class LocalExecutor implements Executor {
   private dispatchAgain = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing = false;
+  private lock: ExecutorLock | undefined;
 
   constructor(options: LocalExecutorOptions) {
     this.options = fillLocalExecutorOptions(options);
@@ -48,6 +51,10 @@ export class LocalExecutor implements Executor {
 
   private get db() {
     return this.options.store.db;
+  }
+
+  private get runs() {
+    return this.options.store.runs;
   }
 
   async start(): Promise<void> {
@@ -59,14 +66,23 @@ export class LocalExecutor implements Executor {
       log.info('executor: workers is 0; this process runs no scenarios');
       return;
     }
-    const recovered = await recoverInterrupted(this.db, now());
-    for (const ref of recovered.requeued) {
-      log.warn({ scenario_id: ref.scenarioId, session_id: ref.sessionId }, 'run interrupted by a restart; queued again');
-      this.events.emit('run:queued', { ...ref, recovered: true });
+    // Recovery and the queue assume this is the store's only executor: make sure before touching either.
+    const { databaseUrl } = this.options;
+    if (dialectOf(databaseUrl) === 'sqlite') this.lock = lockSqliteExecutor(databaseUrl.slice('sqlite:'.length));
+    let recovered;
+    try {
+      recovered = await this.runs.recoverInterrupted(now());
+    } catch (err) {
+      this.releaseLock();
+      throw err;
     }
-    for (const ref of recovered.failed) {
-      log.error({ scenario_id: ref.scenarioId, session_id: ref.sessionId }, 'run interrupted twice; scenario FAILED');
-      this.events.emit('run:failed', { ...ref, message: INTERRUPTED_TWICE });
+    for (const { scenarioId, sessionId } of recovered.requeued) {
+      log.warn({ scenario_id: scenarioId, session_id: sessionId }, 'run interrupted by a restart; queued again');
+      this.events.emit('run:queued', { scenarioId, sessionId, recovered: true });
+    }
+    for (const { scenarioId, sessionId } of recovered.failed) {
+      log.error({ scenario_id: scenarioId, session_id: sessionId }, 'run interrupted twice; scenario FAILED');
+      this.events.emit('run:failed', { scenarioId, sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
     }
     this.pool = createWorkerPool(workers, { databaseUrl: this.options.databaseUrl, domain: this.options.domain, logLevel: log.level });
     this.flushTimer = setInterval(() => void this.flushProgress(), this.options.progressFlushMs);
@@ -103,6 +119,12 @@ export class LocalExecutor implements Executor {
     }
   }
 
+  async abort(ref: RunRef): Promise<void> {
+    // The row is no longer QUEUED: whatever the queue knew about it is stale.
+    this.quiet.forget();
+    await this.running.get(ref.scenarioId)?.stop('cancel', this.options.cancelGraceMs);
+  }
+
   async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
     this.stoppingSessions.add(sessionId);
     try {
@@ -123,6 +145,12 @@ export class LocalExecutor implements Executor {
     await this.dispatching;
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
     await this.pool?.destroy();
+    this.releaseLock();
+  }
+
+  private releaseLock(): void {
+    this.lock?.release();
+    this.lock = undefined;
   }
 
   /** Fills free worker slots from the queue; calls while it runs make it look again afterwards. */
@@ -170,7 +198,7 @@ export class LocalExecutor implements Executor {
         if (exclude.ids.length === 0) this.quiet.nothingOutside(look, exclude.sessions);
         return;
       }
-      const claimed = await claim(this.db, head.id, randomUUID(), now());
+      const claimed = await claim(this.runs, head.id, randomUUID(), { timeLimitOf: this.options.timeLimitOf });
       if (!claimed) {
         // Another request changed it first, or its session has a PROCESSING scenario this executor
         // does not run; a second loss on the same head means it is not claimable now.
@@ -181,7 +209,7 @@ export class LocalExecutor implements Executor {
         continue;
       }
       if (this.state !== 'started') {
-        await requeueStopped(this.db, claimed);
+        await this.runs.requeueStopped(keyOf(claimed));
         return;
       }
       // Cancelled while being claimed: its canceller is about to delete the row; never start it.
@@ -207,6 +235,7 @@ export class LocalExecutor implements Executor {
           return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
         })
         .then((outcome) => this.settle(run, outcome)),
+      this.options.cancelGraceMs,
     );
   }
 
@@ -215,7 +244,7 @@ export class LocalExecutor implements Executor {
     const ref = refOf(run);
     let announcement: Announcement | undefined;
     try {
-      announcement = await recordOutcome(this.db, run.claimed, run.stopReason, outcome, this.options.log);
+      announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log);
     } catch (err) {
       this.options.log.error(
         { scenario_id: ref.scenarioId, session_id: ref.sessionId, err },
@@ -237,7 +266,7 @@ export class LocalExecutor implements Executor {
         const progress = run.control.progress;
         if (run.stopReason !== undefined || progress <= run.writtenProgress) continue;
         run.writtenProgress = progress;
-        if (await writeProgress(this.db, run.claimed, progress)) this.events.emit('run:progress', { ...refOf(run), progress });
+        if (await this.runs.writeProgress(keyOf(run.claimed), progress)) this.events.emit('run:progress', { ...refOf(run), progress });
       }
     } catch (err) {
       this.options.log.warn({ err }, 'executor: could not write live progress');

@@ -1,8 +1,8 @@
 import type { ClaimedRun } from '../queue/claimed-run.js';
+import type { StopReason } from '../queue/record-outcome.js';
 import { RunControl } from './run-control.js';
 
-/** Why a run was stopped before it finished on its own. */
-export type StopReason = 'cancel' | 'shutdown';
+export type { StopReason } from '../queue/record-outcome.js';
 
 /** One claimed run in flight on the pool, from launch until its task has settled. */
 export class RunningRun {
@@ -13,6 +13,7 @@ export class RunningRun {
   writtenProgress = 0;
   private reason: StopReason | undefined;
   private settledPromise: Promise<void> = Promise.resolve();
+  private timeLimit: NodeJS.Timeout | undefined;
 
   constructor(readonly claimed: ClaimedRun) {}
 
@@ -28,9 +29,16 @@ export class RunningRun {
     return this.reason;
   }
 
-  /** Tracks the task's completion handling; it must never reject. */
-  settleWith(done: Promise<void>): void {
+  /**
+   * Tracks the task's completion handling (it must never reject) and enforces the run's time limit:
+   * once it has passed, the run is stopped like a cancelled one and ends FAILED with TIME_LIMIT. The
+   * limit counts from now on this host's clock, so a skew between hosts cannot shorten it.
+   */
+  settleWith(done: Promise<void>, graceMs: number): void {
     this.settledPromise = done;
+    this.timeLimit = setTimeout(() => void this.stop('time-limit', graceMs), this.claimed.timeLimitMs);
+    this.timeLimit.unref();
+    void done.finally(() => clearTimeout(this.timeLimit));
   }
 
   get settled(): Promise<void> {
@@ -40,9 +48,11 @@ export class RunningRun {
   /**
    * Sets the abort flag (seen by the algorithm's next progress report, or at once by its abort
    * watcher), gives it `graceMs` to return, then has its thread terminated. Resolves once settled.
+   * The first reason sticks: a run cancelled during a shutdown stays cancelled.
    */
   async stop(reason: StopReason, graceMs: number): Promise<void> {
     this.reason ??= reason;
+    clearTimeout(this.timeLimit);
     this.control.requestAbort();
     const timer = setTimeout(() => this.taskAbort.abort(new Error(`the run did not stop within ${graceMs} ms of its abort signal`)), graceMs);
     try {

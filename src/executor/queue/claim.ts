@@ -1,60 +1,38 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { changeFor } from '../../scenarios/changes.js';
-import type { Database } from '../../store/database.js';
-import { prepared } from '../../store/prepared-query.js';
+import type { RunsRepository } from '../../store/runs-repository.js';
 import type { ClaimedRun } from './claimed-run.js';
 
-const claimQuery = prepared((db, values: { id: string; runToken: string; now: string }) => {
-  const change = changeFor('start');
-  return db
-    .updateTable('scenarios')
-    .set((eb) => ({
-      status: change.to,
-      attempts: eb('attempts', '+', 1),
-      progress: 0,
-      started_at: values.now,
-      finished_at: null,
-      lease_owner: values.runToken,
-    }))
-    .where('id', '=', values.id)
-    .where('status', 'in', change.from)
-    .where(noneProcessingInSession)
-    .returning(['id', 'session_id', 'tag', 'dataset_key', 'algo_name', 'algo_params', 'data_params', 'attempts']);
-});
+/** The effective time limit of a run of `algoName`: the algorithm's own, else the `run_time_limit` setting. */
+export type TimeLimitOf = (algoName: string) => number;
+
+export interface ClaimOptions {
+  readonly timeLimitOf: TimeLimitOf;
+  /** Leased claims (distributed executor): the lease runs this long after the database's now. */
+  readonly leaseMs?: number;
+}
 
 /**
- * Moves a QUEUED scenario to PROCESSING under `runToken`, unless another request or process changed
- * it first or its session already has a PROCESSING scenario (the per-session rule, held by the
- * database itself). Returns the job to run, or undefined when the claim lost.
+ * Moves a QUEUED scenario to PROCESSING under `runToken` (see `RunsRepository.claim`). Returns the
+ * job to run, with its deadline, or undefined when the claim lost.
  */
-export async function claim(db: Kysely<Database>, id: string, runToken: string, now: string): Promise<ClaimedRun | undefined> {
-  const row = (await claimQuery(db, { id, runToken, now })).rows[0];
+export async function claim(runs: RunsRepository, id: string, runToken: string, options: ClaimOptions): Promise<ClaimedRun | undefined> {
+  const row = await runs.claim(id, runToken, options.leaseMs);
   if (!row) return undefined;
+  const timeLimitMs = options.timeLimitOf(row.algoName);
   return {
     job: {
       scenarioId: row.id,
-      sessionId: row.session_id,
-      datasetKey: row.dataset_key,
-      algoName: row.algo_name,
-      algoParams: parseObject(row.algo_params),
-      dataParams: parseObject(row.data_params),
+      sessionId: row.sessionId,
+      datasetKey: row.datasetKey,
+      algoName: row.algoName,
+      algoParams: parseObject(row.algoParamsJson),
+      dataParams: parseObject(row.dataParamsJson),
+      deadline: Date.parse(row.startedAt) + timeLimitMs,
     },
     tag: row.tag,
     attempt: row.attempts,
     runToken,
+    timeLimitMs,
   };
-}
-
-function noneProcessingInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
-  return eb.not(
-    eb.exists(
-      eb
-        .selectFrom('scenarios as p')
-        .select(sql<number>`1`.as('one'))
-        .whereRef('p.session_id', '=', 'scenarios.session_id')
-        .where('p.status', '=', 'PROCESSING'),
-    ),
-  );
 }
 
 function parseObject(json: string): Record<string, unknown> {

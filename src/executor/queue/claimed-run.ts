@@ -2,6 +2,7 @@ import type { RunJob } from '../run/job.js';
 
 /** A scenario this executor has moved to PROCESSING, with the token that proves it owns the run. */
 export interface ClaimedRun {
+  /** Carries the run's `deadline` (epoch ms, by the database clock at claim plus the time limit). */
   readonly job: RunJob;
   readonly tag: string;
   /** Starts since the client queued it: 1, or 2 after one interruption. */
@@ -11,4 +12,6 @@ export interface ClaimedRun {
    * cancelled, deleted or recovered elsewhere can never write (or resurrect) its row.
    */
   readonly runToken: string;
+  /** The run's time limit: past it, it is stopped and ends FAILED with code TIME_LIMIT. */
+  readonly timeLimitMs: number;
 }

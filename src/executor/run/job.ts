@@ -14,6 +14,8 @@ export interface RunJob {
   /** The validated values stored with the scenario (validated again before the run). */
   readonly algoParams: Readonly<Record<string, unknown>>;
   readonly dataParams: Readonly<Record<string, unknown>>;
+  /** When the run's time limit ends it (epoch ms, by the database clock at claim). */
+  readonly deadline: number;
 }
 
 /** What a run produced. `runScenario` never throws: every failure is a FAILED outcome. */
@@ -31,6 +33,8 @@ export type RunOutcome =
       readonly message: string;
       /** For the log only. */
       readonly stack: string | undefined;
+      /** Which part failed (`scenario.error.code`); ALGORITHM_ERROR when absent. */
+      readonly code?: 'ALGORITHM_ERROR' | 'KPI_ERROR';
     };
 
 /** Loads a session's dataset by key (a `DatasetCache` serves repeated runs without re-parsing). */

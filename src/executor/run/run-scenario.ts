@@ -1,7 +1,7 @@
 import type { RunContext } from '../../domain/define.js';
 import { coerceError } from '../../errors.js';
 import { validateParams } from '../../params/validate.js';
-import { computeKpis } from './kpis.js';
+import { computeKpis, KpiError } from './kpis.js';
 import type { RunEnvironment, RunJob, RunOutcome } from './job.js';
 import { monotoneProgress } from './progress.js';
 
@@ -17,7 +17,8 @@ export async function runScenario(job: RunJob, env: RunEnvironment): Promise<Run
     return await attempt(job, env);
   } catch (thrown) {
     const err = coerceError(thrown);
-    return { status: 'FAILED', message: err.message || err.name, stack: err.stack };
+    const code = err instanceof KpiError ? 'KPI_ERROR' : 'ALGORITHM_ERROR';
+    return { status: 'FAILED', message: err.message || err.name, stack: err.stack, code };
   }
 }
 

@@ -1,12 +1,13 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
+import { RUN_ERROR_CODES } from '../../scenarios/run-error.js';
 import { STATUSES } from '../../scenarios/state-machine.js';
 import { errorResponses, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['scenarios'];
 
-const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.String({ description: 'scenario id' }) })]);
+export const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.String({ description: 'scenario id' }) })]);
 const Status = Type.Union(STATUSES.map((s) => Type.Literal(s)));
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
@@ -18,7 +19,7 @@ const Kpi = Type.Object({
   threshold: NullableNumber,
 });
 
-const Scenario = Type.Object({
+export const Scenario = Type.Object({
   id: Type.String(),
   tag: Type.String(),
   input_data_id: Type.String({ description: 'the dataset key' }),
@@ -31,7 +32,16 @@ const Scenario = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  error: Type.Union([Type.Object({ message: Type.String() }), Type.Null()], { description: 'set when FAILED' }),
+  error: Type.Union(
+    [
+      Type.Object({
+        message: Type.String(),
+        code: Type.Optional(Type.Union(RUN_ERROR_CODES.map((c) => Type.Literal(c)), { description: 'why the run failed' })),
+      }),
+      Type.Null(),
+    ],
+    { description: 'set when FAILED' },
+  ),
 });
 
 const ScenarioStatus = Type.Object({ id: Type.String(), tag: Type.String(), status: Status, progress: Type.Number({ minimum: 0, maximum: 1 }) });

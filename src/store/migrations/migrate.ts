@@ -3,6 +3,7 @@ import type { StoreDialect } from '../dialect.js';
 import { initialMigration } from './0001-initial.js';
 import { queueIndexMigration } from './0002-queue-index.js';
 import { apiTokensMigration } from './0003-api-tokens.js';
+import { runStateMigration } from './0004-run-state.js';
 import { eventLogMigration } from './0005-event-log.js';
 import { webhooksMigration } from './0006-webhooks.js';
 
@@ -12,6 +13,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0001-initial': initialMigration(dialect),
     '0002-queue-index': queueIndexMigration,
     '0003-api-tokens': apiTokensMigration(dialect),
+    '0004-run-state': runStateMigration,
     '0005-event-log': eventLogMigration(dialect),
     '0006-webhooks': webhooksMigration(dialect),
   };

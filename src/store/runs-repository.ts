@@ -1,0 +1,306 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { changeFor } from '../scenarios/changes.js';
+import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from '../scenarios/run-error.js';
+import type { ScenarioEvent } from '../scenarios/state-machine.js';
+import type { Database, StoredStatus } from './database.js';
+import { databaseTime } from './database-time.js';
+import { prepared, preparedByShape } from './prepared-query.js';
+import { ENDED, NO_RUN, NOT_RUNNING } from './run-columns.js';
+import { recordColumns, type ScenarioRecord, type ScenarioRef, type StatusChange } from './scenarios-repository.js';
+
+/**
+ * Every write of run state, the one owner of those columns. Each transition takes its from-states
+ * and target from the state machine (`changeFor`) and its cleared columns from `run-columns.ts`;
+ * each is one conditional UPDATE, so of concurrent writers exactly one wins. Writes of a claimed run
+ * also require its token (`lease_owner`): a run cancelled, deleted or taken over elsewhere never
+ * writes its row again. Times that several hosts compare (leases, start) come from the database clock.
+ */
+
+/** Which run a write belongs to: the scenario and the token of its claim. */
+export interface RunKey {
+  readonly id: string;
+  readonly runToken: string;
+}
+
+/** A scenario just moved to PROCESSING by `claim`. */
+export interface ClaimedRow {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly tag: string;
+  readonly datasetKey: string;
+  readonly algoName: string;
+  readonly algoParamsJson: string;
+  readonly dataParamsJson: string;
+  /** Starts since the client queued it: 1, or 2 after one interruption. */
+  readonly attempts: number;
+  /** The database's time of the claim (ISO). */
+  readonly startedAt: string;
+}
+
+export interface RunFailure {
+  readonly message: string;
+  readonly code: RunErrorCode;
+}
+
+export interface InterruptedRun {
+  readonly scenarioId: string;
+  readonly sessionId: string;
+  readonly attempts: number;
+  readonly leaseOwner: string | null;
+}
+
+/** What became of interrupted runs: queued again after one interruption, FAILED after two. */
+export interface Recovered {
+  readonly requeued: InterruptedRun[];
+  readonly failed: InterruptedRun[];
+}
+
+type Status = StoredStatus;
+
+const change = (event: ScenarioEvent) => changeFor(event);
+
+function noneProcessingInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('scenarios as p')
+        .select(sql<number>`1`.as('one'))
+        .whereRef('p.session_id', '=', 'scenarios.session_id')
+        .where('p.status', '=', 'PROCESSING'),
+    ),
+  );
+}
+
+function owned(db: Kysely<Database>, key: RunKey, from: readonly Status[]) {
+  return db.updateTable('scenarios').where('id', '=', key.id).where('lease_owner', '=', key.runToken).where('status', 'in', from);
+}
+
+// The statements every run makes are compiled once (see prepared-query.ts).
+
+const queueQuery = preparedByShape(
+  (c: StatusChange) => `${c.from.join(',')}>${c.to}`,
+  (db, c, v: ScenarioRef & { now: string }) =>
+    db
+      .updateTable('scenarios')
+      .set({
+        status: c.to,
+        ...NO_RUN,
+        queue_order: sql<number>`(select coalesce(max(q.queue_order), 0) + 1 from scenarios q where q.status in ('QUEUED', 'PROCESSING'))`,
+        queued_at: v.now,
+      })
+      .where('session_id', '=', v.sessionId)
+      .where('id', '=', v.id)
+      .where('status', 'in', c.from)
+      .returning(recordColumns),
+);
+
+/** Leased claims (distributed executor) set a lease that expires by the database clock. */
+const claimQuery = preparedByShape(
+  (leased: boolean) => String(leased),
+  (db, leased, v: { id: string; runToken: string; leaseMs: number }) => {
+    const start = change('start');
+    return db
+      .updateTable('scenarios')
+      .set((eb) => ({
+        status: start.to,
+        ...NOT_RUNNING,
+        attempts: eb('attempts', '+', 1),
+        started_at: databaseTime(db, 0),
+        finished_at: null,
+        error: null,
+        error_code: null,
+        lease_owner: v.runToken,
+        lease_expires_at: leased ? databaseTime(db, v.leaseMs) : null,
+      }))
+      .where('id', '=', v.id)
+      .where('status', 'in', start.from)
+      .where(noneProcessingInSession)
+      .returning([
+        'id',
+        'session_id as sessionId',
+        'tag',
+        'dataset_key as datasetKey',
+        'algo_name as algoName',
+        'algo_params as algoParamsJson',
+        'data_params as dataParamsJson',
+        'attempts',
+        'started_at as startedAt',
+      ]);
+  },
+);
+
+const progressQuery = prepared((db, v: RunKey & { progress: number }) => owned(db, v, ['PROCESSING']).set({ progress: v.progress }));
+
+const renewQuery = prepared((db, v: RunKey & { progress: number; leaseMs: number }) =>
+  owned(db, v, ['PROCESSING']).set({ progress: v.progress, lease_expires_at: databaseTime(db, v.leaseMs) }),
+);
+
+const completeQuery = prepared((db, v: RunKey & { resultJson: string; kpisJson: string; now: string }) => {
+  const complete = change('complete');
+  return owned(db, v, complete.from).set({
+    status: complete.to,
+    ...ENDED,
+    progress: 1,
+    result: v.resultJson,
+    kpi_values: v.kpisJson,
+    error: null,
+    error_code: null,
+    finished_at: v.now,
+  });
+});
+
+const failQuery = prepared((db, v: RunKey & { message: string; code: string; now: string }) => {
+  const fail = change('fail');
+  return owned(db, v, fail.from).set({
+    status: fail.to,
+    ...ENDED,
+    result: null,
+    kpi_values: null,
+    error: v.message,
+    error_code: v.code,
+    finished_at: v.now,
+  });
+});
+
+const wrote = (result: { readonly numAffectedRows?: bigint; readonly numUpdatedRows?: bigint }) =>
+  Number(result.numAffectedRows ?? result.numUpdatedRows ?? 0) > 0;
+
+export class RunsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Client `run` (and autorun): queues the scenario behind every queued or running one (FIFO by
+   * `queue_order`) when its status is one of `c.from`. Answers the row as this change left it, or
+   * undefined when another request changed it first or it does not exist.
+   */
+  async queue(ref: ScenarioRef, c: StatusChange, now: string): Promise<ScenarioRecord | undefined> {
+    return (await queueQuery(this.db, c, { sessionId: ref.sessionId, id: ref.id, now })).rows[0];
+  }
+
+  /** Client `reset`: clears everything of the run when the status is one of `c.from`. */
+  reset(ref: ScenarioRef, c: StatusChange): Promise<ScenarioRecord | undefined> {
+    return this.db
+      .updateTable('scenarios')
+      .set({ status: c.to, ...NO_RUN })
+      .where('session_id', '=', ref.sessionId)
+      .where('id', '=', ref.id)
+      .where('status', 'in', c.from)
+      .returning(recordColumns)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Client `cancel`: a QUEUED or PROCESSING scenario ends FAILED with code CANCELLED and is kept. Its
+   * run (if any) loses its token, so nothing it writes afterwards lands. Undefined when the change
+   * did not apply (another request or the run's own outcome won).
+   */
+  cancel(ref: ScenarioRef, now: string): Promise<ScenarioRecord | undefined> {
+    const cancel = change('cancel');
+    return this.db
+      .updateTable('scenarios')
+      .set({ status: cancel.to, ...ENDED, result: null, kpi_values: null, error: CANCELLED_MESSAGE, error_code: 'CANCELLED', finished_at: now })
+      .where('session_id', '=', ref.sessionId)
+      .where('id', '=', ref.id)
+      .where('status', 'in', cancel.from)
+      .returning(recordColumns)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Moves a QUEUED scenario to PROCESSING under `runToken`, unless another request or process
+   * changed it first or its session already has a PROCESSING scenario (the per-session rule, held by
+   * the database itself). With `leaseMs` the run is leased until that long after the database's now.
+   */
+  async claim(id: string, runToken: string, leaseMs?: number): Promise<ClaimedRow | undefined> {
+    const row = (await claimQuery(this.db, leaseMs !== undefined, { id, runToken, leaseMs: leaseMs ?? 0 })).rows[0];
+    // The claim always sets started_at; the column type allows null for rows that never started.
+    return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString() };
+  }
+
+  async writeProgress(key: RunKey, progress: number): Promise<boolean> {
+    return wrote(await progressQuery(this.db, { ...key, progress }));
+  }
+
+  /** Renews the lease (by the database clock) and writes progress; false when the row is no longer this run's. */
+  async renewLease(key: RunKey, progress: number, leaseMs: number): Promise<boolean> {
+    return wrote(await renewQuery(this.db, { ...key, progress, leaseMs }));
+  }
+
+  async complete(key: RunKey, outcome: { readonly resultJson: string; readonly kpisJson: string }, now: string): Promise<boolean> {
+    return wrote(await completeQuery(this.db, { ...key, ...outcome, now }));
+  }
+
+  async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {
+    return wrote(await failQuery(this.db, { ...key, message: failure.message, code: failure.code, now }));
+  }
+
+  /**
+   * Puts a run stopped by a shutdown back at its place in the queue. The attempt is given back: a
+   * graceful stop is not an interruption (only a crash counts towards failing the scenario).
+   */
+  async requeueStopped(key: RunKey): Promise<boolean> {
+    const requeue = change('requeue');
+    const result = await owned(this.db, key, requeue.from)
+      .set((eb) => ({ status: requeue.to, ...NOT_RUNNING, attempts: eb('attempts', '-', 1) }))
+      .executeTakeFirst();
+    return wrote(result);
+  }
+
+  /** PROCESSING rows whose lease ran out by the database clock (or that never got one within `leaseMs` of starting). */
+  expiredRuns(leaseMs: number): Promise<InterruptedRun[]> {
+    return this.db
+      .selectFrom('scenarios')
+      .select(['id as scenarioId', 'session_id as sessionId', 'attempts', 'lease_owner as leaseOwner'])
+      .where('status', '=', 'PROCESSING')
+      .where((eb) =>
+        eb.or([
+          eb('lease_expires_at', '<', databaseTime(this.db, 0)),
+          eb.and([eb('lease_expires_at', 'is', null), eb('started_at', '<', databaseTime(this.db, -leaseMs))]),
+        ]),
+      )
+      .execute();
+  }
+
+  /**
+   * Takes one interrupted run back: queued again (keeping its place) after one interruption, FAILED
+   * (code INTERRUPTED) after two. Conditional on the row being unchanged since it was read, so of
+   * several reapers exactly one acts.
+   */
+  async reclaim(run: InterruptedRun, now: string, db: Kysely<Database> = this.db): Promise<'requeued' | 'failed' | 'lost'> {
+    const again = run.attempts < 2;
+    const c = change(again ? 'requeue' : 'fail');
+    const base = db
+      .updateTable('scenarios')
+      .where('id', '=', run.scenarioId)
+      .where('status', 'in', c.from)
+      .where('attempts', '=', run.attempts)
+      .where((eb) => (run.leaseOwner === null ? eb('lease_owner', 'is', null) : eb('lease_owner', '=', run.leaseOwner)));
+    const result = again
+      ? await base.set({ status: c.to, ...NOT_RUNNING }).executeTakeFirst()
+      : await base
+          .set({ status: c.to, ...ENDED, error: INTERRUPTED_TWICE, error_code: 'INTERRUPTED', result: null, kpi_values: null, finished_at: now })
+          .executeTakeFirst();
+    if (!wrote(result)) return 'lost';
+    return again ? 'requeued' : 'failed';
+  }
+
+  /**
+   * Restart recovery (decisions.md "Life cycle"): every scenario found PROCESSING when the only
+   * executor of the store starts was interrupted by the death of the process that ran it.
+   */
+  async recoverInterrupted(now: string): Promise<Recovered> {
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('scenarios')
+        .select(['id as scenarioId', 'session_id as sessionId', 'attempts', 'lease_owner as leaseOwner'])
+        .where('status', '=', 'PROCESSING')
+        .execute();
+      const recovered: Recovered = { requeued: [], failed: [] };
+      for (const row of rows) {
+        const outcome = await this.reclaim(row, now, trx);
+        if (outcome !== 'lost') recovered[outcome].push(row);
+      }
+      return recovered;
+    });
+  }
+}
