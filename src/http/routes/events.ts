@@ -55,6 +55,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       const stream = new SseStream(reply.raw, () => {
         ended = true;
         unsubscribe?.();
+        // A hijacked reply skips the app's response hook: the stream's one request line is written here.
+        request.log.info({ req: request, status: 200, ms: Number(reply.elapsedTime.toFixed(2)) }, 'request');
       });
       stream.open(reply.getHeaders());
       try {
