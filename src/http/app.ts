@@ -28,6 +28,7 @@ import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { Services } from './services.js';
+import { uiRoutes } from './ui.js';
 import { trustProxyOption } from './trust-proxy.js';
 
 /** The levels at which the per-request debug line is written. */
@@ -135,5 +136,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // Each UI in its own scope: swagger-ui decorates its instance, and two on one scope collide.
     await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: `${base}/docs` }));
   }
+  await app.register(uiRoutes, { services });
   return app;
 }

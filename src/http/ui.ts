@@ -1,0 +1,101 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound } from '../errors.js';
+import type { RouteOptions } from './services.js';
+
+/**
+ * The dashboard (web/, built into web/dist by `npm ci`): served at `/ui/` and `<prefix>/ui/`. The build
+ * is small, so every file is read and gzipped once at start-up and served from memory. Routing in the
+ * app uses the URL hash, so index.html is the only document; it carries the path from the UI's mount
+ * point to the API, which is how the same build finds the API at either mount and behind proxies.
+ */
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+interface Asset {
+  readonly type: string;
+  readonly body: Buffer;
+  readonly gzip: Buffer | null;
+}
+
+/** Where the built app is: beside the sources (tsx) or beside dist/ (compiled). */
+export function findUiBuild(): string | null {
+  for (const up of ['../../web/dist', '../../../web/dist']) {
+    const dir = fileURLToPath(new URL(up, import.meta.url));
+    if (existsSync(join(dir, 'index.html'))) return dir;
+  }
+  return null;
+}
+
+function asset(type: string, body: Buffer): Asset {
+  const compressible = !type.startsWith('image/png') && !type.startsWith('font/');
+  return { type, body, gzip: compressible && body.length > 512 ? gzipSync(body, { level: 9 }) : null };
+}
+
+function loadAssets(dir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  const walk = (sub: string) => {
+    for (const name of readdirSync(join(dir, sub))) {
+      const rel = sub ? `${sub}/${name}` : name;
+      if (statSync(join(dir, rel)).isDirectory()) walk(rel);
+      else if (rel !== 'index.html') assets.set(rel, asset(TYPES[extname(name)] ?? 'application/octet-stream', readFileSync(join(dir, rel))));
+    }
+  };
+  walk('');
+  return assets;
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, file: Asset, cache: string) {
+  const accepts = String(request.headers['accept-encoding'] ?? '');
+  reply.header('content-type', file.type).header('cache-control', cache).header('vary', 'accept-encoding');
+  reply.header('x-content-type-options', 'nosniff');
+  if (file.gzip && /\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(file.gzip);
+  return reply.send(file.body);
+}
+
+export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
+  const dir = findUiBuild();
+  const prefix = services.settings.prefix;
+  const hidden = { schema: { hide: true } };
+  const missing = () => {
+    throw notFound('the dashboard is not built; run `npm run build` (npm ci does it)');
+  };
+  const template = dir ? readFileSync(join(dir, 'index.html'), 'utf8') : null;
+  const assets = dir ? loadAssets(dir) : new Map<string, Asset>();
+  if (!dir) app.log.warn('web/dist not found: /ui answers 404 until the dashboard is built');
+
+  for (const base of new Set(['', prefix])) {
+    // The API path from this mount: `<prefix>` at the root mount, nothing under the prefix.
+    const apiFromMount = base === '' ? prefix : '';
+    const index = template ? asset(TYPES['.html']!, Buffer.from(template.replace('__SCENARIST_API__', apiFromMount))) : null;
+    const page = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!index) return missing();
+      // Relative asset URLs need the trailing slash; the router ignores it, so look at the raw URL.
+      const path = request.url.split('?')[0]!;
+      if (!path.endsWith('/')) return reply.redirect(`${path.slice(path.lastIndexOf('/') + 1)}/`, 302);
+      return send(request, reply, index, 'no-cache');
+    };
+    app.get(`${base}/ui`, hidden, page);
+    app.get<{ Params: { '*': string } }>(`${base}/ui/*`, hidden, async (request, reply) => {
+      const rel = request.params['*'];
+      if (rel === '' || rel === 'index.html') return page(request, reply);
+      const file = assets.get(rel);
+      if (!file) throw notFound(`no file ${rel} in the dashboard`);
+      // Vite names assets by content hash: a name never changes content, so cache them for good.
+      return send(request, reply, file, rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    });
+  }
+}

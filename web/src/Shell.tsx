@@ -1,0 +1,85 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { useApi } from './api/context.tsx';
+import { keys } from './api/keys.ts';
+import { TokenDialog } from './components/TokenDialog.tsx';
+import { rememberSession, useSid } from './session.ts';
+import { applyTheme, initialTheme, ThemeContext, type Theme } from './theme.ts';
+
+const PAGES = [
+  { to: '/s/$sid/data', label: 'Data' },
+  { to: '/s/$sid/scenarios', label: 'Scenarios' },
+  { to: '/s/$sid/compare', label: 'Compare' },
+  { to: '/s/$sid/overview', label: 'Overview' },
+] as const;
+
+/** The frame of every page: skip link, navigation, session switcher, theme toggle, token prompt. */
+export function Shell() {
+  const api = useApi();
+  const sid = useSid();
+  const navigate = useNavigate();
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [askToken, setAskToken] = useState(false);
+  useEffect(() => applyTheme(theme), [theme]);
+  useEffect(() => api.config.onUnauthorized(() => setAskToken(true)), [api]);
+  useEffect(() => rememberSession(sid), [sid]);
+  const sessions = useQuery({ queryKey: keys.sessions, queryFn: () => api.listSessions() });
+  const current = sessions.data?.sessions.find((s) => s.id === sid || s.display_name === sid);
+
+  return (
+    <ThemeContext.Provider value={theme}>
+      <a className="skip-link" href="#content" onClick={(e) => { e.preventDefault(); document.getElementById('content')?.focus(); }}>
+        Skip to content
+      </a>
+      <header className="app-header">
+        <Link to="/" className="brand">
+          Scenarist
+        </Link>
+        <nav className="main-nav" aria-label="Main">
+          <ul>
+            <li>
+              <Link to="/" activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
+                Sessions
+              </Link>
+            </li>
+            {PAGES.map((p) => (
+              <li key={p.to}>
+                <Link to={p.to} params={{ sid }} activeProps={{ 'aria-current': 'page' }}>
+                  {p.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="header-tools">
+          <label htmlFor="session-switch" className="small">
+            Session
+          </label>
+          <select
+            id="session-switch"
+            value={current?.id ?? sid}
+            onChange={(e) => void navigate({ to: '/s/$sid/scenarios', params: { sid: e.target.value } })}
+          >
+            {!current && <option value={sid}>{sid}</option>}
+            {sessions.data?.sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.display_name}
+              </option>
+            ))}
+          </select>
+          <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-pressed={theme === 'dark'}>
+            Dark theme
+          </button>
+          <button type="button" onClick={() => setAskToken(true)}>
+            {api.config.token ? 'Token ✓' : 'Token'}
+          </button>
+        </div>
+      </header>
+      <main id="content" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <TokenDialog open={askToken} onClose={() => setAskToken(false)} />
+    </ThemeContext.Provider>
+  );
+}

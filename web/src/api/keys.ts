@@ -1,0 +1,14 @@
+/** TanStack Query keys, in one place so live updates invalidate exactly what they change. */
+export const keys = {
+  sessions: ['sessions'] as const,
+  scenarios: (sid: string) => ['scenarios', sid] as const,
+  scenario: (sid: string, id: string) => ['scenario', sid, id] as const,
+  logs: (sid: string, id: string) => ['logs', sid, id] as const,
+  datasets: (sid: string) => ['datasets', sid] as const,
+  dataset: (sid: string, key: string) => ['dataset', sid, key] as const,
+  dataParameters: (sid: string, key: string) => ['data-parameters', sid, key] as const,
+  algorithms: (sid: string) => ['algorithms', sid] as const,
+  algorithmParameters: (sid: string, name: string) => ['algorithm-parameters', sid, name] as const,
+  kpis: (sid: string) => ['kpis', sid] as const,
+  compare: (sid: string) => ['compare', sid] as const,
+};

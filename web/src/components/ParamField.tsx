@@ -1,0 +1,125 @@
+import type { ParameterDescriptor } from '../api/types.ts';
+import type { FormValue } from '../params/form-values.ts';
+
+interface Props {
+  descriptor: ParameterDescriptor;
+  value: FormValue;
+  error?: string;
+  idPrefix: string;
+  onChange: (value: FormValue) => void;
+}
+
+/** One form control for a parameter descriptor: all eight kinds, with bounds, choices and default shown. */
+export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: Props) {
+  const id = `${idPrefix}-${d.name}`;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hintId, error ? errorId : ''].filter(Boolean).join(' ');
+  const hint = hintOf(d);
+  const invalid = error ? true : undefined;
+  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid, name: d.name };
+
+  let control;
+  switch (d.type) {
+    case 'integer':
+    case 'float':
+      control = (
+        <input
+          {...common}
+          type="number"
+          inputMode={d.type === 'integer' ? 'numeric' : 'decimal'}
+          step={d.type === 'integer' ? 1 : 'any'}
+          min={d.min}
+          max={d.max}
+          value={value as string}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+      break;
+    case 'boolean':
+      control = <input {...common} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />;
+      break;
+    case 'enum':
+      control = (
+        <select {...common} value={value as string} onChange={(e) => onChange(e.target.value)}>
+          {!d.required && <option value="">(none)</option>}
+          {(d.choices ?? []).map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'multi_enum': {
+      const selected = new Set(value as string[]);
+      return (
+        <fieldset className="field" data-invalid={invalid} aria-describedby={describedBy}>
+          <legend>{d.name}</legend>
+          <div>
+            {(d.choices ?? []).map((c) => (
+              <label key={c} className="check">
+                <input
+                  type="checkbox"
+                  name={d.name}
+                  checked={selected.has(c)}
+                  onChange={(e) => onChange((d.choices ?? []).filter((x) => (x === c ? e.target.checked : selected.has(x))))}
+                />
+                {c}
+              </label>
+            ))}
+          </div>
+          <span id={hintId} className="hint">{hint}</span>
+          {error && <span id={errorId} className="error" role="alert">{error}</span>}
+        </fieldset>
+      );
+    }
+    case 'time':
+      control = <input {...common} type="text" inputMode="numeric" placeholder="HH:MM or HH:MM:SS" value={value as string} onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'interval': {
+      const [start, end] = value as [string, string];
+      return (
+        <fieldset className="field" data-invalid={invalid} aria-describedby={describedBy}>
+          <legend>{d.name}</legend>
+          <div className="row">
+            <label className="check" htmlFor={`${id}-start`}>from</label>
+            <input id={`${id}-start`} type="text" placeholder="2026-01-01 or 2026-01-01T08:00:00Z" value={start} onChange={(e) => onChange([e.target.value, end])} />
+            <label className="check" htmlFor={`${id}-end`}>to</label>
+            <input id={`${id}-end`} type="text" placeholder="2026-01-31" value={end} onChange={(e) => onChange([start, e.target.value])} />
+          </div>
+          <span id={hintId} className="hint">{hint}</span>
+          {error && <span id={errorId} className="error" role="alert">{error}</span>}
+        </fieldset>
+      );
+    }
+    default:
+      control = <input {...common} type="text" value={value as string} onChange={(e) => onChange(e.target.value)} />;
+  }
+
+  return (
+    <div className="field" data-invalid={invalid}>
+      <label htmlFor={id}>
+        {d.name}
+        {d.required ? '' : ' (optional)'}
+      </label>
+      {control}
+      <span id={hintId} className="hint">{hint}</span>
+      {error && (
+        <span id={errorId} className="error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function hintOf(d: ParameterDescriptor): string {
+  const parts: string[] = [d.type.replace('_', '-')];
+  if (d.min !== undefined && d.max !== undefined) parts.push(`${d.min} to ${d.max}`);
+  else if (d.min !== undefined) parts.push(`≥ ${d.min}`);
+  else if (d.max !== undefined) parts.push(`≤ ${d.max}`);
+  if (d.default !== undefined) parts.push(`default ${JSON.stringify(d.default)}`);
+  const head = parts.join(', ');
+  return d.description ? `${d.description} (${head})` : head;
+}

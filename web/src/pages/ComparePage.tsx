@@ -1,0 +1,189 @@
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { lazy, Suspense, useMemo } from 'react';
+import { useApi } from '../api/context.tsx';
+import { keys } from '../api/keys.ts';
+import type { CompareResult } from '../api/types.ts';
+import { ErrorNote } from '../components/ErrorNote.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
+import { useSid } from '../session.ts';
+import { useTheme } from '../theme.ts';
+
+// ECharts is loaded only when a comparison is shown: the first load of the app stays small.
+const KpiBarChart = lazy(() => import('../components/KpiBarChart.tsx'));
+
+export const MIN_COMPARED = 2;
+export const MAX_COMPARED = 6;
+
+export interface CompareSearch {
+  ids?: string;
+  baseline?: string;
+}
+
+/** Compare: pick 2–6 scenarios; KPI cards with deltas to a baseline, a bar chart per KPI, parameters. */
+export function ComparePage() {
+  const api = useApi();
+  const sid = useSid();
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false }) as CompareSearch;
+  const ids = useMemo(() => (search.ids ? search.ids.split(',').filter(Boolean) : []), [search.ids]);
+  const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : ids[0];
+  const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
+  const ready = ids.length >= MIN_COMPARED && ids.length <= MAX_COMPARED && baseline !== undefined && scenarios.data !== undefined;
+  const comparison = useQuery({
+    queryKey: [...keys.compare(sid), ids.join(','), baseline],
+    queryFn: () => api.compare(sid, ids, baseline!, scenarios.data ?? []),
+    enabled: ready,
+  });
+
+  const setSelection = (next: string[], nextBaseline = baseline) => {
+    void navigate({
+      to: '/s/$sid/compare',
+      params: { sid },
+      search: { ids: next.length ? next.join(',') : undefined, baseline: nextBaseline && next.includes(nextBaseline) ? nextBaseline : next[0] },
+      replace: true,
+    });
+  };
+  const toggle = (id: string, on: boolean) => setSelection(on ? [...ids, id] : ids.filter((x) => x !== id));
+
+  return (
+    <>
+      <h1>Compare</h1>
+      <section className="card" aria-labelledby="pick-title">
+        <h2 id="pick-title" style={{ marginTop: 0 }}>
+          Scenarios to compare <span className="muted small">(choose {MIN_COMPARED} to {MAX_COMPARED})</span>
+        </h2>
+        <ErrorNote error={scenarios.error} />
+        <fieldset>
+          <legend>Scenarios</legend>
+          {scenarios.data?.map((s) => {
+            const checked = ids.includes(s.id);
+            return (
+              <label key={s.id} className="check" style={{ display: 'flex', marginBottom: '0.25rem' }}>
+                <input
+                  type="checkbox"
+                  checked={checked}
+                  disabled={!checked && ids.length >= MAX_COMPARED}
+                  onChange={(e) => toggle(s.id, e.target.checked)}
+                />
+                {s.tag} <StatusBadge status={s.status} /> <span className="muted small">{s.algorithm.name}</span>
+              </label>
+            );
+          })}
+        </fieldset>
+        {ids.length > 0 && (
+          <div className="row">
+            <label htmlFor="baseline">Baseline</label>
+            <select id="baseline" value={baseline} onChange={(e) => setSelection(ids, e.target.value)}>
+              {ids.map((id) => (
+                <option key={id} value={id}>
+                  {scenarios.data?.find((s) => s.id === id)?.tag ?? id}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {ids.length === 1 && <p className="muted">Choose at least one more scenario.</p>}
+      </section>
+      <ErrorNote error={comparison.error} />
+      {ready && comparison.data && <ComparisonView result={comparison.data} />}
+    </>
+  );
+}
+
+function ComparisonView({ result }: { result: CompareResult }) {
+  const theme = useTheme();
+  const tagOf = (id: string) => result.scenarios.find((s) => s.id === id)?.tag ?? id;
+  const algorithmsDiffer = new Set(result.scenarios.map((s) => s.algorithm)).size > 1;
+  return (
+    <>
+      <section aria-labelledby="kpi-title">
+        <h2 id="kpi-title">KPIs <span className="muted small">(baseline: {tagOf(result.baseline)})</span></h2>
+        {result.kpis.length === 0 && <p className="muted">These scenarios report no KPIs.</p>}
+        {result.kpis.map((kpi) => (
+          <div key={kpi.name} className="card" data-testid="kpi" data-kpi={kpi.name}>
+            <h3 style={{ marginTop: 0 }}>
+              {kpi.name} <span className="muted small">({kpi.unit}, {kpi.better_when.toLowerCase().replace('_', ' ')} is better)</span>
+            </h3>
+            <div className="grid" style={{ gridTemplateColumns: 'repeat(auto-fill, minmax(170px, 1fr))' }}>
+              {kpi.values.map((v) => {
+                const isBase = v.scenario_id === result.baseline;
+                return (
+                  <div key={v.scenario_id} className="kpi-card" data-testid="kpi-value" data-scenario={tagOf(v.scenario_id)}>
+                    <div className="small muted">
+                      {tagOf(v.scenario_id)}
+                      {isBase ? ' (baseline)' : ''}
+                      {kpi.best === v.scenario_id ? ' ★ best' : ''}
+                    </div>
+                    <div className="value">
+                      {formatNumber(v.value)} <span className="small">{kpi.unit}</span>
+                    </div>
+                    {!isBase && (
+                      <div className="delta" data-comparison={v.comparison ?? 'none'} data-testid="delta" data-delta={v.delta ?? ''}>
+                        {formatDelta(v.delta)} {formatRelative(v.relative_delta)}{' '}
+                        <span className="sr-only">{v.comparison ?? ''}</span>
+                        {v.comparison === 'better' ? '▲' : v.comparison === 'worse' ? '▼' : ''}
+                      </div>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+            <Suspense fallback={<p role="status">Loading chart…</p>}>
+              <KpiBarChart
+                key={theme}
+                title={kpi.name}
+                unit={kpi.unit}
+                data={kpi.values.map((v) => ({
+                  label: tagOf(v.scenario_id),
+                  value: v.value,
+                  comparison: v.comparison,
+                  baseline: v.scenario_id === result.baseline,
+                }))}
+              />
+            </Suspense>
+          </div>
+        ))}
+      </section>
+      <section className="card" aria-labelledby="param-title">
+        <h2 id="param-title" style={{ marginTop: 0 }}>
+          Parameters <span className="muted small">(differences highlighted)</span>
+        </h2>
+        <div className="table-scroll">
+          <table className="plain">
+            <thead>
+              <tr>
+                <th scope="col">Parameter</th>
+                {result.scenarios.map((s) => (
+                  <th key={s.id} scope="col">
+                    {s.tag}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              <tr className={algorithmsDiffer ? 'differs' : undefined} data-differs={algorithmsDiffer}>
+                <th scope="row">algorithm</th>
+                {result.scenarios.map((s) => (
+                  <td key={s.id}>{s.algorithm}</td>
+                ))}
+              </tr>
+              {result.parameters.map((p) => (
+                <tr key={p.name} className={p.differs ? 'differs' : undefined} data-differs={p.differs}>
+                  <th scope="row">
+                    {p.name}
+                    {p.differs && <span className="sr-only"> (differs)</span>}
+                  </th>
+                  {result.scenarios.map((s) => (
+                    <td key={s.id}>{formatParam(p.values.find((v) => v.scenario_id === s.id)?.value)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,179 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useApi } from '../api/context.tsx';
+import { ApiError } from '../api/http.ts';
+import { keys } from '../api/keys.ts';
+import { ErrorNote } from '../components/ErrorNote.tsx';
+import { ParamFields } from '../components/ParamForm.tsx';
+import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
+
+/**
+ * Creates a scenario: tag, dataset, algorithm, then a form generated from the algorithm's (and the
+ * data source's) parameter descriptors. The server judges the values; its messages land at the field.
+ */
+export function CreateScenarioForm({ sid }: { sid: string }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
+  const algorithms = useQuery({ queryKey: keys.algorithms(sid), queryFn: () => api.algorithms(sid) });
+  const [tag, setTag] = useState('');
+  const [datasetKey, setDatasetKey] = useState('');
+  const [algo, setAlgo] = useState('');
+  const [runNow, setRunNow] = useState(true);
+  const [algoValues, setAlgoValues] = useState<Record<string, FormValue>>({});
+  const [dataValues, setDataValues] = useState<Record<string, FormValue>>({});
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [created, setCreated] = useState<string | null>(null);
+
+  const chosenDataset = datasetKey || datasets.data?.[0]?.key || '';
+  const chosenAlgo = algo || algorithms.data?.[0]?.name || '';
+  const algoParams = useQuery({
+    queryKey: keys.algorithmParameters(sid, chosenAlgo),
+    queryFn: () => api.algorithmParameters(sid, chosenAlgo),
+    enabled: chosenAlgo !== '',
+  });
+  const dataParams = useQuery({
+    queryKey: keys.dataParameters(sid, chosenDataset),
+    queryFn: () => api.dataParameters(sid, chosenDataset),
+    enabled: chosenDataset !== '',
+  });
+  const description = algorithms.data?.find((a) => a.name === chosenAlgo)?.description;
+
+  const create = useMutation({
+    mutationFn: async () => {
+      const algoOut = collectValues(algoParams.data?.parameters ?? [], algoValues);
+      const dataOut = collectValues(dataParams.data?.parameters ?? [], dataValues);
+      const local = { ...dataOut.errors, ...algoOut.errors };
+      if (tag.trim() === '') local.tag = 'enter a tag';
+      if (Object.keys(local).length > 0) {
+        setFieldErrors(local);
+        throw new Error('fix the marked fields');
+      }
+      const scenario = await api.createScenario(sid, {
+        tag: tag.trim(),
+        dataset_key: chosenDataset,
+        algo_name: chosenAlgo,
+        algo_params: algoOut.values,
+        data_params: dataOut.values,
+      });
+      return runNow && scenario.status === 'CREATED' ? api.runScenario(sid, scenario.id) : scenario;
+    },
+    onMutate: () => setFieldErrors({}),
+    onSuccess: (scenario) => {
+      setCreated(scenario.tag);
+      setTag('');
+      void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError) setFieldErrors(fieldOfServerError(error.detail, error.errors));
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setCreated(null);
+    create.mutate();
+  };
+
+  return (
+    <section className="card" aria-labelledby="create-title">
+      <h2 id="create-title" style={{ marginTop: 0 }}>
+        New scenario
+      </h2>
+      <form onSubmit={submit} noValidate aria-describedby="create-status">
+        <div className="form-grid">
+          <div className="field" data-invalid={fieldErrors.tag ? true : undefined}>
+            <label htmlFor="scenario-tag">Tag</label>
+            <input
+              id="scenario-tag"
+              value={tag}
+              onChange={(e) => setTag(e.target.value)}
+              maxLength={200}
+              aria-invalid={fieldErrors.tag ? true : undefined}
+              aria-describedby={fieldErrors.tag ? 'scenario-tag-error' : undefined}
+            />
+            {fieldErrors.tag && (
+              <span id="scenario-tag-error" className="error" role="alert">
+                {fieldErrors.tag}
+              </span>
+            )}
+          </div>
+          <div className="field" data-invalid={fieldErrors.dataset_key ? true : undefined}>
+            <label htmlFor="scenario-dataset">Dataset</label>
+            <select id="scenario-dataset" value={chosenDataset} onChange={(e) => setDatasetKey(e.target.value)}>
+              {datasets.data?.length === 0 && <option value="">(no dataset: upload one on the Data page)</option>}
+              {datasets.data?.map((d) => (
+                <option key={d.key} value={d.key}>
+                  {d.key}
+                </option>
+              ))}
+            </select>
+            {fieldErrors.dataset_key && <span className="error" role="alert">{fieldErrors.dataset_key}</span>}
+          </div>
+          <div className="field">
+            <label htmlFor="scenario-algo">Algorithm</label>
+            <select
+              id="scenario-algo"
+              value={chosenAlgo}
+              onChange={(e) => {
+                setAlgo(e.target.value);
+                setAlgoValues({});
+                setFieldErrors({});
+              }}
+              aria-describedby="scenario-algo-hint"
+            >
+              {algorithms.data?.map((a) => (
+                <option key={a.name} value={a.name}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+            <span id="scenario-algo-hint" className="hint">
+              {description ?? ''}
+            </span>
+          </div>
+        </div>
+        <ErrorNote error={algoParams.error ?? dataParams.error ?? algorithms.error ?? datasets.error} />
+        {algoParams.data && algoParams.data.parameters.length > 0 && (
+          <fieldset>
+            <legend>Algorithm parameters</legend>
+            <ParamFields
+              key={chosenAlgo}
+              descriptors={algoParams.data.parameters}
+              values={algoValues}
+              errors={fieldErrors}
+              idPrefix="algo"
+              onChange={(name, value) => setAlgoValues((v) => ({ ...v, [name]: value }))}
+            />
+          </fieldset>
+        )}
+        {dataParams.data && dataParams.data.parameters.length > 0 && (
+          <fieldset>
+            <legend>Data parameters</legend>
+            <ParamFields
+              key={chosenDataset}
+              descriptors={dataParams.data.parameters}
+              values={dataValues}
+              errors={fieldErrors}
+              idPrefix="data"
+              onChange={(name, value) => setDataValues((v) => ({ ...v, [name]: value }))}
+            />
+          </fieldset>
+        )}
+        <div className="row">
+          <label className="check">
+            <input type="checkbox" checked={runNow} onChange={(e) => setRunNow(e.target.checked)} />
+            Run at once
+          </label>
+          <button type="submit" className="primary" disabled={create.isPending || chosenDataset === '' || chosenAlgo === ''}>
+            Create scenario
+          </button>
+        </div>
+        <div id="create-status" aria-live="polite">
+          {created && <div className="alert ok">Scenario “{created}” created.</div>}
+        </div>
+        {create.error && <ErrorNote error={create.error} />}
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import type { ExportFormat } from '../api/client.ts';
+import { useApi } from '../api/context.tsx';
+import { keys } from '../api/keys.ts';
+import type { DatasetSummary } from '../api/types.ts';
+import { DropZone } from '../components/DropZone.tsx';
+import { ErrorNote } from '../components/ErrorNote.tsx';
+import { EtlReport } from '../components/EtlReport.tsx';
+import { ConfirmDialog } from '../components/Modal.tsx';
+import { PromptDialog } from '../components/PromptDialog.tsx';
+import { saveBlob } from '../csv.ts';
+import { useSid } from '../session.ts';
+import { DatasetPreview } from './DatasetPreview.tsx';
+
+/** Data: ETL upload with its report, the dataset list, previews, derive, delete, downloads. */
+export function DataPage() {
+  const api = useApi();
+  const sid = useSid();
+  const client = useQueryClient();
+  const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
+  const [files, setFiles] = useState<File[]>([]);
+  const [name, setName] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [action, setAction] = useState<{ kind: 'derive' | 'delete'; key: string } | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: keys.datasets(sid) });
+  // Kind and tables are listed only by servers whose list route reports them.
+  const detailed = datasets.data?.some((d) => d.tables !== undefined) ?? false;
+
+  const upload = useMutation({
+    mutationFn: () => api.uploadEtl(sid, name.trim(), files),
+    onSuccess: (result) => {
+      if (result.success) {
+        setFiles([]);
+        setSelected(result.dataset_name);
+      }
+      void refresh();
+    },
+  });
+  const derive = useMutation({
+    mutationFn: (v: { key: string; newKey: string }) => api.deriveDataset(sid, v.key, v.newKey),
+    onSuccess: (_r, v) => {
+      setAction(null);
+      setSelected(v.newKey);
+      void refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (key: string) => api.deleteDataset(sid, key),
+    onSuccess: (_r, key) => {
+      setAction(null);
+      if (selected === key) setSelected(null);
+      void refresh();
+    },
+  });
+  const download = useMutation({
+    mutationFn: async (v: { key: string; format: ExportFormat }) => {
+      const blob = await api.downloadDataset(sid, v.key, v.format);
+      if (blob.type.includes('json')) throw new Error('this server does not export datasets as CSV or XLSX');
+      saveBlob(blob, `${v.key}.${v.format === 'csv' ? (blob.type.includes('zip') ? 'zip' : 'csv') : 'xlsx'}`);
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    upload.mutate();
+  };
+  const close = () => {
+    setAction(null);
+    derive.reset();
+    remove.reset();
+  };
+
+  return (
+    <>
+      <h1>Data</h1>
+      <section className="card" aria-labelledby="upload-title">
+        <h2 id="upload-title" style={{ marginTop: 0 }}>
+          Upload
+        </h2>
+        <form onSubmit={submit}>
+          <div className="field">
+            <label htmlFor="dataset-name">Dataset name</label>
+            <input id="dataset-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
+          </div>
+          <DropZone files={files} onFiles={setFiles} />
+          <div className="row" style={{ marginTop: '0.75rem' }}>
+            <button type="submit" className="primary" disabled={upload.isPending || files.length === 0 || name.trim() === ''}>
+              {upload.isPending ? 'Uploading…' : 'Upload'}
+            </button>
+          </div>
+        </form>
+        <ErrorNote error={upload.error} />
+        {upload.data && <EtlReport result={upload.data} />}
+      </section>
+
+      <section className="card" aria-labelledby="datasets-title">
+        <h2 id="datasets-title" style={{ marginTop: 0 }}>
+          Datasets
+        </h2>
+        <ErrorNote error={datasets.error} />
+        <ErrorNote error={download.error} />
+        {datasets.data?.length === 0 && <p className="muted">No datasets yet: upload files above.</p>}
+        <div className="table-scroll">
+          <table className="plain">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                {detailed && <th scope="col">Kind</th>}
+                {detailed && <th scope="col">Tables</th>}
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {datasets.data?.map((d) => (
+                <tr key={d.key} aria-selected={selected === d.key}>
+                  <td>
+                    <button type="button" className="link" onClick={() => setSelected(d.key)} aria-label={`Preview ${d.key}`}>
+                      {d.key}
+                    </button>
+                  </td>
+                  {detailed && <td>{d.kind ?? ''}</td>}
+                  {detailed && <td className="small">{describeTables(d)}</td>}
+                  <td>
+                    <div className="row">
+                      <button type="button" onClick={() => setAction({ kind: 'derive', key: d.key })} aria-label={`Derive from ${d.key}`}>
+                        Derive
+                      </button>
+                      <button type="button" onClick={() => download.mutate({ key: d.key, format: 'csv' })} aria-label={`Download ${d.key} as CSV`}>
+                        CSV
+                      </button>
+                      <button type="button" onClick={() => download.mutate({ key: d.key, format: 'xlsx' })} aria-label={`Download ${d.key} as XLSX`}>
+                        XLSX
+                      </button>
+                      <button type="button" className="danger" onClick={() => setAction({ kind: 'delete', key: d.key })} aria-label={`Delete ${d.key}`}>
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      {selected && <DatasetPreview sid={sid} datasetKey={selected} />}
+
+      <PromptDialog
+        open={action?.kind === 'derive'}
+        title="Derive dataset"
+        label="New dataset key"
+        initial={action ? `${action.key}-derived` : ''}
+        submitLabel="Derive"
+        error={derive.error}
+        busy={derive.isPending}
+        onSubmit={(value) => action && derive.mutate({ key: action.key, newKey: value })}
+        onCancel={close}
+      />
+      <ConfirmDialog
+        open={action?.kind === 'delete'}
+        title="Delete dataset"
+        message={
+          <>
+            Delete dataset <strong>{action?.key}</strong>? This cannot be undone.
+            <ErrorNote error={remove.error} />
+          </>
+        }
+        confirmLabel="Delete dataset"
+        busy={remove.isPending}
+        onConfirm={() => action && remove.mutate(action.key)}
+        onCancel={close}
+      />
+    </>
+  );
+}
+
+function describeTables(d: DatasetSummary): string {
+  if (!d.tables) return '';
+  return d.tables.map((t) => `${t.name} (${t.rows.toLocaleString()} rows)`).join(', ');
+}

@@ -1,0 +1,157 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useApi } from '../api/context.tsx';
+import { ApiError } from '../api/http.ts';
+import { keys } from '../api/keys.ts';
+import type { Scenario } from '../api/types.ts';
+import { ErrorNote } from '../components/ErrorNote.tsx';
+import { ConfirmDialog } from '../components/Modal.tsx';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { formatNumber, formatTime } from '../format.ts';
+
+/** One scenario: status badge, live progress (and objective), actions, KPIs, a failure's message and logs. */
+export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scenario }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [showLogs, setShowLogs] = useState(false);
+  const refresh = () => client.invalidateQueries({ queryKey: keys.scenarios(sid) });
+  const act = useMutation({
+    mutationFn: async (action: 'run' | 'cancel' | 'reset' | 'delete') => {
+      if (action === 'run') await api.runScenario(sid, s.id);
+      else if (action === 'cancel') await api.cancelScenario(sid, s.id);
+      else if (action === 'reset') await api.resetScenario(sid, s.id);
+      else await api.deleteScenario(sid, s.id);
+    },
+    onSuccess: (_r, action) => {
+      if (action === 'delete') setConfirmDelete(false);
+      void refresh();
+    },
+  });
+  const active = s.status === 'QUEUED' || s.status === 'PROCESSING';
+  const objective = s.report?.objective ?? s.report?.best_so_far;
+  const kpis = Object.values(s.kpis);
+  const titleId = `scenario-${s.id}`;
+
+  return (
+    <article className="card" aria-labelledby={titleId} data-testid="scenario-card" data-tag={s.tag} data-status={s.status} style={{ marginBottom: 0 }}>
+      <div className="row">
+        <h3 id={titleId} style={{ margin: 0 }}>
+          {s.tag}
+        </h3>
+        <span className="spacer" />
+        <StatusBadge status={s.status} />
+      </div>
+      <p className="small muted" style={{ margin: '0.25rem 0' }}>
+        {s.algorithm.name} · {s.input_data_id}
+      </p>
+      {(active || s.status === 'COMPLETE') && (
+        <div className="row small">
+          <div style={{ flex: 1 }}>
+            <ProgressBar value={s.status === 'COMPLETE' ? 1 : s.progress} label={`Progress of ${s.tag}`} />
+          </div>
+          <span data-testid="progress">{Math.round((s.status === 'COMPLETE' ? 1 : s.progress) * 100)}%</span>
+        </div>
+      )}
+      {objective !== undefined && (
+        <p className="small" style={{ margin: '0.25rem 0' }}>
+          Objective: <strong>{formatNumber(objective)}</strong>
+          {s.report?.message ? ` — ${s.report.message}` : ''}
+        </p>
+      )}
+      {s.status === 'COMPLETE' && kpis.length > 0 && (
+        <dl className="small" style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '0 0.75rem', margin: '0.5rem 0' }}>
+          {kpis.map((k) => (
+            <div key={k.name} style={{ display: 'contents' }}>
+              <dt>{k.name}</dt>
+              <dd style={{ margin: 0 }}>
+                {formatNumber(k.value)} {k.unit}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {s.status === 'FAILED' && s.error && (
+        <div className="alert error" data-testid="failure">
+          {s.error.code && <code>{s.error.code}</code>} {s.error.message}
+        </div>
+      )}
+      <p className="small muted" style={{ margin: '0.25rem 0' }}>
+        Created {formatTime(s.created_at)}
+        {s.finished_at ? ` · finished ${formatTime(s.finished_at)}` : ''}
+      </p>
+      <div className="row">
+        {s.status === 'CREATED' && (
+          <button type="button" className="primary" onClick={() => act.mutate('run')} disabled={act.isPending} aria-label={`Run ${s.tag}`}>
+            Run
+          </button>
+        )}
+        {active && (
+          <button type="button" onClick={() => act.mutate('cancel')} disabled={act.isPending} aria-label={`Cancel ${s.tag}`}>
+            Cancel
+          </button>
+        )}
+        {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
+          <button type="button" onClick={() => act.mutate('reset')} disabled={act.isPending} aria-label={`Reset ${s.tag}`}>
+            Reset
+          </button>
+        )}
+        {s.status !== 'CREATED' && (
+          <button type="button" onClick={() => setShowLogs(!showLogs)} aria-expanded={showLogs} aria-label={`Logs of ${s.tag}`}>
+            Logs
+          </button>
+        )}
+        <button type="button" className="danger" onClick={() => setConfirmDelete(true)} aria-label={`Delete ${s.tag}`}>
+          Delete
+        </button>
+      </div>
+      {!confirmDelete && <ErrorNote error={act.error} />}
+      {showLogs && <RunLogView sid={sid} id={s.id} />}
+      <ConfirmDialog
+        open={confirmDelete}
+        title={`Delete scenario ${s.tag}`}
+        message={
+          <>
+            Delete scenario <strong>{s.tag}</strong>{active ? ' (its run is cancelled)' : ''}? This cannot be undone.
+            <ErrorNote error={act.error} />
+          </>
+        }
+        confirmLabel="Delete scenario"
+        busy={act.isPending}
+        onConfirm={() => act.mutate('delete')}
+        onCancel={() => {
+          setConfirmDelete(false);
+          act.reset();
+        }}
+      />
+    </article>
+  );
+}
+
+function RunLogView({ sid, id }: { sid: string; id: string }) {
+  const api = useApi();
+  const logs = useQuery({ queryKey: keys.logs(sid, id), queryFn: () => api.logs(sid, id), retry: false });
+  if (logs.error instanceof ApiError && logs.error.isMissingRoute) return <p className="muted small">This server keeps no run logs.</p>;
+  if (logs.error) return <ErrorNote error={logs.error} />;
+  if (!logs.data) return <p role="status">Loading logs…</p>;
+  const { lines, truncated, error } = logs.data;
+  return (
+    <div data-testid="logs">
+      {error && (
+        <div className="alert error">
+          <strong>{error.class}</strong>: {error.message}
+          {error.stack.length > 0 && <pre className="log">{error.stack.join('\n')}</pre>}
+        </div>
+      )}
+      {lines.length === 0 ? (
+        <p className="muted small">No log lines.</p>
+      ) : (
+        <pre className="log" tabIndex={0} aria-label="Run log">
+          {lines.map((l) => `${l.at} ${l.level.toUpperCase()} ${l.message}${l.fields ? ` ${JSON.stringify(l.fields)}` : ''}`).join('\n')}
+        </pre>
+      )}
+      {truncated && <p className="small muted">Older lines were dropped.</p>}
+    </div>
+  );
+}

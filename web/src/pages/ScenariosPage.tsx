@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useApi } from '../api/context.tsx';
+import { keys } from '../api/keys.ts';
+import { STATUSES, type Status } from '../api/types.ts';
+import { ErrorNote } from '../components/ErrorNote.tsx';
+import { useLiveMode } from '../live-mode.ts';
+import { useSid } from '../session.ts';
+import { CreateScenarioForm } from './CreateScenarioForm.tsx';
+import { ScenarioCard } from './ScenarioCard.tsx';
+
+export const ACTIVE: ReadonlySet<Status> = new Set(['QUEUED', 'PROCESSING']);
+
+/** Scenarios: the create form and every scenario with live status, progress and actions. */
+export function ScenariosPage() {
+  const api = useApi();
+  const sid = useSid();
+  const [filter, setFilter] = useState<Status | ''>('');
+  const [query, setQuery] = useState('');
+  const mode = useLiveMode();
+  const list = useQuery({
+    queryKey: keys.scenarios(sid),
+    queryFn: () => api.listScenarios(sid),
+    // Polls only when the event stream is unavailable (often while something runs); otherwise events keep it current.
+    refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
+  });
+  const shown = useMemo(
+    () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())),
+    [list.data, filter, query],
+  );
+
+  return (
+    <>
+      <h1>Scenarios</h1>
+      <CreateScenarioForm sid={sid} />
+      <section aria-labelledby="list-title">
+        <div className="row" style={{ marginBottom: '0.5rem' }}>
+          <h2 id="list-title" style={{ margin: 0 }}>
+            All scenarios <span className="muted small">({list.data?.length ?? 0})</span>
+          </h2>
+          <span className="spacer" />
+          <label htmlFor="status-filter" className="small">
+            Status
+          </label>
+          <select id="status-filter" value={filter} onChange={(e) => setFilter(e.target.value as Status | '')}>
+            <option value="">all</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="tag-filter" className="small">
+            Tag
+          </label>
+          <input id="tag-filter" type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
+        </div>
+        <ErrorNote error={list.error} />
+        {list.data?.length === 0 && <p className="muted">No scenarios yet.</p>}
+        <div className="grid">
+          {shown.map((s) => (
+            <ScenarioCard key={s.id} sid={sid} scenario={s} />
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import type { ParameterDescriptor } from '../api/types.ts';
+
+/**
+ * What each parameter kind holds while it is edited in the form, and how that becomes the JSON value
+ * the API takes. Only what the browser cannot hold is checked here (text that is not a number); bounds,
+ * choices and formats are the server's to judge, and its message is shown at the field.
+ */
+export type FormValue = string | boolean | string[] | [string, string];
+
+export function initialFormValue(d: ParameterDescriptor): FormValue {
+  const v = d.value !== undefined && d.value !== null ? d.value : d.default;
+  switch (d.type) {
+    case 'boolean':
+      return v === true;
+    case 'multi_enum':
+      return Array.isArray(v) ? v.map(String) : [];
+    case 'interval':
+      return Array.isArray(v) && v.length === 2 ? [String(v[0] ?? ''), String(v[1] ?? '')] : ['', ''];
+    default:
+      return v === undefined || v === null ? '' : String(v);
+  }
+}
+
+export type Converted = { ok: true; value: unknown } | { ok: false; error: string };
+
+export function toApiValue(d: ParameterDescriptor, form: FormValue): Converted {
+  switch (d.type) {
+    case 'boolean':
+      return { ok: true, value: form === true };
+    case 'multi_enum':
+      return { ok: true, value: Array.isArray(form) ? [...form] : [] };
+    case 'interval': {
+      const [start, end] = Array.isArray(form) ? (form as [string, string]) : ['', ''];
+      if (start.trim() === '' && end.trim() === '') return d.required ? { ok: false, error: 'enter a start and an end' } : { ok: true, value: null };
+      return { ok: true, value: [start.trim(), end.trim()] };
+    }
+    case 'integer':
+    case 'float': {
+      const text = String(form).trim();
+      if (text === '') return d.required ? { ok: false, error: 'enter a number' } : { ok: true, value: null };
+      const n = Number(text);
+      if (!Number.isFinite(n)) return { ok: false, error: `"${text}" is not a number` };
+      if (d.type === 'integer' && !Number.isInteger(n)) return { ok: false, error: 'must be a whole number' };
+      return { ok: true, value: n };
+    }
+    case 'time': {
+      const text = String(form).trim();
+      if (text === '') return d.required ? { ok: false, error: 'enter a time' } : { ok: true, value: null };
+      return { ok: true, value: text };
+    }
+    default: {
+      const text = String(form);
+      if (d.type === 'enum' && text === '') return d.required ? { ok: false, error: 'choose a value' } : { ok: true, value: null };
+      return { ok: true, value: text };
+    }
+  }
+}
+
+/** Converts every field; the field errors found, keyed by parameter name. */
+export function collectValues(
+  descriptors: readonly ParameterDescriptor[],
+  form: Record<string, FormValue>,
+): { values: Record<string, unknown>; errors: Record<string, string> } {
+  const values: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const d of descriptors) {
+    const converted = toApiValue(d, form[d.name] ?? initialFormValue(d));
+    if (converted.ok) values[d.name] = converted.value;
+    else errors[d.name] = converted.error;
+  }
+  return { values, errors };
+}
+
+/**
+ * Which field a server error belongs to: a 400 names it as `parameter 'x': ...` or
+ * `unknown parameter 'x'`; a 422 gives paths such as `algo_params.x` or `tag`.
+ */
+export function fieldOfServerError(detail: string, errors: readonly { path: string; message: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of errors) {
+    const name = e.path.replace(/^(algo_params|data_params)\./, '');
+    out[name] = e.message;
+  }
+  const match = /parameter '([^']+)'/.exec(detail);
+  if (match?.[1]) out[match[1]] = detail.replace(/^parameter '[^']+':\s*/, '');
+  return out;
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: component tests in a DOM (fast, no server) and end-to-end tests that start the real
+// server process and drive Debian's Chromium. JSX is compiled by esbuild here (Vitest 3 runs its own Vite).
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  test: {
+    // The e2e files each start a server and a browser: one at a time on a small machine.
+    fileParallelism: false,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['test/setup.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/support/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
