@@ -3,7 +3,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from '../auth/install.js';
-import { SECURITY_SCHEMES } from '../auth/openapi.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { MAX_NAME_LENGTH } from '../datasets/names.js';
 import { errorBody, installErrorHandling } from './errors.js';

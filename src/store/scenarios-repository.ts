@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
 import { ENDED, NO_RUN } from './run-columns.js';
-import { prepared, preparedByShape } from './prepared-query.js';
+import { prepared } from './prepared-query.js';
 import { copyKpiValues } from './scenario-kpis.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */

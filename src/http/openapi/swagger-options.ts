@@ -1,3 +1,4 @@
+import { SECURITY_SCHEMES } from '../../auth/openapi.js';
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Settings } from '../../config/settings.js';
 import { nameComponentsByTitle } from './component-names.js';
@@ -21,9 +22,7 @@ export function swaggerOptions(settings: Settings): SwaggerOptions {
       },
       servers: [{ url: settings.prefix === '' ? '/' : settings.prefix, description: 'this server' }],
       components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token, when the server requires one' },
-        },
+        securitySchemes: SECURITY_SCHEMES,
       },
       // No credentials, or a bearer token: which one a route needs depends on the server's settings.
       security: [{}, { bearerAuth: [] }],
