@@ -1,5 +1,5 @@
 /**
- * Dataset hot paths (DESIGN.md budgets): ETL of a 100k-row sku_data + 1k-row layout, GET of that
+ * Dataset hot paths (budgets in docs/benchmarks.md): ETL of a 100k-row sku_data + 1k-row layout, GET of that
  * dataset's JSON, derive of it, and the server's RSS after loading it.
  * Run: npm run build && node --import tsx bench/datasets.bench.ts
  */

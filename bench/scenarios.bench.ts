@@ -1,5 +1,5 @@
 /**
- * Scenario hot paths (DESIGN.md budgets): status polling with 32 connections beside a bare node:http
+ * Scenario hot paths (budgets in docs/benchmarks.md): status polling with 32 connections beside a bare node:http
  * server measured in the same run, idle and while a CPU-bound Busy run computes; sequential create
  * throughput; 1,000 Instant runs in one session.
  * Run: npm run build && node --import tsx bench/scenarios.bench.ts 

@@ -3,7 +3,7 @@ import { COLUMN_TYPES, type Cell, type Column, type ColumnType, type Dataset, ty
 import { checkName } from './names.js';
 
 /**
- * The default JSON form of a dataset (decisions.md "Datasets"):
+ * The default JSON form of a dataset (docs/api/contract.md, "Datasets"):
  * `{ key, kind, created_at, tables: { <name>: { columns: [{ name, type }], rows: [[...]] } } }`.
  */
 

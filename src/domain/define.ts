@@ -73,7 +73,7 @@ export function defineKpi<R = unknown, TData = Dataset>(kpi: Kpi<R, TData>): Kpi
 export interface DataSource<DP extends ParamDecls = ParamDecls, TData = unknown> {
   /** The data parameters a scenario may override with `data_params`. */
   readonly parameters?: DP;
-  /** The dataset's JSON form (default: the codec of decisions.md). */
+  /** The dataset's JSON form (default: the codec described in docs/api/contract.md). */
   encode?(dataset: Dataset): unknown;
   /** Parses a JSON form back; throw a `DatasetFormatError` for a shape it rejects. */
   decode?(json: unknown): Dataset;

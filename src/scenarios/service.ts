@@ -168,7 +168,7 @@ export class ScenarioService {
   }
 
   /**
-   * Autocreate (decisions.md "Life cycle"): after a dataset is stored, spawns `<key> [auto]` with the
+   * Autocreate (docs/api/contract.md, "Life cycle"): after a dataset is stored, spawns `<key> [auto]` with the
    * `default_algo` and its configured parameters, honouring autorun. Does nothing when autocreate is
    * off or the tag exists; the dataset operation succeeds either way.
    */

@@ -2,7 +2,7 @@ import type { StoredStatus } from '../store/database.js';
 
 /**
  * The scenario life cycle as a pure function: the spec's "States and transitions" table, plus the two
- * restart-recovery rows of decisions.md ("Life cycle"). Nothing here touches the store; callers persist
+ * restart-recovery rows of docs/api/contract.md ("Life cycle"). Nothing here touches the store; callers persist
  * the answer with a conditional UPDATE on the from-states (`fromStates`), so two requests racing on one
  * scenario give exactly one winner.
  */
@@ -21,7 +21,7 @@ export type ScenarioEvent =
   | 'fail'
   /** `POST .../reset` */
   | 'reset'
-  /** A run stopped by a restart or shutdown goes back to the queue (decisions.md, restart recovery). */
+  /** A run stopped by a restart or shutdown goes back to the queue (docs/api/contract.md, "Life cycle"). */
   | 'requeue'
   /** `POST .../cancel`: a queued or running scenario ends FAILED (code CANCELLED) and is kept. */
   | 'cancel';

@@ -5,7 +5,7 @@ import type { ScenarioRecord, ScenarioStatusRecord } from '../store/scenarios-re
 import { isRunErrorCode, type RunErrorCode } from './run-error.js';
 import type { ScenarioStatus } from './state-machine.js';
 
-/** A KPI entry of the scenario payload (decisions.md "Wire format"). */
+/** A KPI entry of the scenario payload (docs/api/contract.md, "Conventions"). */
 export interface KpiView {
   readonly name: string;
   /** Null until COMPLETE. */
@@ -15,7 +15,7 @@ export interface KpiView {
   readonly threshold: number | null;
 }
 
-/** The scenario payload: the spec's fields plus the extensions of decisions.md. */
+/** The scenario payload: the spec's fields plus the extensions listed in docs/api/contract.md. */
 export interface ScenarioView {
   readonly id: string;
   readonly tag: string;

@@ -293,7 +293,7 @@ export class RunsRepository {
   }
 
   /**
-   * Restart recovery (decisions.md "Life cycle"): every scenario found PROCESSING when the only
+   * Restart recovery (docs/api/contract.md, "Life cycle"): every scenario found PROCESSING when the only
    * executor of the store starts was interrupted by the death of the process that ran it.
    */
   async recoverInterrupted(now: string): Promise<Recovered> {

@@ -47,7 +47,7 @@ describe.each(DIALECTS)('creating and reading scenarios on %s', (dialect) => {
     }
   });
 
-  it('serves exactly the payload fields of the spec and decisions.md', async () => {
+  it('serves exactly the payload fields of docs/api/contract.md', async () => {
     const scenario = (await main.created({ tag: 'shape', algo_name: 'Instant' }));
     expect(Object.keys(scenario).sort()).toEqual(
       [

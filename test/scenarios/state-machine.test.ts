@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromStates, STATUSES, targetOf, transition, type ScenarioEvent, type ScenarioStatus } from '../../src/scenarios/state-machine.js';
 
-/** Every allowed row: the spec's table, plus restart recovery (decisions.md). */
+/** Every allowed row: the spec's table, plus restart recovery (docs/api/contract.md). */
 const ALLOWED: [ScenarioStatus, ScenarioEvent, ScenarioStatus][] = [
   ['CREATED', 'run', 'QUEUED'],
   ['QUEUED', 'start', 'PROCESSING'],

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { StoreDialect } from '../../src/store/dialect.js';
 
 /**
- * The store dialects every store and route suite runs against (STYLE.md item 5). PostgreSQL is not
+ * The store dialects every store and route suite runs against. PostgreSQL is not
  * optional: when it is unreachable the suite fails. `SCENARIST_TEST_DIALECTS=sqlite` narrows a local run.
  */
 export const DIALECTS: readonly StoreDialect[] = (process.env.SCENARIST_TEST_DIALECTS ?? 'sqlite,postgres')

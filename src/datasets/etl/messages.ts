@@ -1,4 +1,4 @@
-/** What the ETL pipeline tells the client about its files, besides the tables (decisions.md "Datasets"). */
+/** What the ETL pipeline tells the client about its files, besides the tables (docs/api/contract.md, "Datasets"). */
 export type Severity = 'info' | 'warning' | 'error';
 
 /**

@@ -8,7 +8,7 @@ export class KpiError extends Error {
 
 /**
  * Every KPI of the domain for a finished run. Non-finite numbers never reach the wire
- * (decisions.md "Wire format"), so NaN, Infinity or a non-number fails the run.
+ * (docs/api/contract.md, "Conventions"), so NaN, Infinity or a non-number fails the run.
  */
 export function computeKpis(kpis: readonly AnyKpi[], result: unknown, data: unknown): Record<string, number> {
   const values: Record<string, number> = {};

@@ -1,6 +1,6 @@
 /**
  * Wraps a progress sink so it only ever sees values in [0, 1] that never decrease during one run
- * (decisions.md "Wire format"). NaN and other non-numbers are ignored: a buggy report must not fail
+ * (docs/api/contract.md, "Conventions"). NaN and other non-numbers are ignored: a buggy report must not fail
  * the run nor move the bar backwards.
  */
 export function monotoneProgress(sink: (fraction: number) => void): (fraction: number) => void {
