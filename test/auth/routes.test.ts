@@ -182,12 +182,14 @@ describe.each(DIALECTS)('authentication on %s (auth token)', (dialect) => {
     it('declares the bearer scheme and marks protected operations only', async () => {
       const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
       expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-      const sessions = doc.paths['/api/v1/sessions'];
+      // Paths are relative to the document's one server, the API prefix.
+      expect(doc.servers[0].url).toBe('/api/v1');
+      const sessions = doc.paths['/sessions'];
       expect(sessions.get.security).toEqual([{ bearerAuth: [] }]);
       expect(sessions.get.responses['401']).toBeDefined();
       expect(sessions.post.responses['403']).toBeDefined();
-      expect(doc.paths['/api/v1/sessions/{sid}/scenarios/{id}/status'].get.security).toEqual([{ bearerAuth: [] }]);
-      expect(doc.paths['/api/v1/health'].get.security).toBeUndefined();
+      expect(doc.paths['/sessions/{sid}/scenarios/{id}/status'].get.security).toEqual([{ bearerAuth: [] }]);
+      expect(doc.paths['/health'].get.security).toBeUndefined();
     });
   });
 });

@@ -83,7 +83,7 @@ describe.each(DIALECTS)('ingest routes: bad inputs are 4xx and change nothing, o
     const { body } = multipartBody([{ name: 'dataset_name', value: 'x' }]);
     const res = await postRaw('/etl', body, 'multipart/form-data');
     expect(res.statusCode).toBe(400);
-    expect(res.json().detail).toMatch(/the multipart body cannot be read/);
+    expect(res.json().detail).toMatch(/the multipart Content-Type has no boundary parameter/);
     expect(await stored()).toEqual(before);
   });
 

@@ -196,9 +196,9 @@ describe('allowed_hosts', () => {
   });
 
   it('accepts any host when bound to every interface, and a configured list with wildcards', async () => {
-    const open = await start({ host: '0.0.0.0' });
+    const open = await start({ host: '0.0.0.0', auth: 'none' });
     expect((await get(open, 'anything.example')).statusCode).toBe(200);
-    const listed = await start({ host: '0.0.0.0', allowed_hosts: 'api.example.com,*.internal' });
+    const listed = await start({ host: '0.0.0.0', auth: 'none', allowed_hosts: 'api.example.com,*.internal' });
     expect((await get(listed, 'api.example.com:443')).statusCode).toBe(200);
     expect((await get(listed, 'node1.internal')).statusCode).toBe(200);
     expect((await get(listed, 'internal')).statusCode).toBe(403);
