@@ -12,7 +12,7 @@ export interface IngestRunner {
 /** Throws the client error an outcome carries, or returns its result. */
 export function unwrapOutcome<R>(outcome: TaskOutcome<R>): R {
   if (outcome.ok) return outcome.result;
-  throw new ScenaristError(outcome.error.code, outcome.error.message);
+  throw new ScenaristError(outcome.error.code, outcome.error.message, outcome.error.fields);
 }
 
 /** Runs tasks on the calling thread: for tools and tests that have no pool. */

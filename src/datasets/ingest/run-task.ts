@@ -24,7 +24,7 @@ export async function runIngestTask<T extends IngestTask>(env: IngestEnvironment
     const result = task.kind === 'etl' ? await runEtlTask(env, task) : await runFromJsonTask(env, task);
     return { ok: true, result: result as TaskResult<T> };
   } catch (err) {
-    if (err instanceof ScenaristError) return { ok: false, error: { code: err.code, message: err.message } };
+    if (err instanceof ScenaristError) return { ok: false, error: { code: err.code, message: err.message, fields: err.fields } };
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../errors.js';
+import type { ErrorCode, FieldError } from '../../errors.js';
 import type { EtlMessage } from '../etl/index.js';
 
 /**
@@ -41,4 +41,4 @@ export interface FromJsonTaskResult {
 export type TaskResult<T extends IngestTask> = T extends EtlTask ? EtlTaskResult : FromJsonTaskResult;
 
 /** A task's result, or the client error it ended with (a `ScenaristError` as data). */
-export type TaskOutcome<R> = { readonly ok: true; readonly result: R } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string } };
+export type TaskOutcome<R> = { readonly ok: true; readonly result: R } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string; readonly fields: readonly FieldError[] } };
