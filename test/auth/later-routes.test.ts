@@ -23,9 +23,9 @@ describe('routes added after the guard', () => {
     runtime = await assemble(resolveSettings({ data_dir: db.dir, database_url: db.url, workers: 1, auth: 'token' }), pino({ level: 'silent' }));
     app = await buildApp(runtime.services);
     const seen = (request: { url: string; raw: { url?: string } }) => ({ url: request.url, raw: request.raw.url });
-    app.get('/api/v1/sessions/:sid/events', async (request) => seen(request));
-    app.post('/api/v1/sessions/:sid/webhooks', async (request) => seen(request));
-    app.get('/api/v1/sessions/:sid/compare', async (request) => seen(request));
+    app.get('/api/v1/sessions/:sid/later/events', async (request) => seen(request));
+    app.post('/api/v1/sessions/:sid/later-hooks', async (request) => seen(request));
+    app.get('/api/v1/sessions/:sid/later-compare', async (request) => seen(request));
     await app.ready();
     mainId = (await runtime.services.sessions.list()).default;
     token = (await issueToken(new TokensRepository(runtime.services.store.db), { scope: 'read', sessionId: mainId })).token;
@@ -38,9 +38,9 @@ describe('routes added after the guard', () => {
 
   it('refuses them without a token', async () => {
     for (const [method, url] of [
-      ['GET', '/api/v1/sessions/main/events'],
-      ['POST', '/api/v1/sessions/main/webhooks'],
-      ['GET', '/api/v1/sessions/main/compare'],
+      ['GET', '/api/v1/sessions/main/later/events'],
+      ['POST', '/api/v1/sessions/main/later-hooks'],
+      ['GET', '/api/v1/sessions/main/later-compare'],
     ] as const) {
       expect((await app.inject({ method, url })).statusCode, url).toBe(401);
     }
@@ -48,18 +48,18 @@ describe('routes added after the guard', () => {
 
   it('applies scope and session binding to them', async () => {
     const headers = { authorization: `Bearer ${token}` };
-    expect((await app.inject({ method: 'GET', url: '/api/v1/sessions/main/compare', headers })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/api/v1/sessions/main/webhooks', headers })).statusCode).toBe(403);
-    expect((await app.inject({ method: 'GET', url: '/api/v1/sessions/other/compare', headers })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/sessions/main/later-compare', headers })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/api/v1/sessions/main/later-hooks', headers })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/sessions/other/later-compare', headers })).statusCode).toBe(403);
   });
 
   it('takes ?access_token= on the event stream only, and keeps it out of the logged URL', async () => {
-    const res = await app.inject({ method: 'GET', url: `/api/v1/sessions/main/events?since=3&access_token=${token}` });
+    const res = await app.inject({ method: 'GET', url: `/api/v1/sessions/main/later/events?since=3&access_token=${token}` });
     expect(res.statusCode).toBe(200);
     const seen = res.json<{ url: string; raw: string }>();
-    expect(seen.url).toBe('/api/v1/sessions/main/events?since=3&access_token=[redacted]');
+    expect(seen.url).toBe('/api/v1/sessions/main/later/events?since=3&access_token=[redacted]');
     expect(res.body).not.toContain(token);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/sessions/main/compare?access_token=${token}` })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'GET', url: `/api/v1/sessions/${mainId}/events?access_token=sct_nope` })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/sessions/main/later-compare?access_token=${token}` })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: `/api/v1/sessions/${mainId}/later/events?access_token=sct_nope` })).statusCode).toBe(401);
   });
 });

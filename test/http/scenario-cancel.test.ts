@@ -89,7 +89,7 @@ describe.each(DIALECTS)('POST .../scenarios/{id}/cancel on %s', (dialect) => {
 
   it('documents the route and the error code in the OpenAPI document', async () => {
     const doc = (await injectSender(t.app, '')('GET', '/openapi.json')).body as { paths: Record<string, { post?: unknown }> };
-    expect(doc.paths['/api/v1/sessions/{sid}/scenarios/{id}/cancel']?.post).toBeDefined();
+    expect(doc.paths['/sessions/{sid}/scenarios/{id}/cancel']?.post).toBeDefined();
   });
 });
 
