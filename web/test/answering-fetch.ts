@@ -7,7 +7,8 @@ export interface Answer {
   body?: unknown;
 }
 
-export type Route = (request: Request) => Answer | Promise<Answer>;
+/** An answer from the table, or a whole Response (a stream). */
+export type Route = (request: Request) => Answer | Response | Promise<Answer | Response>;
 
 export function answeringFetch(routes: Record<string, Route>) {
   const requests: Request[] = [];
@@ -16,7 +17,8 @@ export function answeringFetch(routes: Record<string, Route>) {
     requests.push(request);
     const url = new URL(request.url);
     const route = routes[`${request.method} ${url.pathname}`];
-    const answer: Answer = route ? await route(request) : { status: 404, body: { detail: `no route ${request.method} ${url.pathname}`, code: 'NOT_FOUND' } };
+    const answer = route ? await route(request) : { status: 404, body: { detail: `no route ${request.method} ${url.pathname}`, code: 'NOT_FOUND' } };
+    if (answer instanceof Response) return answer;
     const status = answer.status ?? 200;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status,

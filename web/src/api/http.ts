@@ -69,14 +69,6 @@ export class ApiConfig {
     for (const listener of this.unauthorizedListeners) listener();
   }
 
-  /** An absolute-path URL for an API path, with optional query parameters (undefined ones left out). */
-  url(path: string, query: Record<string, string | number | undefined> = {}): string {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
-    const qs = params.toString();
-    return `${this.base}${path}${qs ? `?${qs}` : ''}`;
-  }
-
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return this.tokenValue ? { ...extra, authorization: `Bearer ${this.tokenValue}` } : extra;
   }
