@@ -50,7 +50,7 @@ describe('the run report on a scenario card', () => {
     expect(screen.getAllByTestId('run-report')).toHaveLength(1);
   });
 
-  it('takes the report of a progress event into the cached list, and ignores one not shaped like a report', () => {
+  it('takes the report of a progress event into the cached list, ignores one not shaped like a report, and drops it on reset', () => {
     const client = new QueryClient();
     client.setQueryData<Scenario[]>(keys.scenarios('main'), [scenario({ id: 's1', tag: 'a', status: 'PROCESSING' })]);
     const event = { id: 9, type: 'scenario.progress', session_id: 'x', at: '', scenario_id: 's1', status: 'PROCESSING', progress: 0.5 };
@@ -59,6 +59,9 @@ describe('the run report on a scenario card', () => {
     applyEvent(client, 'main', { ...event, id: 10, progress: 0.6, report: { objective: 'seven', at: 'x' } });
     const [s1] = client.getQueryData<Scenario[]>(keys.scenarios('main'))!;
     expect([s1!.progress, s1!.report?.objective]).toEqual([0.6, 7]);
+    applyEvent(client, 'main', { id: 11, type: 'scenario.reset', session_id: 'x', at: '', scenario_id: 's1', status: 'CREATED' });
+    const [reset] = client.getQueryData<Scenario[]>(keys.scenarios('main'))!;
+    expect([reset!.status, reset!.progress, reset!.report]).toEqual(['CREATED', 0, undefined]);
   });
 });
 

@@ -19,9 +19,12 @@ export function applyEvent(client: QueryClient, sid: string, event: ScenaristEve
     const status = isStatus(event.status) ? event.status : undefined;
     const progress = typeof event.progress === 'number' ? event.progress : undefined;
     const report = asRunReport(event.report);
-    client.setQueryData<Scenario[]>(keys.scenarios(sid), (list) =>
-      list?.map((sc) => (sc.id === id ? { ...sc, status: status ?? sc.status, progress: progress ?? sc.progress, report: report ?? sc.report } : sc)),
-    );
+    // A reset clears the run's report (the refetch it starts confirms the rest).
+    const update = (sc: Scenario): Scenario =>
+      event.type === 'scenario.reset'
+        ? { ...sc, status: status ?? 'CREATED', progress: 0, report: undefined }
+        : { ...sc, status: status ?? sc.status, progress: progress ?? sc.progress, report: report ?? sc.report };
+    client.setQueryData<Scenario[]>(keys.scenarios(sid), (list) => list?.map((sc) => (sc.id === id ? update(sc) : sc)));
     if (event.type !== 'scenario.progress') {
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
       void client.invalidateQueries({ queryKey: keys.scenario(sid, id) });
