@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // Relative asset URLs: the same build is served at /ui/ and at <prefix>/ui/ (and behind proxies),
@@ -6,6 +7,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: './',
   plugins: [react()],
+  // The server package's typed client (`scenarist/client`) from its sources: every call is typed by the
+  // schema generated from the server's OpenAPI document (tsconfig.json maps the same name).
+  resolve: { alias: { 'scenarist/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)) } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,9 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: component tests in a DOM (fast, no server) and end-to-end tests that start the real
 // server process and drive Debian's Chromium. JSX is compiled by esbuild here (Vitest 3 runs its own Vite).
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
+  // As in vite.config.ts: the server package's typed client from its sources.
+  resolve: { alias: { 'scenarist/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)) } },
   test: {
     // The e2e files each start a server and a browser: one at a time on a small machine.
     fileParallelism: false,

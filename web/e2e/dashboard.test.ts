@@ -126,6 +126,21 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     await inspect('scenarios');
   });
 
+  it("opens a run's logs, or drops the Logs button on a server without the logs route", async () => {
+    const card = page.locator('[data-testid=scenario-card][data-tag="e2e-greedy"]');
+    const document = await apiGet<{ paths: Record<string, unknown> }>(`${server.url}/openapi.json`);
+    // The document's paths are relative to the API prefix.
+    const served = '/sessions/{sid}/scenarios/{id}/logs' in document.body.paths;
+    await card.getByRole('button', { name: 'Logs of e2e-greedy' }).click();
+    if (served) {
+      await card.getByTestId('logs').waitFor();
+      await inspect('scenario-logs');
+    } else {
+      await card.getByRole('button', { name: 'Logs of e2e-greedy' }).waitFor({ state: 'detached' });
+      expect(await card.getByTestId('logs').count()).toBe(0);
+    }
+  });
+
   it('compares two scenarios and shows the deltas the API computes', async () => {
     const scenarios = (await apiGet<Scenario[]>(api('/sessions/main/scenarios'))).body;
     const [asis, annealing] = ['e2e-asis', 'e2e-annealing'].map((t) => scenarios.find((s) => s.tag === t)!);

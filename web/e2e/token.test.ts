@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import { launchChromium, type Browser } from './support/browser.ts';
 
-// A server that requires tokens: the dashboard asks for one, then sends it (header, and query for events).
+// A server that requires tokens: the dashboard asks for one, then sends it in a header (the event stream too).
 describe('dashboard against a server that requires a token', () => {
   let server: ServerProcess;
   let browser: Browser;
@@ -34,6 +34,11 @@ describe('dashboard against a server that requires a token', () => {
     await page.locator('#scenario-dataset option[value="example"]').waitFor({ state: 'attached' });
     const apiCalls = seen.filter((r) => r.url.includes('/api/v1/sessions') && !r.url.includes('/events'));
     expect(apiCalls.at(-1)!.auth).toBe(`Bearer ${token}`);
+    // The event stream (the typed client's watchEvents, over fetch) opens with the header: no token in a URL.
+    await page.locator('[data-testid=live-mode][data-mode=live]').waitFor();
+    const streams = seen.filter((r) => r.url.includes('/events'));
+    expect(streams.at(-1)!.auth).toBe(`Bearer ${token}`);
+    expect(seen.filter((r) => r.url.includes('access_token'))).toEqual([]);
     // The stored token survives a reload: no second prompt.
     await page.reload();
     await page.locator('#scenario-dataset option[value="example"]').waitFor({ state: 'attached' });

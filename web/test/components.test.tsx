@@ -64,7 +64,7 @@ describe('EtlReport', () => {
 
 describe('ScenarioCard', () => {
   it('shows a running scenario with its progress, objective and a cancel action', () => {
-    render(wrap(<ScenarioCard sid="main" scenario={scenario({ id: 'a', tag: 'run', status: 'PROCESSING', progress: 0.42, report: { objective: 1234.5, at: '' } })} />));
+    render(wrap(<ScenarioCard sid="main" scenario={scenario({ id: 'a', tag: 'run', status: 'PROCESSING', progress: 0.42, report: { objective: 1234.5, best_so_far: null, message: null, at: '' } })} />));
     expect(screen.getByTestId('status').textContent).toBe('PROCESSING');
     expect(screen.getByRole('progressbar', { name: 'Progress of run' }).getAttribute('aria-valuenow')).toBe('42');
     expect(screen.getByText('1,234.5')).toBeTruthy();

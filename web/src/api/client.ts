@@ -1,107 +1,138 @@
-import { compareLocally } from './compare.ts';
-import { ApiError, request, seg, type ApiConfig } from './http.ts';
-import type {
-  AlgorithmInfo,
-  CompareResult,
-  DatasetForm,
-  DatasetSummary,
-  EtlResult,
-  KpiInfo,
-  ParameterSchema,
-  RunLogs,
-  Scenario,
-  ScenarioStatus,
-  Session,
-  SessionList,
-} from './types.ts';
+import { createScenaristClient, type paths, type WatchEventsOptions } from 'scenarist/client';
+import { unwrap, type ApiConfig } from './http.ts';
+import type { DatasetForm, DatasetSummary, Scenario } from './types.ts';
 
-export interface CreateScenarioBody {
-  tag: string;
-  dataset_key: string;
-  algo_name: string;
-  algo_params?: Record<string, unknown> | null;
-  data_params?: Record<string, unknown> | null;
-}
-
+export type CreateScenarioBody = paths['/sessions/{sid}/scenarios']['post']['requestBody']['content']['application/json'];
 export type ExportFormat = 'csv' | 'xlsx';
 
-/** Every API call the dashboard makes, typed. Pages use this through `useApi()`, never `fetch`. */
-export function createApi(config: ApiConfig) {
-  const s = (sid: string) => `/sessions/${seg(sid)}`;
-  const get = <T>(path: string, query?: Record<string, string | number | undefined>) => request<T>(config, 'GET', path, { query });
-  const send = <T>(method: string, path: string, json?: unknown) => request<T>(config, method, path, json === undefined ? {} : { json });
+/** How many datasets one list page asks for; the list follows `next_cursor` to the end. */
+const DATASET_PAGE = 500;
+
+/** Live-event options, plus a call when the stream has opened (the page then says "live"). */
+export interface WatchOptions extends Omit<WatchEventsOptions, 'session'> {
+  onOpen?: () => void;
+}
+
+/**
+ * Every API call the dashboard makes, through the typed client of the server package
+ * (`scenarist/client`: openapi-fetch over the schema generated from the server's OpenAPI document),
+ * so paths, parameters, bodies and answers are checked against the server at build time. Pages use
+ * this through `useApi()` and TanStack Query, never `fetch`.
+ *
+ * `fetchImpl` replaces the browser's fetch (component tests answer from a table).
+ */
+export function createApi(config: ApiConfig, fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)) {
+  // The client builds URLs with `new URL(...)`, which needs an absolute base; the UI knows only a path.
+  const baseUrl = absolute(config.base);
+  const http = createScenaristClient({ baseUrl, fetch: fetchImpl });
+  // The token can change while the page is open (the token dialog): read it at each request.
+  http.use({
+    onRequest: ({ request }) => {
+      if (config.token) request.headers.set('authorization', `Bearer ${config.token}`);
+      return request;
+    },
+  });
+  const at = (sid: string) => ({ params: { path: { sid } } });
+  const scenarioAt = (sid: string, id: string) => ({ params: { path: { sid, id } } });
+  const datasetAt = (sid: string, key: string) => ({ params: { path: { sid, key } } });
 
   return {
     config,
-    health: () => get<{ status: string; title: string; sessions: number }>('/health'),
+    /** For calls the generated schema does not describe yet (see `./logs.ts`): same fetch, same base. */
+    fetch: fetchImpl,
+    baseUrl,
 
     // Sessions
-    listSessions: () => get<SessionList>('/sessions'),
-    createSession: (name: string) => send<SessionList>('POST', '/sessions', { display_name: name }),
-    renameSession: (sid: string, name: string) => send<Session>('PATCH', s(sid), { display_name: name }),
-    copySession: (sid: string, name: string) => send<SessionList>('POST', `${s(sid)}/copy`, { new_display_name: name }),
-    deleteSession: (sid: string) => send<SessionList>('DELETE', s(sid)),
+    listSessions: () => unwrap(config, http.GET('/sessions')),
+    createSession: (name: string) => unwrap(config, http.POST('/sessions', { body: { display_name: name } })),
+    renameSession: (sid: string, name: string) => unwrap(config, http.PATCH('/sessions/{sid}', { ...at(sid), body: { display_name: name } })),
+    copySession: (sid: string, name: string) => unwrap(config, http.POST('/sessions/{sid}/copy', { ...at(sid), body: { new_display_name: name } })),
+    deleteSession: (sid: string) => unwrap(config, http.DELETE('/sessions/{sid}', at(sid))),
 
-    // Discovery: names always; descriptions, units and better_when where the server reports them.
-    async algorithms(sid: string): Promise<AlgorithmInfo[]> {
-      const body = await get<{ algorithms: string[]; items?: AlgorithmInfo[] }>(`${s(sid)}/algorithms`);
-      return body.items ?? body.algorithms.map((name) => ({ name }));
-    },
-    algorithmParameters: (sid: string, name: string) => get<ParameterSchema>(`${s(sid)}/algorithms/${seg(name)}/parameters`),
-    async kpis(sid: string): Promise<KpiInfo[]> {
-      const body = await get<{ kpis: string[]; items?: KpiInfo[] }>(`${s(sid)}/kpis`);
-      return body.items ?? body.kpis.map((name) => ({ name }));
-    },
+    // Discovery
+    algorithms: async (sid: string) => (await unwrap(config, http.GET('/sessions/{sid}/algorithms', at(sid)))).items,
+    algorithmParameters: (sid: string, name: string) =>
+      unwrap(config, http.GET('/sessions/{sid}/algorithms/{name}/parameters', { params: { path: { sid, name } } })),
 
     // Datasets
     async listDatasets(sid: string): Promise<DatasetSummary[]> {
-      const body = await get<{ keys?: string[]; items?: DatasetSummary[] }>(`${s(sid)}/data`, { limit: 500 });
-      return body.items ?? (body.keys ?? []).map((key) => ({ key }));
+      const all: DatasetSummary[] = [];
+      let cursor: string | undefined;
+      do {
+        const body = await unwrap(config, http.GET('/sessions/{sid}/data', { params: { path: { sid }, query: { limit: DATASET_PAGE, cursor } } }));
+        // With a query the route answers a page; the plain `{ keys }` form is only for a bare GET.
+        if (!('items' in body)) throw new Error('the dataset list answered without items');
+        all.push(...body.items);
+        cursor = body.next_cursor ?? undefined;
+      } while (cursor !== undefined);
+      return all;
     },
-    dataset: (sid: string, key: string) => get<DatasetForm>(`${s(sid)}/data/${seg(key)}`),
-    dataParameters: (sid: string, key: string) => get<ParameterSchema>(`${s(sid)}/data/${seg(key)}/parameters`),
-    deleteDataset: (sid: string, key: string) => send<void>('DELETE', `${s(sid)}/data/${seg(key)}`),
+    dataset: async (sid: string, key: string) => (await unwrap(config, http.GET('/sessions/{sid}/data/{key}', datasetAt(sid, key)))) as DatasetForm,
+    dataParameters: (sid: string, key: string) => unwrap(config, http.GET('/sessions/{sid}/data/{key}/parameters', datasetAt(sid, key))),
+    deleteDataset: (sid: string, key: string) => unwrap(config, http.DELETE('/sessions/{sid}/data/{key}', datasetAt(sid, key))),
     deriveDataset: (sid: string, key: string, newKey: string) =>
-      send<{ keys: string[] }>('POST', `${s(sid)}/data/${seg(key)}/derive`, { new_key: newKey }),
-    uploadEtl(sid: string, datasetName: string, files: readonly File[]): Promise<EtlResult> {
-      const form = new FormData();
-      form.append('dataset_name', datasetName);
-      for (const file of files) form.append('files', file, file.name);
-      return request<EtlResult>(config, 'POST', `${s(sid)}/etl`, { form });
-    },
-    async downloadDataset(sid: string, key: string, format: ExportFormat, table?: string): Promise<Blob> {
-      const response = await request<Response>(config, 'GET', `${s(sid)}/data/${seg(key)}`, { query: { format, table }, raw: true });
-      return response.blob();
-    },
+      unwrap(config, http.POST('/sessions/{sid}/data/{key}/derive', { ...datasetAt(sid, key), body: { new_key: newKey } })),
+    uploadEtl: (sid: string, datasetName: string, files: readonly File[]) =>
+      unwrap(
+        config,
+        http.POST('/sessions/{sid}/etl', {
+          ...at(sid),
+          // The schema types `files` as strings (binary); the multipart body is built from the File objects.
+          body: { dataset_name: datasetName, files: [] },
+          bodySerializer: () => {
+            const form = new FormData();
+            form.append('dataset_name', datasetName);
+            for (const file of files) form.append('files', file, file.name);
+            return form;
+          },
+        }),
+      ),
+    downloadDataset: (sid: string, key: string, format: ExportFormat, table?: string) =>
+      unwrap(config, http.GET('/sessions/{sid}/data/{key}', { params: { path: { sid, key }, query: { format, table } }, parseAs: 'blob' })),
 
     // Scenarios
     async listScenarios(sid: string): Promise<Scenario[]> {
-      const body = await get<Scenario[] | { items: Scenario[] }>(`${s(sid)}/scenarios`);
-      return Array.isArray(body) ? body : body.items;
+      const body = await unwrap(config, http.GET('/sessions/{sid}/scenarios', at(sid)));
+      // Without query parameters the route answers the plain array of every scenario.
+      if (!Array.isArray(body)) throw new Error('the scenario list answered a page instead of every scenario');
+      return body;
     },
-    scenario: (sid: string, id: string) => get<Scenario>(`${s(sid)}/scenarios/${seg(id)}`),
-    scenarioStatus: (sid: string, id: string) => get<ScenarioStatus>(`${s(sid)}/scenarios/${seg(id)}/status`),
-    createScenario: (sid: string, body: CreateScenarioBody) => send<Scenario>('POST', `${s(sid)}/scenarios`, body),
-    runScenario: (sid: string, id: string) => send<Scenario>('POST', `${s(sid)}/scenarios/${seg(id)}/run`),
-    cancelScenario: (sid: string, id: string) => send<Scenario>('POST', `${s(sid)}/scenarios/${seg(id)}/cancel`),
-    resetScenario: (sid: string, id: string) => send<Scenario>('POST', `${s(sid)}/scenarios/${seg(id)}/reset`),
-    deleteScenario: (sid: string, id: string) => send<void>('DELETE', `${s(sid)}/scenarios/${seg(id)}`),
-    logs: (sid: string, id: string) => get<RunLogs>(`${s(sid)}/scenarios/${seg(id)}/logs`),
+    scenario: (sid: string, id: string): Promise<Scenario> => unwrap(config, http.GET('/sessions/{sid}/scenarios/{id}', scenarioAt(sid, id))),
+    createScenario: (sid: string, body: CreateScenarioBody): Promise<Scenario> => unwrap(config, http.POST('/sessions/{sid}/scenarios', { ...at(sid), body })),
+    runScenario: (sid: string, id: string): Promise<Scenario> => unwrap(config, http.POST('/sessions/{sid}/scenarios/{id}/run', scenarioAt(sid, id))),
+    cancelScenario: (sid: string, id: string) => unwrap(config, http.POST('/sessions/{sid}/scenarios/{id}/cancel', scenarioAt(sid, id))),
+    resetScenario: (sid: string, id: string) => unwrap(config, http.POST('/sessions/{sid}/scenarios/{id}/reset', scenarioAt(sid, id))),
+    deleteScenario: (sid: string, id: string) => unwrap(config, http.DELETE('/sessions/{sid}/scenarios/{id}', scenarioAt(sid, id))),
 
-    /** The server's comparison; computed here from the scenarios only when the server has no compare route. */
-    async compare(sid: string, ids: readonly string[], baseline: string, scenarios: readonly Scenario[]): Promise<CompareResult> {
-      try {
-        return await get<CompareResult>(`${s(sid)}/compare`, { ids: ids.join(','), baseline });
-      } catch (err) {
-        if (err instanceof ApiError && err.isMissingRoute) return compareLocally(scenarios, ids, baseline);
-        throw err;
-      }
+    compare: (sid: string, ids: readonly string[], baseline: string) =>
+      unwrap(config, http.GET('/sessions/{sid}/compare', { params: { path: { sid }, query: { ids: ids.join(','), baseline } } })),
+
+    /**
+     * Follows the session's events with the client's `watchEvents` (fetch, so the token goes in a header,
+     * and a dropped stream resumes after the last event) until `signal` aborts. The token is the one of
+     * this moment: a new token restarts the watch (see `useLiveUpdates`).
+     */
+    watchEvents(sid: string, options: WatchOptions): Promise<void> {
+      const { onOpen, ...watch } = options;
+      const observing: typeof fetch = async (input, init) => {
+        const response = await fetchImpl(input, init);
+        if (response.ok) onOpen?.();
+        return response;
+      };
+      const stream = createScenaristClient({ baseUrl, token: config.token ?? undefined, fetch: observing });
+      return stream.watchEvents({ ...watch, session: sid });
     },
-
-    /** The session's event stream URL for EventSource (which cannot send headers: the token goes in the query). */
-    eventsUrl: (sid: string, since?: number) =>
-      config.url(`${s(sid)}/events`, { since, access_token: config.token ?? undefined }),
   };
 }
 
 export type Api = ReturnType<typeof createApi>;
+
+/** The API base as an absolute URL (the page's own origin for a path). */
+function absolute(base: string): string {
+  const origin = typeof location === 'undefined' ? undefined : location.href;
+  try {
+    return new URL(base, origin).href.replace(/\/+$/, '');
+  } catch {
+    return base;
+  }
+}

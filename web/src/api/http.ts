@@ -1,6 +1,6 @@
 /**
- * The one place that talks HTTP to the Scenarist API: base URL, bearer token, error bodies.
- * Every route function of `./client.ts` goes through `request`.
+ * What every call to the Scenarist API shares: base URL, bearer token, error bodies. The calls
+ * themselves are made by the typed client (`./client.ts`).
  */
 
 export interface FieldError {
@@ -69,14 +69,6 @@ export class ApiConfig {
     for (const listener of this.unauthorizedListeners) listener();
   }
 
-  /** An absolute-path URL for an API path, with optional query parameters (undefined ones left out). */
-  url(path: string, query: Record<string, string | number | undefined> = {}): string {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) params.set(k, String(v));
-    const qs = params.toString();
-    return `${this.base}${path}${qs ? `?${qs}` : ''}`;
-  }
-
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return this.tokenValue ? { ...extra, authorization: `Bearer ${this.tokenValue}` } : extra;
   }
@@ -90,45 +82,28 @@ function safeLocalStorage(): Storage | null {
   }
 }
 
-export interface RequestOptions {
-  query?: Record<string, string | number | undefined>;
-  json?: unknown;
-  form?: FormData;
-  /** Return the raw response (downloads) instead of parsed JSON. */
-  raw?: boolean;
-  signal?: AbortSignal;
+/** What the typed client answers for one call (openapi-fetch's `{ data, error, response }`). */
+export interface ClientAnswer<Data> {
+  data?: Data;
+  error?: unknown;
+  response: Response;
 }
 
-/** `path` segments must already be encoded: use `seg()` for ids and names. */
-export async function request<T>(config: ApiConfig, method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers = config.headers(options.json !== undefined ? { 'content-type': 'application/json' } : {});
-  const response = await fetch(config.url(path, options.query), {
-    method,
-    headers,
-    body: options.json !== undefined ? JSON.stringify(options.json) : options.form,
-    signal: options.signal,
-  });
-  if (!response.ok) throw await toApiError(config, response);
-  if (options.raw) return response as T;
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  return (text === '' ? undefined : JSON.parse(text)) as T;
+/**
+ * The data of a successful call; an error answer becomes an `ApiError` (and a 401 tells the listeners,
+ * so the UI asks for a token). Pages therefore see either data or one kind of error.
+ */
+export async function unwrap<Data>(config: ApiConfig, answer: Promise<ClientAnswer<Data>>): Promise<Data> {
+  const { data, error, response } = await answer;
+  if (!response.ok) throw toApiError(config, response, error);
+  return data as Data;
 }
 
-async function toApiError(config: ApiConfig, response: Response): Promise<ApiError> {
+/** The API's `{ detail, code?, errors? }` error body (or whatever else a proxy sent) as an `ApiError`. */
+export function toApiError(config: ApiConfig, response: Response, body: unknown): ApiError {
   if (response.status === 401) config.notifyUnauthorized();
-  let body: { detail?: unknown; code?: unknown; errors?: unknown } = {};
-  try {
-    body = (await response.json()) as typeof body;
-  } catch {
-    // not JSON (a proxy's page): the status line says enough
-  }
-  const detail = typeof body.detail === 'string' ? body.detail : `${response.status} ${response.statusText}`;
-  const errors = Array.isArray(body.errors) ? (body.errors as FieldError[]) : [];
-  return new ApiError(response.status, detail, typeof body.code === 'string' ? body.code : undefined, errors);
-}
-
-/** One encoded path segment. */
-export function seg(value: string): string {
-  return encodeURIComponent(value);
+  const b = (typeof body === 'object' && body !== null ? body : {}) as { detail?: unknown; code?: unknown; errors?: unknown };
+  const detail = typeof b.detail === 'string' ? b.detail : `${response.status} ${response.statusText}`;
+  const errors = Array.isArray(b.errors) ? (b.errors as FieldError[]) : [];
+  return new ApiError(response.status, detail, typeof b.code === 'string' ? b.code : undefined, errors);
 }

@@ -1,27 +1,30 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { ScenaristEvent } from 'scenarist/client';
 import { keys } from './keys.ts';
-import type { Scenario, ServerEvent } from './types.ts';
+import { asRunReport } from './run-report.ts';
+import { STATUSES, type Scenario, type Status } from './types.ts';
+
+const isStatus = (value: unknown): value is Status => (STATUSES as readonly unknown[]).includes(value);
 
 /**
  * Applies one server event to the query cache: status and progress are written straight into the
  * cached scenario list (visible at once, no round trip); anything that changes more than that
  * (a result, KPIs, a new or deleted item) refetches what it touched.
  */
-export function applyEvent(client: QueryClient, sid: string, event: ServerEvent): void {
+export function applyEvent(client: QueryClient, sid: string, event: ScenaristEvent): void {
   if (event.type.startsWith('scenario.') && event.scenario_id) {
     const id = event.scenario_id;
-    client.setQueryData<Scenario[]>(keys.scenarios(sid), (list) =>
-      list?.map((sc) =>
-        sc.id === id
-          ? {
-              ...sc,
-              status: event.status ?? sc.status,
-              progress: event.progress ?? sc.progress,
-              report: event.report !== undefined ? event.report : sc.report,
-            }
-          : sc,
-      ),
-    );
+    // The client types an event's fields loosely (events are not in the OpenAPI document): take only
+    // what has the scenario's shape.
+    const status = isStatus(event.status) ? event.status : undefined;
+    const progress = typeof event.progress === 'number' ? event.progress : undefined;
+    const report = asRunReport(event.report);
+    // A reset clears the run's report (the refetch it starts confirms the rest).
+    const update = (sc: Scenario): Scenario =>
+      event.type === 'scenario.reset'
+        ? { ...sc, status: status ?? 'CREATED', progress: 0, report: undefined }
+        : { ...sc, status: status ?? sc.status, progress: progress ?? sc.progress, report: report ?? sc.report };
+    client.setQueryData<Scenario[]>(keys.scenarios(sid), (list) => list?.map((sc) => (sc.id === id ? update(sc) : sc)));
     if (event.type !== 'scenario.progress') {
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
       void client.invalidateQueries({ queryKey: keys.scenario(sid, id) });
@@ -34,18 +37,3 @@ export function applyEvent(client: QueryClient, sid: string, event: ServerEvent)
     void client.invalidateQueries({ queryKey: keys.sessions });
   }
 }
-
-export const EVENT_TYPES = [
-  'scenario.created',
-  'scenario.queued',
-  'scenario.started',
-  'scenario.progress',
-  'scenario.completed',
-  'scenario.failed',
-  'scenario.reset',
-  'scenario.deleted',
-  'dataset.created',
-  'dataset.deleted',
-  'session.renamed',
-  'session.deleted',
-] as const;

@@ -1,165 +1,58 @@
+import type { operations } from 'scenarist/client';
+import type { RunReport } from './run-report.ts';
+
 /**
- * The shapes the dashboard reads from the Scenarist API (the spec's routes plus the additive ones of the
- * coordination contract). Optional fields are the ones an older server does not send.
+ * The shapes the dashboard reads, taken from the typed client's generated schema (`src/client/schema.ts`,
+ * generated from the server's OpenAPI document), so a change of the API breaks the build here instead of
+ * the page at run time. Only what the document leaves untyped is declared by hand below.
  */
 
-export type Status = 'CREATED' | 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
-export const STATUSES: readonly Status[] = ['CREATED', 'QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'];
-export type BetterWhen = 'HIGHER' | 'LOWER' | 'AT_LEAST' | 'AT_MOST';
+/** The JSON body of an operation's success answer. */
+type Answer<Op extends keyof operations, Code extends keyof operations[Op]['responses']> = operations[Op]['responses'][Code] extends {
+  content: { 'application/json': infer Body };
+}
+  ? Body
+  : never;
 
-export interface Session {
-  id: string;
-  display_name: string;
-}
-export interface SessionList {
-  sessions: Session[];
-  default: string;
-}
+export type SessionList = Answer<'listSessions', 200>;
+export type Session = SessionList['sessions'][number];
 
-export type ParamKind = 'integer' | 'float' | 'string' | 'boolean' | 'enum' | 'multi_enum' | 'time' | 'interval';
-export const PARAM_KINDS: readonly ParamKind[] = ['integer', 'float', 'string', 'boolean', 'enum', 'multi_enum', 'time', 'interval'];
+export type ParameterSchema = Answer<'getAlgorithmParameters', 200>;
+export type ParameterDescriptor = ParameterSchema['parameters'][number];
+export type ParamKind = ParameterDescriptor['type'];
 
-export interface ParameterDescriptor {
-  name: string;
-  type: ParamKind;
-  required: boolean;
-  value: unknown;
-  default?: unknown;
-  min?: number;
-  max?: number;
-  choices?: string[];
-  description?: string;
-}
-export interface ParameterSchema {
-  name: string;
-  parameters: ParameterDescriptor[];
-}
+export type AlgorithmInfo = Answer<'listAlgorithms', 200>['items'][number];
+export type KpiInfo = Answer<'listKpis', 200>['items'][number];
+export type BetterWhen = KpiInfo['better_when'];
 
-export interface AlgorithmInfo {
-  name: string;
-  description?: string;
-  tags?: string[];
-}
-export interface KpiInfo {
-  name: string;
-  unit?: string;
-  better_when?: BetterWhen;
-  threshold?: number | null;
-  description?: string;
-}
+/** `GET .../data` with a query answers a page of items (without one, only the keys). */
+export type DatasetPage = Extract<Answer<'listDatasets', 200>, { items: unknown }>;
+export type DatasetSummary = DatasetPage['items'][number];
+export type Column = DatasetSummary['tables'][number]['columns'][number];
 
-export interface Column {
-  name: string;
-  type: string;
-}
-export interface TableForm {
-  columns: Column[];
-  rows: unknown[][];
-}
+export type EtlResult = Answer<'uploadDataset', 200>;
+
+/**
+ * A scenario as `GET .../scenarios/{id}` and the plain list answer it, plus the run report the
+ * run-insight routes add (absent until the run reports; see `./run-report.ts`).
+ */
+export type Scenario = Answer<'getScenario', 200> & { report?: RunReport };
+export type Status = Scenario['status'];
+export type KpiValue = Scenario['kpis'][string];
+
+/** Every status, in lifecycle order (the filter's choices); `satisfies` keeps it in step with the schema. */
+export const STATUSES = ['CREATED', 'QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const satisfies readonly Status[];
+
+export type CompareResult = Answer<'compareScenarios', 200>;
+
+/**
+ * A dataset's JSON form (`GET .../data/{key}`): the OpenAPI document declares that answer as any JSON
+ * (its tables depend on the domain's schema), so its outline is declared here, as docs/api/contract.md
+ * describes it.
+ */
 export interface DatasetForm {
   key: string;
   kind?: 'master' | 'derived';
   created_at?: string;
-  tables: Record<string, TableForm>;
-}
-export interface DatasetSummary {
-  key: string;
-  kind?: string;
-  created_at?: string;
-  tables?: { name: string; columns: Column[] | number; rows: number }[];
-}
-
-export interface EtlMessage {
-  severity: 'info' | 'warning' | 'error';
-  file?: string;
-  table?: string;
-  column?: string;
-  row?: number;
-  message: string;
-}
-export interface EtlResult {
-  dataset_name: string;
-  success: boolean;
-  keys: string[];
-  messages: EtlMessage[];
-}
-
-export interface KpiValue {
-  name: string;
-  value: number | null;
-  unit: string;
-  better_when: BetterWhen;
-  threshold: number | null;
-}
-export interface RunReport {
-  objective?: number;
-  best_so_far?: number;
-  message?: string;
-  at: string;
-}
-export interface Scenario {
-  id: string;
-  tag: string;
-  input_data_id: string;
-  algorithm: { name: string; parameters: ParameterDescriptor[] };
-  kpis: Record<string, KpiValue>;
-  status: Status;
-  result?: unknown;
-  data_parameters: Record<string, unknown>;
-  progress: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  error: { message: string; code?: string } | null;
-  report?: RunReport | null;
-}
-export interface ScenarioStatus {
-  id: string;
-  tag: string;
-  status: Status;
-  progress: number;
-  report?: RunReport | null;
-}
-
-export interface LogLine {
-  at: string;
-  level: string;
-  message: string;
-  fields?: Record<string, unknown>;
-}
-export interface RunLogs {
-  lines: LogLine[];
-  truncated: boolean;
-  error: { class: string; message: string; stack: string[] } | null;
-}
-
-export type Comparison = 'better' | 'worse' | 'equal' | null;
-export interface CompareResult {
-  baseline: string;
-  scenarios: { id: string; tag: string; status: Status; algorithm: string; dataset_key: string }[];
-  kpis: {
-    name: string;
-    unit: string;
-    better_when: BetterWhen;
-    threshold: number | null;
-    best: string | null;
-    values: { scenario_id: string; value: number | null; delta: number | null; relative_delta: number | null; comparison: Comparison }[];
-  }[];
-  parameters: { name: string; values: { scenario_id: string; value: unknown }[]; differs: boolean }[];
-}
-
-/** One server-sent event of `GET /sessions/{sid}/events`. */
-export interface ServerEvent {
-  id: number;
-  type: string;
-  session_id: string;
-  at: string;
-  scenario_id?: string;
-  tag?: string;
-  status?: Status;
-  progress?: number;
-  report?: RunReport | null;
-  message?: string;
-  dataset_key?: string;
-  display_name?: string;
+  tables: Record<string, { columns: Column[]; rows: unknown[][] }>;
 }

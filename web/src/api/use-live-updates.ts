@@ -1,15 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { EventStreamError } from 'scenarist/client';
 import { useApi } from './context.tsx';
-import { applyEvent, EVENT_TYPES } from './live.ts';
-import type { ServerEvent } from './types.ts';
+import { keys } from './keys.ts';
+import { applyEvent } from './live.ts';
 
 export type LiveMode = 'connecting' | 'live' | 'polling';
 
 /**
- * Follows the session's server-sent events. A server without the events route (or a stream that
- * cannot open) falls back to polling, which the scenario queries do while the mode is 'polling'.
- * EventSource reconnects by itself after a drop and resumes with Last-Event-ID.
+ * Follows the session's events through the typed client's `watchEvents` (which reconnects after a drop
+ * and resumes after the last event it saw). While the stream is down the page polls; when the server
+ * refuses it for good (no such route, no access) the page polls from then on. A new token restarts it.
  */
 export function useLiveUpdates(sid: string): LiveMode {
   const api = useApi();
@@ -18,36 +19,25 @@ export function useLiveUpdates(sid: string): LiveMode {
   const token = useSyncExternalStore(api.config.onTokenChange, () => api.config.token);
 
   useEffect(() => {
-    if (typeof EventSource === 'undefined') {
-      setMode('polling');
-      return;
-    }
+    const stop = new AbortController();
     setMode('connecting');
-    let opened = false;
-    const source = new EventSource(api.eventsUrl(sid));
-    const onEvent = (message: MessageEvent<string>) => {
-      try {
-        applyEvent(client, sid, JSON.parse(message.data) as ServerEvent);
-      } catch {
-        // a malformed event is skipped; the next refetch corrects the view
-      }
-    };
-    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent as EventListener);
-    source.onopen = () => {
-      opened = true;
-      setMode('live');
-      // Whatever happened while disconnected: refetch once.
-      void client.invalidateQueries({ queryKey: ['scenarios', sid] });
-    };
-    source.onerror = () => {
-      if (!opened || source.readyState === EventSource.CLOSED) {
-        source.close();
+    api
+      .watchEvents(sid, {
+        signal: stop.signal,
+        onOpen: () => {
+          setMode('live');
+          // Whatever happened while disconnected: refetch once.
+          void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
+        },
+        onEvent: (event) => applyEvent(client, sid, event),
+        onError: () => setMode('polling'),
+      })
+      .catch((err: unknown) => {
+        if (stop.signal.aborted) return;
+        if (err instanceof EventStreamError && err.status === 401) api.config.notifyUnauthorized();
         setMode('polling');
-      } else {
-        setMode('connecting');
-      }
-    };
-    return () => source.close();
+      });
+    return () => stop.abort();
   }, [api, client, sid, token]);
 
   return mode;

@@ -116,9 +116,11 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
 
 function hintOf(d: ParameterDescriptor): string {
   const parts: string[] = [d.type.replace('_', '-')];
-  if (d.min !== undefined && d.max !== undefined) parts.push(`${d.min} to ${d.max}`);
-  else if (d.min !== undefined) parts.push(`≥ ${d.min}`);
-  else if (d.max !== undefined) parts.push(`≤ ${d.max}`);
+  // Only numbers have bounds.
+  const { min, max } = d.type === 'integer' || d.type === 'float' ? d : {};
+  if (min !== undefined && max !== undefined) parts.push(`${min} to ${max}`);
+  else if (min !== undefined) parts.push(`≥ ${min}`);
+  else if (max !== undefined) parts.push(`≤ ${max}`);
   if (d.default !== undefined) parts.push(`default ${JSON.stringify(d.default)}`);
   const head = parts.join(', ');
   return d.description ? `${d.description} (${head})` : head;

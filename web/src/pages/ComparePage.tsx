@@ -33,7 +33,7 @@ export function ComparePage() {
   const ready = ids.length >= MIN_COMPARED && ids.length <= MAX_COMPARED && baseline !== undefined && scenarios.data !== undefined;
   const comparison = useQuery({
     queryKey: [...keys.compare(sid), ids.join(','), baseline],
-    queryFn: () => api.compare(sid, ids, baseline!, scenarios.data ?? []),
+    queryFn: () => api.compare(sid, ids, baseline!),
     enabled: ready,
   });
 

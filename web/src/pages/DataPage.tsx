@@ -24,8 +24,6 @@ export function DataPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [action, setAction] = useState<{ kind: 'derive' | 'delete'; key: string } | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: keys.datasets(sid) });
-  // Kind and tables are listed only by servers whose list route reports them.
-  const detailed = datasets.data?.some((d) => d.tables !== undefined) ?? false;
 
   const upload = useMutation({
     mutationFn: () => api.uploadEtl(sid, name.trim(), files),
@@ -106,8 +104,8 @@ export function DataPage() {
             <thead>
               <tr>
                 <th scope="col">Key</th>
-                {detailed && <th scope="col">Kind</th>}
-                {detailed && <th scope="col">Tables</th>}
+                <th scope="col">Kind</th>
+                <th scope="col">Tables</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -119,8 +117,8 @@ export function DataPage() {
                       {d.key}
                     </button>
                   </td>
-                  {detailed && <td>{d.kind ?? ''}</td>}
-                  {detailed && <td className="small">{describeTables(d)}</td>}
+                  <td>{d.kind}</td>
+                  <td className="small">{describeTables(d)}</td>
                   <td>
                     <div className="row">
                       <button type="button" onClick={() => setAction({ kind: 'derive', key: d.key })} aria-label={`Derive from ${d.key}`}>
@@ -176,6 +174,5 @@ export function DataPage() {
 }
 
 function describeTables(d: DatasetSummary): string {
-  if (!d.tables) return '';
   return d.tables.map((t) => `${t.name} (${t.rows.toLocaleString()} rows)`).join(', ');
 }

@@ -1,21 +1,28 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
 import { useApi } from '../api/context.tsx';
-import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
 import type { Scenario } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
+import { RunReportLine } from '../components/RunReportLine.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatNumber, formatTime } from '../format.ts';
+import { RunLogPanel } from './RunLogPanel.tsx';
 
-/** One scenario: status badge, live progress (and objective), actions, KPIs, a failure's message and logs. */
+/** One scenario: status badge, live progress and run report, actions, KPIs, a failure's message, and logs. */
 export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scenario }) {
   const api = useApi();
   const client = useQueryClient();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [showLogs, setShowLogs] = useState(false);
+  // A server without the logs route: no Logs button or panel.
+  const [logsUnavailable, setLogsUnavailable] = useState(false);
+  const hideLogs = useCallback(() => {
+    setLogsUnavailable(true);
+    setShowLogs(false);
+  }, []);
   const refresh = () => client.invalidateQueries({ queryKey: keys.scenarios(sid) });
   const act = useMutation({
     mutationFn: async (action: 'run' | 'cancel' | 'reset' | 'delete') => {
@@ -30,7 +37,6 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
     },
   });
   const active = s.status === 'QUEUED' || s.status === 'PROCESSING';
-  const objective = s.report?.objective ?? s.report?.best_so_far;
   const kpis = Object.values(s.kpis);
   const titleId = `scenario-${s.id}`;
 
@@ -54,12 +60,7 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
           <span data-testid="progress">{Math.round((s.status === 'COMPLETE' ? 1 : s.progress) * 100)}%</span>
         </div>
       )}
-      {objective !== undefined && (
-        <p className="small" style={{ margin: '0.25rem 0' }}>
-          Objective: <strong>{formatNumber(objective)}</strong>
-          {s.report?.message ? ` — ${s.report.message}` : ''}
-        </p>
-      )}
+      <RunReportLine report={s.report} />
       {s.status === 'COMPLETE' && kpis.length > 0 && (
         <dl className="small" style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '0 0.75rem', margin: '0.5rem 0' }}>
           {kpis.map((k) => (
@@ -97,7 +98,7 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
             Reset
           </button>
         )}
-        {s.status !== 'CREATED' && (
+        {s.status !== 'CREATED' && !logsUnavailable && (
           <button type="button" onClick={() => setShowLogs(!showLogs)} aria-expanded={showLogs} aria-label={`Logs of ${s.tag}`}>
             Logs
           </button>
@@ -107,7 +108,7 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
         </button>
       </div>
       {!confirmDelete && <ErrorNote error={act.error} />}
-      {showLogs && <RunLogView sid={sid} id={s.id} />}
+      {showLogs && !logsUnavailable && <RunLogPanel sid={sid} id={s.id} running={active} onUnavailable={hideLogs} />}
       <ConfirmDialog
         open={confirmDelete}
         title={`Delete scenario ${s.tag}`}
@@ -126,32 +127,5 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
         }}
       />
     </article>
-  );
-}
-
-function RunLogView({ sid, id }: { sid: string; id: string }) {
-  const api = useApi();
-  const logs = useQuery({ queryKey: keys.logs(sid, id), queryFn: () => api.logs(sid, id), retry: false });
-  if (logs.error instanceof ApiError && logs.error.isMissingRoute) return <p className="muted small">This server keeps no run logs.</p>;
-  if (logs.error) return <ErrorNote error={logs.error} />;
-  if (!logs.data) return <p role="status">Loading logs…</p>;
-  const { lines, truncated, error } = logs.data;
-  return (
-    <div data-testid="logs">
-      {error && (
-        <div className="alert error">
-          <strong>{error.class}</strong>: {error.message}
-          {error.stack.length > 0 && <pre className="log">{error.stack.join('\n')}</pre>}
-        </div>
-      )}
-      {lines.length === 0 ? (
-        <p className="muted small">No log lines.</p>
-      ) : (
-        <pre className="log" tabIndex={0} aria-label="Run log">
-          {lines.map((l) => `${l.at} ${l.level.toUpperCase()} ${l.message}${l.fields ? ` ${JSON.stringify(l.fields)}` : ''}`).join('\n')}
-        </pre>
-      )}
-      {truncated && <p className="small muted">Older lines were dropped.</p>}
-    </div>
   );
 }
