@@ -119,11 +119,12 @@ export async function watchEvents(connection: EventStreamConnection, options: Wa
   let first = true;
   while (!signal.aborted) {
     try {
-      const url = new URL(`${connection.baseUrl.replace(/\/+$/, '')}/sessions/${encodeURIComponent(options.session)}/events`);
+      // A string, not a URL object: the base may be relative (`/api/v1` in a page), which `new URL` rejects.
+      let url = `${connection.baseUrl.replace(/\/+$/, '')}/sessions/${encodeURIComponent(options.session)}/events`;
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (connection.token !== undefined) headers.authorization = `Bearer ${connection.token}`;
       if (lastId !== undefined) {
-        if (first) url.searchParams.set('since', String(lastId));
+        if (first) url += `?since=${encodeURIComponent(String(lastId))}`;
         else headers['last-event-id'] = String(lastId);
       }
       first = false;
