@@ -1,4 +1,4 @@
-import type { FastifyInstance, HTTPMethods, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
 import { ScenaristError } from '../errors.js';
 import type { Services } from '../http/services.js';
 import './fastify-types.js';
@@ -60,6 +60,6 @@ export function installAuth(app: FastifyInstance, services: Services): void {
     if (deps === undefined || access.token === 'none') return;
     const hook = access.token === 'required' ? requireToken(access, deps) : identifyToken(deps);
     // First among the route's own hooks: nothing of the route runs for a refused request.
-    route.onRequest = [hook as onRequestHookHandler, ...[route.onRequest ?? []].flat()];
+    route.onRequest = [hook, ...[route.onRequest ?? []].flat()];
   });
 }

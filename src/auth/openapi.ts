@@ -23,5 +23,5 @@ export function withSecurity(schema: FastifySchema = {}): FastifySchema {
     ...schema,
     security: [{ bearerAuth: [] }],
     response: { 401: ErrorBody, 403: ErrorBody, ...response },
-  } as FastifySchema;
+  };
 }

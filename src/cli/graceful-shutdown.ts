@@ -28,7 +28,9 @@ export function exitCodeAfterSignal(log: Logger, drain: () => Promise<void>): Pr
         resolve(1);
       }
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // `stop` settles the exit-code promise on every path, so nothing is left to handle here.
+    const onSignal = (signal: NodeJS.Signals) => void stop(signal);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
   });
 }

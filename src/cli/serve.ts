@@ -1,5 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import { logAuthMode } from '../auth/startup-log.js';
+import { sweepStagingAtStart } from '../datasets/ingest/leftover-uploads.js';
 import { buildApp } from '../http/app.js';
 import { assemble } from '../runtime/assemble.js';
 import { exitCodeAfterSignal } from './graceful-shutdown.js';
@@ -14,6 +15,8 @@ export async function serve(settings: Settings): Promise<number> {
   const runtime = await assemble(settings, log);
   const app = await buildApp(runtime.services, { logger: log });
   await logAuthMode(log, settings, runtime.services.store);
+  // Before listening: no upload of this process is in flight yet.
+  await sweepStagingAtStart(settings.dataDir, log);
   try {
     await app.listen({ host: settings.host, port: settings.port });
   } catch (err) {

@@ -50,7 +50,7 @@ export class EventStreamError extends Error {
     readonly status: number,
     readonly body: unknown,
   ) {
-    super(`event stream answered ${status}: ${typeof body === 'object' && body !== null && 'detail' in body ? String((body as { detail: unknown }).detail) : JSON.stringify(body)}`);
+    super(`event stream answered ${status}: ${typeof body === 'object' && body !== null && 'detail' in body ? String(body.detail) : JSON.stringify(body)}`);
   }
 }
 
@@ -144,7 +144,7 @@ export async function watchEvents(connection: EventStreamConnection, options: Wa
       retryMs = INITIAL_RETRY_MS;
       const parser = new SseParser();
       const decoder = new TextDecoder();
-      const reader = response.body.getReader();
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;

@@ -17,7 +17,7 @@ const MiB = 1024 ** 2;
  * Throws a `SettingError` naming the first bad setting.
  */
 export function resolveSettings(...sources: RawSettings[]): Settings {
-  const raw: RawSettings = Object.assign({}, ...sources);
+  const raw = sources.reduce<RawSettings>((merged, source) => ({ ...merged, ...source }), {});
   const dataDir = resolvePath(raw.data_dir === undefined ? './data' : nonEmpty('data_dir', raw.data_dir));
   const host = raw.host === undefined ? '127.0.0.1' : nonEmpty('host', raw.host);
   let settings: Settings = {
@@ -44,7 +44,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     // Reachable from other machines means tokens unless someone explicitly says otherwise.
     auth: raw.auth === undefined ? (isLoopbackHost(host) ? 'none' : 'token') : parseAuthMode(raw.auth),
     runTimeLimitMs: raw.run_time_limit === undefined ? 3_600_000 : parseDuration('run_time_limit', raw.run_time_limit),
-    allowedHosts: parseAllowedHosts(raw.allowed_hosts, raw.host === undefined ? '127.0.0.1' : String(raw.host).trim()),
+    allowedHosts: parseAllowedHosts(raw.allowed_hosts, host),
     // Node's own default for a whole request; large uploads on slow links may need more.
     requestTimeoutMs: raw.request_timeout === undefined ? 300_000 : parseTimeout('request_timeout', raw.request_timeout, true),
     headersTimeoutMs: raw.headers_timeout === undefined ? 0 : parseTimeout('headers_timeout', raw.headers_timeout),

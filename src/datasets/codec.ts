@@ -96,5 +96,8 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+  if (typeof value === 'object') return 'an object';
+  // Left are primitives (a number, a boolean, `undefined` for a missing key), which print plainly.
+  const primitive = value as number | boolean | bigint | symbol | undefined;
+  return `${typeof primitive} ${String(primitive)}`;
 }

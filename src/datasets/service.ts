@@ -45,9 +45,9 @@ export class DatasetService {
   /** The dataset's JSON form as text; the stored tables are spliced in unless the domain encodes its own. */
   async jsonForm(sessionId: string, key: string): Promise<string> {
     const record = await this.require(sessionId, key);
-    const encode = this.domain.dataSource?.encode;
-    if (!encode) return encodeStored(record, record.tablesJson);
-    return JSON.stringify(encode(toDataset(record)));
+    const source = this.domain.dataSource;
+    if (!source?.encode) return encodeStored(record, record.tablesJson);
+    return JSON.stringify(source.encode(toDataset(record)));
   }
 
   /** Loads a dataset as typed tables. */
@@ -67,11 +67,11 @@ export class DatasetService {
 
   async derive(sessionId: string, key: string, newKey: string): Promise<string[]> {
     await this.requireExists(sessionId, key);
-    const derive = this.domain.dataSource?.derive;
+    const source = this.domain.dataSource;
     const meta = { key: newKey, kind: 'derived' as const, createdAt: new Date().toISOString(), version: randomUUID() };
     try {
-      if (derive) {
-        const derived = derive(await this.load(sessionId, key), newKey);
+      if (source?.derive) {
+        const derived = source.derive(await this.load(sessionId, key), newKey);
         await this.store.datasets.insert({ ...meta, sessionId, kind: derived.kind, tablesJson: JSON.stringify(checkTables(derived.tables)) });
       } else if (!(await this.store.datasets.copyWithin(sessionId, key, meta))) {
         throw notFound(`dataset '${key}' not found`);

@@ -18,7 +18,7 @@ export class DomainRegistry {
       if (typeof algorithm.name !== 'string' || algorithm.name === '') throw new Error('domain: an algorithm has no name');
       if (this.algorithmsByName.has(algorithm.name)) throw new Error(`domain: two algorithms are named "${algorithm.name}"`);
       if (typeof algorithm.run !== 'function') throw new Error(`domain: algorithm "${algorithm.name}" has no run function`);
-      checkDecls(algorithm.parameters ?? {}, `algorithm "${algorithm.name}"`);
+      checkDecls(this.parametersOf(algorithm), `algorithm "${algorithm.name}"`);
       const limit = algorithm.timeLimitMs;
       if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= MAX_DURATION_MS)) {
         throw new Error(`domain: algorithm "${algorithm.name}" has timeLimitMs ${String(limit)}; give a whole number of ms from 1 to ${MAX_DURATION_MS}`);
@@ -52,6 +52,11 @@ export class DomainRegistry {
     return this.algorithmsByName.get(name);
   }
 
+  /** The algorithm's parameter declarations, as checked at load (`{}` when a JavaScript module gives none). */
+  parametersOf(algorithm: AnyAlgorithm): ParamDecls {
+    return (algorithm.parameters as ParamDecls | undefined) ?? {};
+  }
+
   /** The time limit of a run of `algoName`: the algorithm's own `timeLimitMs`, else `fallbackMs` (the setting). */
   timeLimitOf(algoName: string, fallbackMs: number): number {
     return this.algorithmsByName.get(algoName)?.timeLimitMs ?? fallbackMs;
@@ -62,6 +67,6 @@ export class DomainRegistry {
   }
 
   get dataParameters(): ParamDecls {
-    return this.domain.dataSource?.parameters ?? {};
+    return (this.domain.dataSource?.parameters as ParamDecls | undefined) ?? {};
   }
 }

@@ -118,13 +118,13 @@ export class EventLog {
     await this.db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('created_at', '<', before).execute();
     await this.db
       .deleteFrom('webhooks')
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('sessions').select('sessions.id').whereRef('sessions.id', '=', 'webhooks.session_id'))),
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('sessions').select('sessions.id').whereRef('sessions.id', '=', 'webhooks.session_id'))),
       )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('webhook_deliveries')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('webhook_deliveries')
               .select('webhook_deliveries.id')
               .whereRef('webhook_deliveries.webhook_id', '=', 'webhooks.id')
               .where('webhook_deliveries.status', '=', 'pending'),

@@ -27,7 +27,7 @@ export function checkDecls(decls: ParamDecls, owner: string): void {
     throw new Error(`${owner}: parameters must be an object mapping names to declarations`);
   }
   for (const [name, decl] of Object.entries(decls)) {
-    const problem = declProblem(name, decl as unknown);
+    const problem = declProblem(name, decl);
     if (problem !== undefined) throw new Error(`${owner}: parameter '${name}': ${problem}`);
   }
 }

@@ -32,7 +32,7 @@ export function validateParams<D extends ParamDecls>(decls: D, input: unknown): 
 }
 
 function asPlainObject(input: unknown): Record<string, unknown> {
-  const proto = typeof input === 'object' && input !== null ? Object.getPrototypeOf(input) : undefined;
+  const proto: unknown = typeof input === 'object' && input !== null ? Object.getPrototypeOf(input) : undefined;
   if (Array.isArray(input) || (proto !== Object.prototype && proto !== null)) {
     const got = Array.isArray(input) ? 'an array' : typeof input === 'object' ? 'a non-plain object' : shown(input);
     throw new ParameterError('', `parameter values must be a JSON object mapping names to values, got ${got}`);

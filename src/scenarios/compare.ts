@@ -76,12 +76,12 @@ function compareParameters(records: readonly ScenarioRecord[], domain: DomainReg
   const rows = new Map<string, Map<string, unknown>>();
   const put = (name: string, scenarioId: string, value: unknown) => {
     let row = rows.get(name);
-    if (!row) rows.set(name, (row = new Map()));
+    if (!row) rows.set(name, (row = new Map<string, unknown>()));
     row.set(scenarioId, value);
   };
   for (const record of records) {
     const algorithm = domain.algorithm(record.algoName);
-    const descriptors = algorithm ? describeParams(algorithm.parameters, parseObject(record.algoParamsJson)) : [];
+    const descriptors = algorithm ? describeParams(domain.parametersOf(algorithm), parseObject(record.algoParamsJson)) : [];
     for (const d of descriptors) put(d.name, record.id, d.value);
   }
   for (const record of records) {

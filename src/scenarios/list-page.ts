@@ -73,7 +73,7 @@ export function parseFields(text: string | undefined): readonly ScenarioField[] 
 
 function pick(view: ScenarioView, fields: readonly ScenarioField[] | undefined): Partial<ScenarioView> {
   if (fields === undefined) return view;
-  return Object.fromEntries(fields.map((f) => [f, view[f]])) as Partial<ScenarioView>;
+  return Object.fromEntries(fields.map((f) => [f, view[f]]));
 }
 
 export interface ScenarioPageDeps {

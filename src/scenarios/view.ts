@@ -55,7 +55,7 @@ export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liv
     algorithm: {
       name: record.algoName,
       // An algorithm removed from the domain since creation has no declarations to describe.
-      parameters: algorithm ? describeParams(algorithm.parameters, parseObject(record.algoParamsJson)) : [],
+      parameters: algorithm ? describeParams(domain.parametersOf(algorithm), parseObject(record.algoParamsJson)) : [],
     },
     kpis: Object.fromEntries(
       domain.kpis.map((kpi): [string, KpiView] => {

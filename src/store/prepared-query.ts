@@ -63,7 +63,7 @@ export function preparedByShape<S, P extends object, R>(
   // Async, so that a builder that fails its check rejects like a failing query does.
   return async (db, shape, values) => {
     let byKey = byDatabase.get(db);
-    if (byKey === undefined) byDatabase.set(db, (byKey = new Map()));
+    if (byKey === undefined) byDatabase.set(db, (byKey = new Map<string, Run<P, R>>()));
     const key = keyOf(shape);
     let run = byKey.get(key);
     if (run === undefined) {

@@ -19,11 +19,11 @@ export function decodeJsonForm(domain: DomainRegistry, text: string): Dataset {
   } catch (err) {
     throw badInput(`the request body is not valid JSON: ${(err as Error).message}`);
   }
-  const decode = domain.dataSource?.decode;
-  if (!decode) return decodeDataset(json);
+  const source = domain.dataSource;
+  if (!source?.decode) return decodeDataset(json);
   let decoded: Dataset;
   try {
-    decoded = decode(json);
+    decoded = source.decode(json);
   } catch (err) {
     throw decodeError(err, json);
   }

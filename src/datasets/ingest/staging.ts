@@ -1,14 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ScenaristError } from '../../errors.js';
+import { stagedFileName } from './staged-name.js';
 
 /**
  * Request bodies and uploaded files on their way to the ingest workers: streamed to files under the data
  * directory as they arrive, so the HTTP thread never holds an upload, and removed when the request ends.
+ * Their names carry the process that staged them, so that a crash's leftovers can be told apart at
+ * start-up (`removeLeftoverUploads`).
  */
 export class UploadStaging {
   private readonly paths: string[] = [];
@@ -23,7 +25,7 @@ export class UploadStaging {
     // Synchronous (a no-op once the folder exists), so the source is piped before anything else can
     // happen to it: a multipart parser may end or destroy a part stream at any later turn.
     mkdirSync(this.dir, { recursive: true });
-    const path = join(this.dir, `${randomUUID()}.upload`);
+    const path = join(this.dir, stagedFileName());
     this.paths.push(path);
     let bytes = 0;
     const counter = new Transform({

@@ -153,7 +153,7 @@ export class DistributedExecutor implements Executor {
   private async stopEverywhere(scenarioIds: readonly string[]): Promise<void> {
     if (scenarioIds.length === 0) return;
     await notifyCancel(this.db, scenarioIds);
-    await Promise.all(scenarioIds.map((id) => this.running.get(id)?.stop('cancel', this.options.cancelGraceMs)));
+    await Promise.all(scenarioIds.flatMap((id) => this.running.get(id) ?? []).map((run) => run.stop('cancel', this.options.cancelGraceMs)));
   }
 
   private cancelledElsewhere(scenarioId: string): void {
@@ -290,8 +290,10 @@ export class DistributedExecutor implements Executor {
 function graphileLogger(log: DistributedExecutorOptions['log']): GraphileLogger {
   return new GraphileLogger(() => (level, message, meta) => {
     const fields = { component: 'graphile-worker', ...(meta ?? {}) };
-    if (level === 'error') log.error(fields, message);
-    else if (level === 'warning') log.warn(fields, message);
+    // LogLevel is a const enum without a runtime object, so its string values are compared.
+    const severity: string = level;
+    if (severity === 'error') log.error(fields, message);
+    else if (severity === 'warning') log.warn(fields, message);
     else log.debug(fields, message);
   });
 }

@@ -32,8 +32,8 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
 
   const dataset = await env.datasets.load(job.sessionId, job.datasetKey);
   env.signal.throwIfAborted();
-  const prepare = domain.dataSource?.prepare;
-  const data: unknown = prepare ? prepare(dataset, dataParams) : dataset;
+  const source = domain.dataSource;
+  const data: unknown = source?.prepare ? source.prepare(dataset, dataParams) : dataset;
 
   const report = monotoneProgress(env.progress);
   const ctx: RunContext = {

@@ -13,6 +13,7 @@ export function installJsonParser(app: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    // Fastify's default JSON parser is the callback form: it answers through `done` and returns nothing.
+    void parseJson(request, body as string, done);
   });
 }

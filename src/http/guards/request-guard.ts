@@ -51,7 +51,7 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
     }
     if (request.is404) return done();
     const contentType = request.headers['content-type'];
-    const accepted = (request.routeOptions.schema?.consumes as readonly string[] | undefined) ?? JSON_ONLY;
+    const accepted = request.routeOptions.schema?.consumes ?? JSON_ONLY;
     if (contentType === undefined ? hasBody(request.headers) : !accepted.includes(mediaType(contentType))) {
       const given = contentType === undefined ? 'no Content-Type' : `Content-Type ${quote(contentType)}`;
       return done(new ScenaristError('UNSUPPORTED_MEDIA_TYPE', `this route takes ${accepted.join(' or ')}; the request has ${given}`));

@@ -43,6 +43,6 @@ export function swaggerOptions(settings: Settings): SwaggerOptions {
       return { schema: body ? { ...schema, body } : schema, url };
     },
     transformObject: (documentObject) =>
-      nameComponentsByTitle(('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Record<string, unknown>),
+      nameComponentsByTitle('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),
   };
 }

@@ -61,7 +61,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
       await sessions.resolve(request.params.sid);
       const algorithm = domain.algorithm(request.params.name);
       if (!algorithm) throw notFound(`algorithm '${request.params.name}' not found`);
-      return { name: algorithm.name, parameters: describeParams(algorithm.parameters) };
+      return { name: algorithm.name, parameters: describeParams(domain.parametersOf(algorithm)) };
     },
   );
 

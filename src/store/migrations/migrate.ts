@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { StoreDialect } from '../dialect.js';
 import { initialMigration } from './0001-initial.js';
@@ -25,6 +26,6 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${String(error)}`);
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${inspect(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

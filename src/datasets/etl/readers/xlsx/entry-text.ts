@@ -52,8 +52,11 @@ export async function entryTextAll(file: string, data: Buffer, entry: ZipEntry, 
   return text;
 }
 
-/** Thrown by `PieceQueue.take` when the scanner needs text that has not been inflated yet. */
-export const NEED_MORE = Symbol('need more text');
+/**
+ * Thrown by `PieceQueue.take` when the scanner needs text that has not been inflated yet. One instance,
+ * caught by identity: it is thrown often, and building it once captures no stack per throw.
+ */
+export const NEED_MORE = new Error('the XLSX scanner needs more inflated text');
 
 /**
  * Connects the asynchronous inflater to the synchronous scanner: the reader pushes pieces as they come;
