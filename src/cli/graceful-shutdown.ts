@@ -30,7 +30,8 @@ export function exitCodeAfterSignal(log: Logger, drain: () => Promise<void>): Pr
     };
     // `stop` settles the exit-code promise on every path, so nothing is left to handle here.
     const onSignal = (signal: NodeJS.Signals) => void stop(signal);
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    // `on`, not `once`: a second Ctrl-C during the drain must not fall back to the default (kill).
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   });
 }

@@ -24,6 +24,22 @@ describe('scenarist serve as a real process', () => {
     expect(await server.stop('SIGTERM')).toBe(0);
   });
 
+  it('drains once and exits 0 when a second Ctrl-C arrives during the drain', async () => {
+    const server = await serve();
+    // A run in progress makes the drain take a moment, so the second signal lands inside it.
+    const created = await fetch(`${server.url}/api/v1/sessions/main/scenarios`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tag: 'busy', dataset_key: 'example', algo_name: 'Busy', algo_params: { duration_ms: 60_000 } }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    expect((await fetch(`${server.url}/api/v1/sessions/main/scenarios/${id}/run`, { method: 'POST' })).status).toBe(202);
+    server.child.kill('SIGINT');
+    server.child.kill('SIGINT');
+    expect(await server.stop('SIGINT')).toBe(0);
+    expect(server.child.signalCode).toBeNull();
+  });
+
   it('keeps sessions across a restart on the same data directory', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-restart-'));
     try {
