@@ -35,7 +35,12 @@ describe('scenarist serve as a real process', () => {
     const { id } = (await created.json()) as { id: string };
     expect((await fetch(`${server.url}/api/v1/sessions/main/scenarios/${id}/run`, { method: 'POST' })).status).toBe(202);
     server.child.kill('SIGINT');
-    server.child.kill('SIGINT');
+    // Signals of one kind do not queue: the second is sent once the first has started the drain.
+    const deadline = Date.now() + 10_000;
+    while (!server.output().includes('shutting down')) {
+      if (Date.now() > deadline) throw new Error(`no drain started:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
     expect(await server.stop('SIGINT')).toBe(0);
     expect(server.child.signalCode).toBeNull();
   });
