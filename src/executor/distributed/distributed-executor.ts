@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { Logger as GraphileLogger, run as runGraphile, runMigrations, type JobHelpers, type Runner } from 'graphile-worker';
 import { coerceError } from '../../errors.js';
 import { isActive } from '../../scenarios/state-machine.js';
@@ -8,7 +9,8 @@ import type { Executor, LiveRun } from '../executor.js';
 import { RunningRun } from '../local/running-run.js';
 import { createWorkerPool, type WorkerPool } from '../local/worker-pool.js';
 import { INTERRUPTED_TWICE } from '../../scenarios/run-error.js';
-import { claim } from '../queue/claim.js';
+import { claim, claimHeadOfSession } from '../queue/claim.js';
+import type { ClaimedRun } from '../queue/claimed-run.js';
 import { keyOf, recordOutcome } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
 import { CancelChannel, notifyCancel } from './cancel-channel.js';
@@ -19,6 +21,7 @@ import {
 } from './distributed-executor-options.js';
 import {
   addRunJob,
+  addRunJobs,
   asRunPayload,
   forceUnlockWorkers,
   jobLocker,
@@ -28,6 +31,8 @@ import {
   RUN_TASK,
   sessionQueue,
 } from './graphile-queue.js';
+import { openGraphilePool } from './graphile-pool.js';
+import { RunJobAdder } from './run-job-adder.js';
 
 const now = () => new Date().toISOString();
 const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
@@ -49,6 +54,9 @@ export class DistributedExecutor implements Executor {
   private pool: WorkerPool | undefined;
   private runner: Runner | undefined;
   private readonly cancelChannel: CancelChannel;
+  private readonly jobs: RunJobAdder;
+  /** graphile-worker's own connections (see `openGraphilePool`). */
+  private graphilePool: pg.Pool | undefined;
   private readonly running = new Map<string, RunningRun & { leaseRenewedAt?: number }>();
   private flushTimer: NodeJS.Timeout | undefined;
   private reapTimer: NodeJS.Timeout | undefined;
@@ -59,6 +67,7 @@ export class DistributedExecutor implements Executor {
     this.options = fillDistributedExecutorOptions(options);
     this.events = this.options.events;
     this.cancelChannel = new CancelChannel(this.options.databaseUrl, this.options.log, (id) => this.cancelledElsewhere(id));
+    this.jobs = new RunJobAdder(this.options.store.db, this.events, this.options.log);
   }
 
   private get db() {
@@ -85,8 +94,9 @@ export class DistributedExecutor implements Executor {
     this.pool = createWorkerPool(workers, { databaseUrl, domain: this.options.domain, logLevel: log.level });
     this.flushTimer = setInterval(() => void this.flush(), this.options.progressFlushMs);
     this.flushTimer.unref();
+    this.graphilePool = openGraphilePool(databaseUrl, workers);
     this.runner = await runGraphile({
-      connectionString: databaseUrl,
+      pgPool: this.graphilePool,
       concurrency: workers,
       noHandleSignals: true,
       pollInterval: 1_000,
@@ -97,12 +107,7 @@ export class DistributedExecutor implements Executor {
 
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });
-    // The reaper adds the job later should this fail (QUEUED rows without a job are looked for).
-    // The job waits for the event log to hold `queued`, so a worker's `started` is always logged after it.
-    this.events
-      .recorded()
-      .then(() => addRunJob(this.db, ref))
-      .catch((err: unknown) => this.options.log.warn({ err, scenario_id: ref.scenarioId }, 'could not add the run job yet'));
+    this.jobs.add(ref.scenarioId);
   }
 
   live(scenarioId: string): LiveRun | undefined {
@@ -143,7 +148,9 @@ export class DistributedExecutor implements Executor {
     clearInterval(this.reapTimer);
     clearInterval(this.flushTimer);
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
+    await this.jobs.settled();
     await this.runner?.stop();
+    await this.graphilePool?.end();
     await this.cancelChannel.close();
     await this.pool?.destroy();
     this.state = 'closed';
@@ -193,6 +200,37 @@ export class DistributedExecutor implements Executor {
       if (current?.status === 'QUEUED') await again(current.session_id, { delayMs: BUSY_RETRY_MS });
       return; // deleted, cancelled, reset or already finished: nothing to run
     }
+    let run = await this.execute(claimed, helpers);
+    if (run.stopReason === 'shutdown') {
+      await again(claimed.job.sessionId, original);
+      return;
+    }
+    // While this job runs, graphile-worker keeps the session's queue locked: no other job of the
+    // session starts anywhere. So the job goes on with the session's next run as long as that run is
+    // the head of the whole queue (FIFO across sessions holds), sparing each run a job of its own.
+    const sessionId = claimed.job.sessionId;
+    while (this.state === 'started') {
+      const next = await claimHeadOfSession(this.runs, sessionId, randomUUID(), { timeLimitOf: this.options.timeLimitOf, leaseMs: this.options.leaseMs }).catch(
+        (err: unknown) => {
+          this.options.log.warn({ err, session_id: sessionId }, 'could not claim the next run of a session; its own job runs it');
+          return undefined;
+        },
+      );
+      if (!next) return;
+      // Its own job would only find it no longer QUEUED; removed so that no worker spends a turn on it.
+      void removeRunJob(this.db, next.job.scenarioId).catch(() => {});
+      run = await this.execute(next, helpers);
+      // Queued again by the shutdown, with a job at its place in the queue for another process.
+      if (run.stopReason === 'shutdown') {
+        await addRunJobs(this.db, [next.job.scenarioId]);
+        return;
+      }
+    }
+  }
+
+  /** Runs a claimed scenario on a thread and records its outcome; resolves once settled. */
+  private async execute(claimed: ClaimedRun, helpers: JobHelpers): Promise<RunningRun> {
+    const scenarioId = claimed.job.scenarioId;
     const run: RunningRun & { leaseRenewedAt?: number } = new RunningRun(claimed);
     run.leaseRenewedAt = Date.now();
     this.running.set(scenarioId, run);
@@ -220,7 +258,7 @@ export class DistributedExecutor implements Executor {
     } finally {
       this.running.delete(scenarioId);
     }
-    if (run.stopReason === 'shutdown') await again(claimed.job.sessionId, original);
+    return run;
   }
 
   /**
@@ -277,7 +315,7 @@ export class DistributedExecutor implements Executor {
           this.events.emit('run:failed', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
         }
       }
-      for (const ref of await queuedWithoutJob(this.db)) await addRunJob(this.db, ref);
+      await addRunJobs(this.db, (await queuedWithoutJob(this.db)).map((ref) => ref.scenarioId));
     } catch (err) {
       log.warn({ err }, 'executor: lease and queue check failed; retrying');
     } finally {
