@@ -91,7 +91,10 @@ async function timeInstantRuns(server: BenchServer, sessions: number, perSession
   for (const { api, ids } of bySession) {
     const all = await json<Scenario[]>(fetch(`${api}/scenarios`));
     const notComplete = all.filter((s) => ids.includes(s.id) && s.status !== 'COMPLETE');
-    if (notComplete.length > 0) throw new Error(`${notComplete.length} of ${ids.length} Instant runs of a session are not COMPLETE: ${JSON.stringify(notComplete.slice(0, 3))}`);
+    // The session's FIFO was broken (its last run ended before an earlier one): the figure is void.
+    if (notComplete.length > 0) {
+      report(`  runs not COMPLETE when their session's last was`, `${notComplete.length} of ${ids.length}`, '0 (FIFO per session)', false);
+    }
   }
   return seconds;
 }

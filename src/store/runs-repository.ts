@@ -99,12 +99,19 @@ const queueQuery = preparedByShape(
 /** Which row a claim takes: a given scenario, or the queue's head when it belongs to a given session. */
 type ClaimTarget = 'id' | 'head-of-session';
 
+interface ClaimShape {
+  readonly leased: boolean;
+  readonly target: ClaimTarget;
+  /** PostgreSQL: the claim commits without waiting for the WAL flush (see `claimWhere`). */
+  readonly unflushed: boolean;
+}
+
 /**
  * Leased claims (distributed executor) set a lease that expires by the database clock. The head of
  * the queue is its oldest QUEUED scenario (by `queue_order`), whatever its session.
  */
 const claimQuery = preparedByShape(
-  (shape: { leased: boolean; target: ClaimTarget }) => `${shape.leased}:${shape.target}`,
+  (shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.unflushed}`,
   (db, shape, v: { id: string; sessionId: string; runToken: string; leaseMs: number }) => {
     const start = change('start');
     const update = db.updateTable('scenarios').set((eb) => ({
@@ -126,7 +133,10 @@ const claimQuery = preparedByShape(
               eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
             )
             .where('session_id', '=', v.sessionId);
-    return targeted
+    // An uncorrelated condition, evaluated once before any row is read; set_config(..., true) lasts
+    // until the end of this statement's own transaction.
+    const committed = shape.unflushed ? targeted.where(sql<boolean>`(select set_config('synchronous_commit', 'off', true)) is not null`) : targeted;
+    return committed
       .where('status', 'in', start.from)
       .where(noneProcessingInSession)
       .returning([
@@ -258,8 +268,16 @@ export class RunsRepository {
     return this.claimWhere('head-of-session', { id: '', sessionId }, runToken, leaseMs);
   }
 
+  /**
+   * On PostgreSQL a claim commits without waiting for its WAL flush: every flushed commit costs a disk
+   * sync, and a run makes several. Only a crash of the database server itself can lose it, and then
+   * the scenario is simply QUEUED again (as an interrupted run would be): whatever the run writes
+   * later needs the lost claim's token and is refused, and anything logged after the claim (its
+   * `started` event, its completion) flushes the WAL up to and including the claim.
+   */
   private async claimWhere(target: ClaimTarget, at: { id: string; sessionId: string }, runToken: string, leaseMs: number | undefined): Promise<ClaimedRow | undefined> {
-    const row = (await claimQuery(this.db, { leased: leaseMs !== undefined, target }, { ...at, runToken, leaseMs: leaseMs ?? 0 })).rows[0];
+    const shape = { leased: leaseMs !== undefined, target, unflushed: this.dialect === 'postgres' };
+    const row = (await claimQuery(this.db, shape, { ...at, runToken, leaseMs: leaseMs ?? 0 })).rows[0];
     // The claim always sets started_at; the column type allows null for rows that never started.
     return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString() };
   }

@@ -24,9 +24,10 @@ import {
   addRunJobs,
   asRunPayload,
   forceUnlockWorkers,
-  jobLocker,
+  runLockers,
   queuedWithoutJob,
   removeRunJob,
+  removeRunJobs,
   rescheduleRunJob,
   RUN_TASK,
   sessionQueue,
@@ -36,6 +37,9 @@ import { RunJobAdder } from './run-job-adder.js';
 
 const now = () => new Date().toISOString();
 const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
+
+/** Jobs of runs a session's job went on with, removed in one statement. */
+const REMOVE_BATCH = 50;
 
 /** How long a job waits before trying again when its session is still busy with another run. */
 const BUSY_RETRY_MS = 1_000;
@@ -200,7 +204,8 @@ export class DistributedExecutor implements Executor {
       if (current?.status === 'QUEUED') await again(current.session_id, { delayMs: BUSY_RETRY_MS });
       return; // deleted, cancelled, reset or already finished: nothing to run
     }
-    let run = await this.execute(claimed, helpers);
+    helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);
+    const run = await this.execute(claimed);
     if (run.stopReason === 'shutdown') {
       await again(claimed.job.sessionId, original);
       return;
@@ -209,6 +214,19 @@ export class DistributedExecutor implements Executor {
     // session starts anywhere. So the job goes on with the session's next run as long as that run is
     // the head of the whole queue (FIFO across sessions holds), sparing each run a job of its own.
     const sessionId = claimed.job.sessionId;
+    // Their own jobs would only find them no longer QUEUED: removed in batches, so that no worker
+    // spends a turn on them (while this job runs they wait in the session's locked queue anyway).
+    const taken: string[] = [];
+    const removeTaken = () => removeRunJobs(this.db, taken.splice(0)).catch(() => {});
+    try {
+      await this.runSessionOn(sessionId, taken, removeTaken);
+    } finally {
+      await removeTaken();
+    }
+  }
+
+  /** Runs the session's next runs while each heads the queue (see `runJob`). */
+  private async runSessionOn(sessionId: string, taken: string[], removeTaken: () => Promise<void>): Promise<void> {
     while (this.state === 'started') {
       const next = await claimHeadOfSession(this.runs, sessionId, randomUUID(), { timeLimitOf: this.options.timeLimitOf, leaseMs: this.options.leaseMs }).catch(
         (err: unknown) => {
@@ -217,11 +235,13 @@ export class DistributedExecutor implements Executor {
         },
       );
       if (!next) return;
-      // Its own job would only find it no longer QUEUED; removed so that no worker spends a turn on it.
-      void removeRunJob(this.db, next.job.scenarioId).catch(() => {});
-      run = await this.execute(next, helpers);
-      // Queued again by the shutdown, with a job at its place in the queue for another process.
+      if (taken.push(next.job.scenarioId) >= REMOVE_BATCH) await removeTaken();
+      const run = await this.execute(next);
+      // Queued again by the shutdown, with a job at its place in the queue for another process
+      // (the removals above are done: none of them can remove this new job).
       if (run.stopReason === 'shutdown') {
+        const at = taken.indexOf(next.job.scenarioId);
+        if (at !== -1) taken.splice(at, 1);
         await addRunJobs(this.db, [next.job.scenarioId]);
         return;
       }
@@ -229,14 +249,13 @@ export class DistributedExecutor implements Executor {
   }
 
   /** Runs a claimed scenario on a thread and records its outcome; resolves once settled. */
-  private async execute(claimed: ClaimedRun, helpers: JobHelpers): Promise<RunningRun> {
+  private async execute(claimed: ClaimedRun): Promise<RunningRun> {
     const scenarioId = claimed.job.scenarioId;
     const run: RunningRun & { leaseRenewedAt?: number } = new RunningRun(claimed);
     run.leaseRenewedAt = Date.now();
     this.running.set(scenarioId, run);
     try {
       this.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt });
-      helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);
       const task = this.pool!.run({ job: claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal }).catch(
         (thrown: unknown): RunOutcome => {
           const err = coerceError(thrown);
@@ -300,10 +319,10 @@ export class DistributedExecutor implements Executor {
     try {
       for (const expired of await this.runs.expiredRuns(leaseMs)) {
         if (this.running.has(expired.scenarioId)) continue; // ours: the flush renews it
-        const locker = await jobLocker(this.db, expired.scenarioId);
+        const lockers = await runLockers(this.db, expired);
         const outcome = await this.runs.reclaim(expired, now());
         if (outcome === 'lost') continue;
-        if (locker !== undefined) await forceUnlockWorkers(this.db, [locker]);
+        await forceUnlockWorkers(this.db, lockers);
         const ids = { scenario_id: expired.scenarioId, session_id: expired.sessionId };
         if (outcome === 'requeued') {
           log.warn(ids, 'the process running this scenario stopped renewing its lease; queued again');

@@ -94,13 +94,27 @@ export async function rescheduleRunJob(
  * finds its scenario no longer QUEUED.
  */
 export async function removeRunJob(db: Kysely<Database>, scenarioId: string): Promise<void> {
-  await sql`select set_config('synchronous_commit', 'off', true), graphile_worker.remove_job(${scenarioId}::text)`.execute(db);
+  await removeRunJobs(db, [scenarioId]);
 }
 
-/** The graphile worker holding a run's job, if any (to unlock it when that worker died). */
-export async function jobLocker(db: Kysely<Database>, scenarioId: string): Promise<string | undefined> {
-  const { rows } = await sql<{ locked_by: string | null }>`select locked_by from graphile_worker.jobs where key = ${scenarioId}::text`.execute(db);
-  return rows[0]?.locked_by ?? undefined;
+/** `removeRunJob` of several runs, in one statement. */
+export async function removeRunJobs(db: Kysely<Database>, scenarioIds: readonly string[]): Promise<void> {
+  if (scenarioIds.length === 0) return;
+  await sql`select set_config('synchronous_commit', 'off', true),
+      (select count(*) from unnest(${[...scenarioIds]}::text[]) as k(key), lateral graphile_worker.remove_job(k.key) as removed)`.execute(db);
+}
+
+/**
+ * The graphile workers holding a run's job or its session's queue, if any (to unlock them when the
+ * run's process died). A job that went on with its session's next runs (see the distributed
+ * executor) is keyed by the first of them, while it holds the session's queue for all of them.
+ */
+export async function runLockers(db: Kysely<Database>, run: RunRef): Promise<string[]> {
+  const { rows } = await sql<{ locked_by: string }>`
+    select locked_by from graphile_worker._private_jobs where key = ${run.scenarioId}::text and locked_by is not null
+    union
+    select locked_by from graphile_worker._private_job_queues where queue_name = ${sessionQueue(run.sessionId)}::text and locked_by is not null`.execute(db);
+  return rows.map((r) => r.locked_by);
 }
 
 /** Releases the jobs and queues held by workers that are gone, so another worker can take them. */
