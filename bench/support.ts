@@ -25,13 +25,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `scenarist serve` from dist/ (run `npm run build` first) on a fresh data directory. */
-export async function startScenarist(args: readonly string[] = []): Promise<BenchServer> {
+/**
+ * Starts `scenarist serve` from dist/ (run `npm run build` first) on a fresh data directory. `root`
+ * is the checkout whose `bin/` and `dist/` run (another build, to compare two versions in one run).
+ */
+export async function startScenarist(args: readonly string[] = [], root = REPO_ROOT): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-bench-'));
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(REPO_ROOT, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
+    [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const url = `http://127.0.0.1:${port}`;

@@ -76,7 +76,12 @@ export class EventRecorder {
     }
     this.queue.push(facts);
     this.enqueued++;
-    this.draining ??= this.drain().finally(() => (this.draining = undefined));
+    // The first write waits for the end of this turn of the event loop, so the events of every
+    // request and run settled in it share one transaction (one commit, one notification) instead of
+    // a transaction each: under a flood of short runs, batches grow with the load.
+    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => (this.draining = undefined));
   }
 
   /** Resolves once every event recorded before this call is committed (or given up). */

@@ -1,10 +1,11 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { changeFor } from '../scenarios/changes.js';
 import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from '../scenarios/run-error.js';
 import type { ScenarioEvent } from '../scenarios/state-machine.js';
-import { storeKpiValues } from './scenario-kpis.js';
+import { kpiUpsert, kpiValues, storeKpiValues } from './scenario-kpis.js';
 import type { Database, StoredStatus } from './database.js';
 import { databaseTime } from './database-time.js';
+import type { StoreDialect } from './dialect.js';
 import { prepared, preparedByShape } from './prepared-query.js';
 import { ENDED, NO_RUN, NOT_RUNNING } from './run-columns.js';
 import { recordColumns, type ScenarioRecord, type ScenarioRef, type StatusChange } from './scenarios-repository.js';
@@ -95,25 +96,47 @@ const queueQuery = preparedByShape(
       .returning(recordColumns),
 );
 
-/** Leased claims (distributed executor) set a lease that expires by the database clock. */
+/** Which row a claim takes: a given scenario, or the queue's head when it belongs to a given session. */
+type ClaimTarget = 'id' | 'head-of-session';
+
+interface ClaimShape {
+  readonly leased: boolean;
+  readonly target: ClaimTarget;
+  /** PostgreSQL: the claim commits without waiting for the WAL flush (see `claimWhere`). */
+  readonly unflushed: boolean;
+}
+
+/**
+ * Leased claims (distributed executor) set a lease that expires by the database clock. The head of
+ * the queue is its oldest QUEUED scenario (by `queue_order`), whatever its session.
+ */
 const claimQuery = preparedByShape(
-  (leased: boolean) => String(leased),
-  (db, leased, v: { id: string; runToken: string; leaseMs: number }) => {
+  (shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.unflushed}`,
+  (db, shape, v: { id: string; sessionId: string; runToken: string; leaseMs: number }) => {
     const start = change('start');
-    return db
-      .updateTable('scenarios')
-      .set((eb) => ({
-        status: start.to,
-        ...NOT_RUNNING,
-        attempts: eb('attempts', '+', 1),
-        started_at: databaseTime(db, 0),
-        finished_at: null,
-        error: null,
-        error_code: null,
-        lease_owner: v.runToken,
-        lease_expires_at: leased ? databaseTime(db, v.leaseMs) : null,
-      }))
-      .where('id', '=', v.id)
+    const update = db.updateTable('scenarios').set((eb) => ({
+      status: start.to,
+      ...NOT_RUNNING,
+      attempts: eb('attempts', '+', 1),
+      started_at: databaseTime(db, 0),
+      finished_at: null,
+      error: null,
+      error_code: null,
+      lease_owner: v.runToken,
+      lease_expires_at: shape.leased ? databaseTime(db, v.leaseMs) : null,
+    }));
+    const targeted =
+      shape.target === 'id'
+        ? update.where('id', '=', v.id)
+        : update
+            .where('id', '=', (eb) =>
+              eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
+            )
+            .where('session_id', '=', v.sessionId);
+    // An uncorrelated condition, evaluated once before any row is read; set_config(..., true) lasts
+    // until the end of this statement's own transaction.
+    const committed = shape.unflushed ? targeted.where(sql<boolean>`(select set_config('synchronous_commit', 'off', true)) is not null`) : targeted;
+    return committed
       .where('status', 'in', start.from)
       .where(noneProcessingInSession)
       .returning([
@@ -136,9 +159,12 @@ const renewQuery = prepared((db, v: RunKey & { progress: number; leaseMs: number
   owned(db, v, ['PROCESSING']).set({ progress: v.progress, lease_expires_at: databaseTime(db, v.leaseMs) }),
 );
 
-const completeQuery = prepared((db, v: RunKey & { resultJson: string; kpisJson: string; now: string }) => {
+type CompleteValues = RunKey & { resultJson: string; kpisJson: string; now: string };
+
+/** The completion's UPDATE, started by `update` (a plain one, or one with the KPI rows' WITH). */
+function completeRow(update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', UpdateResult>, v: CompleteValues) {
   const complete = change('complete');
-  return owned(db, v, complete.from).set({
+  return update.where('id', '=', v.id).where('lease_owner', '=', v.runToken).where('status', 'in', complete.from).set({
     status: complete.to,
     ...ENDED,
     progress: 1,
@@ -148,7 +174,20 @@ const completeQuery = prepared((db, v: RunKey & { resultJson: string; kpisJson: 
     error_code: null,
     finished_at: v.now,
   });
-});
+}
+
+const completeQuery = prepared((db, v: CompleteValues) => completeRow(db.updateTable('scenarios'), v));
+
+/**
+ * PostgreSQL: the KPI rows and the completion in one statement (a data-modifying WITH), so one
+ * round trip and one commit, hence one WAL flush, record a run. The KPI insert and the UPDATE see
+ * the same snapshot; rows of a scenario the completion did not apply to are ignored (see `complete`).
+ */
+const completeWithKpisQuery = preparedByShape(
+  (count: number) => String(count),
+  (db, count, v: CompleteValues & Record<string, string | number>) =>
+    completeRow(db.with('kpis', () => kpiUpsert(db, count, v)).updateTable('scenarios'), v),
+);
 
 const failQuery = prepared((db, v: RunKey & { message: string; code: string; now: string }) => {
   const fail = change('fail');
@@ -167,7 +206,11 @@ const wrote = (result: { readonly numAffectedRows?: bigint; readonly numUpdatedR
   Number(result.numAffectedRows ?? result.numUpdatedRows ?? 0) > 0;
 
 export class RunsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `dialect` picks the cheaper form of a write where the two differ (PostgreSQL pays a round trip and a WAL flush per statement). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: StoreDialect,
+  ) {}
 
   /**
    * Client `run` (and autorun): queues the scenario behind every queued or running one (FIFO by
@@ -213,7 +256,28 @@ export class RunsRepository {
    * the database itself). With `leaseMs` the run is leased until that long after the database's now.
    */
   async claim(id: string, runToken: string, leaseMs?: number): Promise<ClaimedRow | undefined> {
-    const row = (await claimQuery(this.db, leaseMs !== undefined, { id, runToken, leaseMs: leaseMs ?? 0 })).rows[0];
+    return this.claimWhere('id', { id, sessionId: '' }, runToken, leaseMs);
+  }
+
+  /**
+   * `claim` of the queue's head (its oldest QUEUED scenario, whatever the session), only when it
+   * belongs to `sessionId`: a process that runs that session's queue may go on with its next run
+   * without letting an older run of another session wait.
+   */
+  async claimHeadOfSession(sessionId: string, runToken: string, leaseMs?: number): Promise<ClaimedRow | undefined> {
+    return this.claimWhere('head-of-session', { id: '', sessionId }, runToken, leaseMs);
+  }
+
+  /**
+   * On PostgreSQL a claim commits without waiting for its WAL flush: every flushed commit costs a disk
+   * sync, and a run makes several. Only a crash of the database server itself can lose it, and then
+   * the scenario is simply QUEUED again (as an interrupted run would be): whatever the run writes
+   * later needs the lost claim's token and is refused, and anything logged after the claim (its
+   * `started` event, its completion) flushes the WAL up to and including the claim.
+   */
+  private async claimWhere(target: ClaimTarget, at: { id: string; sessionId: string }, runToken: string, leaseMs: number | undefined): Promise<ClaimedRow | undefined> {
+    const shape = { leased: leaseMs !== undefined, target, unflushed: this.dialect === 'postgres' };
+    const row = (await claimQuery(this.db, shape, { ...at, runToken, leaseMs: leaseMs ?? 0 })).rows[0];
     // The claim always sets started_at; the column type allows null for rows that never started.
     return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString() };
   }
@@ -232,10 +296,15 @@ export class RunsRepository {
     outcome: { readonly resultJson: string; readonly kpis: Readonly<Record<string, number>> },
     now: string,
   ): Promise<boolean> {
-    // The sortable copy of the KPI values first: should the completion not apply (cancelled), rows of a
-    // scenario that is not COMPLETE are ignored by the list queries.
+    // The sortable copy of the KPI values first (or with it): should the completion not apply
+    // (cancelled), rows of a scenario that is not COMPLETE are ignored by the list queries.
+    const values = { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now };
+    const count = Object.keys(outcome.kpis).length;
+    if (this.dialect === 'postgres' && count > 0) {
+      return wrote(await completeWithKpisQuery(this.db, count, { ...kpiValues(key.id, outcome.kpis), ...values }));
+    }
     await storeKpiValues(this.db, key.id, outcome.kpis);
-    return wrote(await completeQuery(this.db, { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now }));
+    return wrote(await completeQuery(this.db, values));
   }
 
   async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {

@@ -46,7 +46,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     sessions: new SessionsRepository(db),
     datasets: new DatasetsRepository(db),
     scenarios: new ScenariosRepository(db),
-    runs: new RunsRepository(db),
+    runs: new RunsRepository(db, dialect),
     close: () => db.destroy(),
   };
 }

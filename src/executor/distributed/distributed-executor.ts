@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { Logger as GraphileLogger, run as runGraphile, runMigrations, type JobHelpers, type Runner } from 'graphile-worker';
 import { coerceError } from '../../errors.js';
 import { isActive } from '../../scenarios/state-machine.js';
@@ -8,7 +9,8 @@ import type { Executor, LiveRun } from '../executor.js';
 import { RunningRun } from '../local/running-run.js';
 import { createWorkerPool, type WorkerPool } from '../local/worker-pool.js';
 import { INTERRUPTED_TWICE } from '../../scenarios/run-error.js';
-import { claim } from '../queue/claim.js';
+import { claim, claimHeadOfSession } from '../queue/claim.js';
+import type { ClaimedRun } from '../queue/claimed-run.js';
 import { keyOf, recordOutcome } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
 import { CancelChannel, notifyCancel } from './cancel-channel.js';
@@ -19,18 +21,25 @@ import {
 } from './distributed-executor-options.js';
 import {
   addRunJob,
+  addRunJobs,
   asRunPayload,
   forceUnlockWorkers,
-  jobLocker,
+  runLockers,
   queuedWithoutJob,
   removeRunJob,
+  removeRunJobs,
   rescheduleRunJob,
   RUN_TASK,
   sessionQueue,
 } from './graphile-queue.js';
+import { openGraphilePool } from './graphile-pool.js';
+import { RunJobAdder } from './run-job-adder.js';
 
 const now = () => new Date().toISOString();
 const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
+
+/** Jobs of runs a session's job went on with, removed in one statement. */
+const REMOVE_BATCH = 50;
 
 /** How long a job waits before trying again when its session is still busy with another run. */
 const BUSY_RETRY_MS = 1_000;
@@ -49,6 +58,9 @@ export class DistributedExecutor implements Executor {
   private pool: WorkerPool | undefined;
   private runner: Runner | undefined;
   private readonly cancelChannel: CancelChannel;
+  private readonly jobs: RunJobAdder;
+  /** graphile-worker's own connections (see `openGraphilePool`). */
+  private graphilePool: pg.Pool | undefined;
   private readonly running = new Map<string, RunningRun & { leaseRenewedAt?: number }>();
   private flushTimer: NodeJS.Timeout | undefined;
   private reapTimer: NodeJS.Timeout | undefined;
@@ -59,6 +71,7 @@ export class DistributedExecutor implements Executor {
     this.options = fillDistributedExecutorOptions(options);
     this.events = this.options.events;
     this.cancelChannel = new CancelChannel(this.options.databaseUrl, this.options.log, (id) => this.cancelledElsewhere(id));
+    this.jobs = new RunJobAdder(this.options.store.db, this.events, this.options.log);
   }
 
   private get db() {
@@ -85,8 +98,9 @@ export class DistributedExecutor implements Executor {
     this.pool = createWorkerPool(workers, { databaseUrl, domain: this.options.domain, logLevel: log.level });
     this.flushTimer = setInterval(() => void this.flush(), this.options.progressFlushMs);
     this.flushTimer.unref();
+    this.graphilePool = openGraphilePool(databaseUrl, workers);
     this.runner = await runGraphile({
-      connectionString: databaseUrl,
+      pgPool: this.graphilePool,
       concurrency: workers,
       noHandleSignals: true,
       pollInterval: 1_000,
@@ -97,12 +111,7 @@ export class DistributedExecutor implements Executor {
 
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });
-    // The reaper adds the job later should this fail (QUEUED rows without a job are looked for).
-    // The job waits for the event log to hold `queued`, so a worker's `started` is always logged after it.
-    this.events
-      .recorded()
-      .then(() => addRunJob(this.db, ref))
-      .catch((err: unknown) => this.options.log.warn({ err, scenario_id: ref.scenarioId }, 'could not add the run job yet'));
+    this.jobs.add(ref.scenarioId);
   }
 
   live(scenarioId: string): LiveRun | undefined {
@@ -143,7 +152,9 @@ export class DistributedExecutor implements Executor {
     clearInterval(this.reapTimer);
     clearInterval(this.flushTimer);
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
+    await this.jobs.settled();
     await this.runner?.stop();
+    await this.graphilePool?.end();
     await this.cancelChannel.close();
     await this.pool?.destroy();
     this.state = 'closed';
@@ -193,12 +204,58 @@ export class DistributedExecutor implements Executor {
       if (current?.status === 'QUEUED') await again(current.session_id, { delayMs: BUSY_RETRY_MS });
       return; // deleted, cancelled, reset or already finished: nothing to run
     }
+    helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);
+    const run = await this.execute(claimed);
+    if (run.stopReason === 'shutdown') {
+      await again(claimed.job.sessionId, original);
+      return;
+    }
+    // While this job runs, graphile-worker keeps the session's queue locked: no other job of the
+    // session starts anywhere. So the job goes on with the session's next run as long as that run is
+    // the head of the whole queue (FIFO across sessions holds), sparing each run a job of its own.
+    const sessionId = claimed.job.sessionId;
+    // Their own jobs would only find them no longer QUEUED: removed in batches, so that no worker
+    // spends a turn on them (while this job runs they wait in the session's locked queue anyway).
+    const taken: string[] = [];
+    const removeTaken = () => removeRunJobs(this.db, taken.splice(0)).catch(() => {});
+    try {
+      await this.runSessionOn(sessionId, taken, removeTaken);
+    } finally {
+      await removeTaken();
+    }
+  }
+
+  /** Runs the session's next runs while each heads the queue (see `runJob`). */
+  private async runSessionOn(sessionId: string, taken: string[], removeTaken: () => Promise<void>): Promise<void> {
+    while (this.state === 'started') {
+      const next = await claimHeadOfSession(this.runs, sessionId, randomUUID(), { timeLimitOf: this.options.timeLimitOf, leaseMs: this.options.leaseMs }).catch(
+        (err: unknown) => {
+          this.options.log.warn({ err, session_id: sessionId }, 'could not claim the next run of a session; its own job runs it');
+          return undefined;
+        },
+      );
+      if (!next) return;
+      if (taken.push(next.job.scenarioId) >= REMOVE_BATCH) await removeTaken();
+      const run = await this.execute(next);
+      // Queued again by the shutdown, with a job at its place in the queue for another process
+      // (the removals above are done: none of them can remove this new job).
+      if (run.stopReason === 'shutdown') {
+        const at = taken.indexOf(next.job.scenarioId);
+        if (at !== -1) taken.splice(at, 1);
+        await addRunJobs(this.db, [next.job.scenarioId]);
+        return;
+      }
+    }
+  }
+
+  /** Runs a claimed scenario on a thread and records its outcome; resolves once settled. */
+  private async execute(claimed: ClaimedRun): Promise<RunningRun> {
+    const scenarioId = claimed.job.scenarioId;
     const run: RunningRun & { leaseRenewedAt?: number } = new RunningRun(claimed);
     run.leaseRenewedAt = Date.now();
     this.running.set(scenarioId, run);
     try {
       this.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt });
-      helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);
       const task = this.pool!.run({ job: claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal }).catch(
         (thrown: unknown): RunOutcome => {
           const err = coerceError(thrown);
@@ -220,7 +277,7 @@ export class DistributedExecutor implements Executor {
     } finally {
       this.running.delete(scenarioId);
     }
-    if (run.stopReason === 'shutdown') await again(claimed.job.sessionId, original);
+    return run;
   }
 
   /**
@@ -262,10 +319,10 @@ export class DistributedExecutor implements Executor {
     try {
       for (const expired of await this.runs.expiredRuns(leaseMs)) {
         if (this.running.has(expired.scenarioId)) continue; // ours: the flush renews it
-        const locker = await jobLocker(this.db, expired.scenarioId);
+        const lockers = await runLockers(this.db, expired);
         const outcome = await this.runs.reclaim(expired, now());
         if (outcome === 'lost') continue;
-        if (locker !== undefined) await forceUnlockWorkers(this.db, [locker]);
+        await forceUnlockWorkers(this.db, lockers);
         const ids = { scenario_id: expired.scenarioId, session_id: expired.sessionId };
         if (outcome === 'requeued') {
           log.warn(ids, 'the process running this scenario stopped renewing its lease; queued again');
@@ -277,7 +334,7 @@ export class DistributedExecutor implements Executor {
           this.events.emit('run:failed', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
         }
       }
-      for (const ref of await queuedWithoutJob(this.db)) await addRunJob(this.db, ref);
+      await addRunJobs(this.db, (await queuedWithoutJob(this.db)).map((ref) => ref.scenarioId));
     } catch (err) {
       log.warn({ err }, 'executor: lease and queue check failed; retrying');
     } finally {

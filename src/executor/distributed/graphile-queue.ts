@@ -10,7 +10,9 @@ import type { RunRef } from '../events.js';
 
 export const RUN_TASK = 'scenarist_run';
 
-export const sessionQueue = (sessionId: string) => `scenarist:session:${sessionId}`;
+const SESSION_QUEUE_PREFIX = 'scenarist:session:';
+
+export const sessionQueue = (sessionId: string) => `${SESSION_QUEUE_PREFIX}${sessionId}`;
 
 export interface RunPayload {
   readonly scenarioId: string;
@@ -23,17 +25,44 @@ export function asRunPayload(payload: unknown): RunPayload {
 }
 
 /**
- * Adds the run's job unless one with its key exists (even locked: `unsafe_dedupe` never replaces a
- * running job, so a scenario cannot be scheduled twice).
+ * graphile-worker orders the jobs it may take by `run_at` (then priority): a run's job is due at a
+ * fixed instant in the past that grows with the scenario's `queue_order`, so jobs are taken in the
+ * queue's FIFO order however and whenever they were added (with `now()`, jobs added concurrently
+ * could be taken in either order).
  */
+const RUN_AT_OF_QUEUE_ORDER = sql`timestamptz '2000-01-01 00:00:00+00' + s.queue_order * interval '1 microsecond'`;
+
+/**
+ * Adds the jobs of these scenarios that are still QUEUED, in one statement. A job already waiting
+ * under a scenario's key is replaced; a locked one (its run is ending) keeps running without its
+ * key, and the new job's claim decides whether anything runs again.
+ *
+ * Committed without waiting for the WAL flush (`synchronous_commit = off`, this transaction only):
+ * the jobs are a schedule derived from the scenarios table, never the truth. Should the database
+ * crash and lose the last of them, the reaper adds a job for every QUEUED scenario without one.
+ */
+export async function addRunJobs(db: Kysely<Database>, scenarioIds: readonly string[]): Promise<void> {
+  if (scenarioIds.length === 0) return;
+  await sql`select set_config('synchronous_commit', 'off', true), (select count(*) from graphile_worker.add_jobs(array(
+      select row(
+        ${RUN_TASK}::text,
+        json_build_object('scenarioId', s.id),
+        ${SESSION_QUEUE_PREFIX}::text || s.session_id,
+        ${RUN_AT_OF_QUEUE_ORDER},
+        1000::smallint,
+        s.id,
+        0::smallint,
+        null::text[]
+      )::graphile_worker.job_spec
+      from scenarios s
+      where s.id = any(${[...scenarioIds]}::text[]) and s.status = 'QUEUED'
+      order by s.queue_order, s.seq
+    )))`.execute(db);
+}
+
+/** Adds the run's job (see `addRunJobs`). */
 export async function addRunJob(db: Kysely<Database>, ref: RunRef): Promise<void> {
-  await sql`select graphile_worker.add_job(
-      ${RUN_TASK}::text,
-      json_build_object('scenarioId', ${ref.scenarioId}::text),
-      queue_name => ${sessionQueue(ref.sessionId)}::text,
-      job_key => ${ref.scenarioId}::text,
-      job_key_mode => 'unsafe_dedupe',
-      max_attempts => 1000)`.execute(db);
+  await addRunJobs(db, [ref.scenarioId]);
 }
 
 /**
@@ -59,15 +88,33 @@ export async function rescheduleRunJob(
       max_attempts => 1000)`.execute(db);
 }
 
-/** Removes a run's job if it is not locked (a locked one ends when its worker sees the cancel). */
+/**
+ * Removes a run's job if it is not locked (a locked one ends when its worker sees the cancel).
+ * Without waiting for the WAL flush, like `addRunJobs`: a job the database forgets it removed only
+ * finds its scenario no longer QUEUED.
+ */
 export async function removeRunJob(db: Kysely<Database>, scenarioId: string): Promise<void> {
-  await sql`select graphile_worker.remove_job(${scenarioId}::text)`.execute(db);
+  await removeRunJobs(db, [scenarioId]);
 }
 
-/** The graphile worker holding a run's job, if any (to unlock it when that worker died). */
-export async function jobLocker(db: Kysely<Database>, scenarioId: string): Promise<string | undefined> {
-  const { rows } = await sql<{ locked_by: string | null }>`select locked_by from graphile_worker.jobs where key = ${scenarioId}::text`.execute(db);
-  return rows[0]?.locked_by ?? undefined;
+/** `removeRunJob` of several runs, in one statement. */
+export async function removeRunJobs(db: Kysely<Database>, scenarioIds: readonly string[]): Promise<void> {
+  if (scenarioIds.length === 0) return;
+  await sql`select set_config('synchronous_commit', 'off', true),
+      (select count(*) from unnest(${[...scenarioIds]}::text[]) as k(key), lateral graphile_worker.remove_job(k.key) as removed)`.execute(db);
+}
+
+/**
+ * The graphile workers holding a run's job or its session's queue, if any (to unlock them when the
+ * run's process died). A job that went on with its session's next runs (see the distributed
+ * executor) is keyed by the first of them, while it holds the session's queue for all of them.
+ */
+export async function runLockers(db: Kysely<Database>, run: RunRef): Promise<string[]> {
+  const { rows } = await sql<{ locked_by: string }>`
+    select locked_by from graphile_worker._private_jobs where key = ${run.scenarioId}::text and locked_by is not null
+    union
+    select locked_by from graphile_worker._private_job_queues where queue_name = ${sessionQueue(run.sessionId)}::text and locked_by is not null`.execute(db);
+  return rows.map((r) => r.locked_by);
 }
 
 /** Releases the jobs and queues held by workers that are gone, so another worker can take them. */
@@ -78,13 +125,15 @@ export async function forceUnlockWorkers(db: Kysely<Database>, workerIds: readon
 
 /**
  * QUEUED scenarios without a job: a process died between committing QUEUED and adding the job, or the
- * job was dropped. Queue order is kept by adding them in `queue_order`.
+ * job was dropped. Queue order is kept by adding them in `queue_order`. Reads graphile-worker's
+ * table rather than its `jobs` view, whose joins keep the key's index out of reach (a look took
+ * 140 ms with 300 runs queued, every reap interval, on every process).
  */
 export async function queuedWithoutJob(db: Kysely<Database>): Promise<RunRef[]> {
   const { rows } = await sql<{ id: string; session_id: string }>`
     select s.id, s.session_id from scenarios s
     where s.status = 'QUEUED'
-      and not exists (select 1 from graphile_worker.jobs j where j.key = s.id)
+      and not exists (select 1 from graphile_worker._private_jobs j where j.key = s.id)
     order by s.queue_order, s.seq`.execute(db);
   return rows.map((r) => ({ scenarioId: r.id, sessionId: r.session_id }));
 }

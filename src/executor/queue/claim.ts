@@ -1,4 +1,4 @@
-import type { RunsRepository } from '../../store/runs-repository.js';
+import type { ClaimedRow, RunsRepository } from '../../store/runs-repository.js';
 import type { ClaimedRun } from './claimed-run.js';
 
 /** The effective time limit of a run of `algoName`: the algorithm's own, else the `run_time_limit` setting. */
@@ -16,7 +16,16 @@ export interface ClaimOptions {
  */
 export async function claim(runs: RunsRepository, id: string, runToken: string, options: ClaimOptions): Promise<ClaimedRun | undefined> {
   const row = await runs.claim(id, runToken, options.leaseMs);
-  if (!row) return undefined;
+  return row && claimedRun(row, runToken, options);
+}
+
+/** `claim` of the queue's head, when it belongs to `sessionId` (see `RunsRepository.claimHeadOfSession`). */
+export async function claimHeadOfSession(runs: RunsRepository, sessionId: string, runToken: string, options: ClaimOptions): Promise<ClaimedRun | undefined> {
+  const row = await runs.claimHeadOfSession(sessionId, runToken, options.leaseMs);
+  return row && claimedRun(row, runToken, options);
+}
+
+function claimedRun(row: ClaimedRow, runToken: string, options: ClaimOptions): ClaimedRun {
   const timeLimitMs = options.timeLimitOf(row.algoName);
   return {
     job: {

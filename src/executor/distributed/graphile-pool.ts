@@ -1,0 +1,14 @@
+import pg from 'pg';
+
+/**
+ * The connections graphile-worker takes, locks and completes jobs with. Their commits do not wait
+ * for the WAL flush (`synchronous_commit = off`): on PostgreSQL every flushed commit costs a disk
+ * sync, and a run's job moves through several of them. Nothing is lost that matters: a job is a
+ * schedule derived from the scenarios table, whose writes stay synchronous. Should the database
+ * crash and forget a job's last changes, a job taken again finds its scenario no longer QUEUED and
+ * ends, a job completed again is gone, and the reaper adds one for a QUEUED scenario without a job.
+ */
+export function openGraphilePool(databaseUrl: string, workers: number): pg.Pool {
+  // One connection LISTENs for new jobs; each concurrent job holds one only while it is taken or completed.
+  return new pg.Pool({ connectionString: databaseUrl, max: Math.max(10, workers + 2), options: '-c synchronous_commit=off' });
+}
