@@ -33,7 +33,11 @@ export function defineResultType<R>(name: string): ResultType<R> {
   return Object.freeze({ name });
 }
 
-export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R = unknown, N extends string = string> {
+/**
+ * `P` parameters, `TData` the data it takes, `R` what it returns, `N` its name, `RT` the result type it
+ * declares (`R` is that type or a subtype of it).
+ */
+export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R = unknown, N extends string = string, RT = R> {
   readonly name: N;
   readonly description?: string;
   /**
@@ -45,7 +49,7 @@ export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R
   /** This algorithm's run time limit in ms, instead of the `run_time_limit` setting. */
   readonly timeLimitMs?: number;
   /** The result type `run` returns, for KPIs declared `appliesTo` it. */
-  readonly result?: ResultType<R>;
+  readonly result?: ResultType<RT>;
   // A function property, not a method: the compiler then checks `data` strictly (contravariantly), so a
   // `prepare` output an algorithm cannot take is a compile error in `defineDomain`.
   readonly run: (data: TData, params: ParamValues<P>, ctx: RunContext) => R | Promise<R>;
@@ -67,9 +71,9 @@ export interface ResultTable {
  * (`DatasetOf<typeof schemas>`, or the data source's `prepare` output) and the return type, or give
  * `result: someResultType` to check the return type against it.
  */
-export function defineAlgorithm<const P extends ParamDecls, TData = unknown, R = unknown, const N extends string = string>(
-  algorithm: Algorithm<P, TData, R, N>,
-): Algorithm<P, TData, R, N> {
+export function defineAlgorithm<const P extends ParamDecls, TData = unknown, RT = unknown, R extends RT = RT, const N extends string = string>(
+  algorithm: Algorithm<P, TData, R, N, RT>,
+): Algorithm<P, TData, R, N, RT> {
   return Object.freeze({ ...algorithm });
 }
 
@@ -79,15 +83,15 @@ export type BetterWhen = (typeof BETTER_WHEN)[number];
 // The registries hold algorithms and KPIs of any parameter, data and result types; the executor
 // calls them with values it validated against those same declarations.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export type AnyAlgorithm = Algorithm<any, any, any, any>;
+export type AnyAlgorithm = Algorithm<any, any, any, any, any>;
 export type AnyKpi = Kpi<any, any>;
 export type AnyDataSource = DataSource<any, any, any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** What algorithm `A` returns (resolved, not the promise). */
-export type ResultOf<A> = A extends Algorithm<infer _P, infer _D, infer R, infer _N> ? R : never;
+export type ResultOf<A> = A extends Algorithm<infer _P, infer _D, infer R, infer _N, infer _RT> ? R : never;
 /** What algorithm `A` declares it takes as `data`. */
-export type DataOf<A> = A extends Algorithm<infer _P, infer D, infer _R, infer _N> ? D : never;
+export type DataOf<A> = A extends Algorithm<infer _P, infer D, infer _R, infer _N, infer _RT> ? D : never;
 
 /** `A & B & ...` of a tuple's element types (a plain array gives its element type). */
 type IntersectAll<T extends readonly unknown[]> = T extends readonly [infer Head, ...infer Rest] ? Head & IntersectAll<Rest> : T extends readonly [] ? unknown : T[number];
@@ -185,8 +189,9 @@ export interface Domain<S extends Schemas = Schemas, A extends readonly AnyAlgor
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-/** Every result type the algorithms of `A` declare. */
-type ResultTypesOf<A extends readonly AnyAlgorithm[]> = NonNullable<A[number]['result']>;
+/** Every result type the algorithms of `A` declare (an algorithm declaring none adds nothing). */
+type ResultTypesOf<A extends readonly AnyAlgorithm[]> = DeclaredResultType<A[number]>;
+type DeclaredResultType<Alg> = Alg extends Algorithm<any, any, any, any, infer RT> ? (unknown extends RT ? never : ResultType<RT>) : never;
 
 /** True for an algorithm of `Alg` whose result a KPI over `R` can take. */
 type Returns<Alg, R> = Alg extends AnyAlgorithm ? ([ResultOf<Alg>] extends [R] ? true : false) : never;
@@ -223,7 +228,7 @@ type KpiCheck<K, A extends readonly AnyAlgorithm[]> = K extends { readonly appli
 export function defineDomain<
   const S extends Schemas,
   DS extends DataSource<any, any, DatasetOf<S>> = DataSource<{}, Unprepared, AnyDataset>,
-  const A extends readonly Algorithm<any, DomainData<S, DS>, any, any>[] = readonly [],
+  const A extends readonly Algorithm<any, DomainData<S, DS>, any, any, any>[] = readonly [],
   const K extends readonly Kpi<any, DomainData<S, DS>>[] = readonly [],
 >(domain: {
   readonly name: string;

@@ -46,6 +46,15 @@ function fits(declared: ColumnType, stored: ColumnType): boolean {
   return stored === declared || (declared === 'float' && stored === 'integer');
 }
 
+/** The `typeof` of a cell of each column type; the stored form was checked, this guards a hand-made `Dataset`. */
+const JS_TYPES: Readonly<Record<ColumnType, 'string' | 'number' | 'boolean'>> = {
+  string: 'string',
+  integer: 'number',
+  float: 'number',
+  boolean: 'boolean',
+  datetime: 'string',
+};
+
 interface ColumnSource {
   readonly spec: ColumnSpec;
   /** Index of the stored column, or -1 for an optional column the dataset lacks. */
@@ -120,11 +129,13 @@ class StoredTableView implements TypedTable {
     const values = new Array<Cell>(rows.length);
     if (index < 0) return values.fill(spec.default ?? null);
     const nullable = mayBeNull(spec);
+    const jsType = JS_TYPES[spec.type];
     for (let i = 0; i < rows.length; i++) {
       const cell = rows[i]![index] ?? null;
-      if (cell === null && !nullable) {
+      if (cell === null ? !nullable : typeof cell !== jsType) {
         const where = `dataset '${this.datasetKey}', table '${this.name}', column '${column}', row ${i + 1}`;
-        throw new DatasetFormatError(`${where}: empty, but the schema requires a value`, this.name);
+        const problem = cell === null ? 'empty, but the schema requires a value' : `${JSON.stringify(cell)} is not a ${spec.type}`;
+        throw new DatasetFormatError(`${where}: ${problem}`, this.name);
       }
       values[i] = cell;
     }
