@@ -14,7 +14,8 @@ export interface AnnealingResult extends SlottingResult {
 
 export const simulatedAnnealingSlotting = defineAlgorithm({
   name: 'Simulated Annealing Slotting',
-  description: 'Starts from the greedy slotting and improves it by random swaps and moves; deterministic per seed.',
+  description:
+    'Starts from the greedy slotting and improves travel plus move_cost per reslot move by random swaps and moves, so it keeps most of the travel saving with fewer moves; deterministic per seed.',
   parameters: {
     iterations: { kind: 'integer', min: 1, max: 10_000_000, default: 20_000, description: 'Moves to propose.' },
     start_temperature: {
@@ -26,6 +27,12 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
     cooling_rate: { kind: 'float', min: 0.5, max: 0.999999, default: 0.995, description: 'Temperature factor per iteration.' },
     // mulberry32 keeps 32 bits of state, so larger seeds would silently alias smaller ones.
     seed: { kind: 'integer', min: 0, max: 4_294_967_295, default: 42, description: 'Random seed; the same seed gives the same result.' },
+    move_cost: {
+      kind: 'float',
+      min: 0,
+      default: 500,
+      description: 'Metres of daily travel a reslot move must save to be worth making; 0 minimises travel alone.',
+    },
     ...depotParameters,
     ...zoneParameters,
   },
@@ -38,6 +45,7 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
       startTemperature: params.start_temperature,
       coolingRate: params.cooling_rate,
       seed: params.seed,
+      moveCost: params.move_cost,
     };
     const { plan, stats } = await anneal(problem, greedyPlan(problem), options, ctx);
     return { ...planToResult(problem, plan), annealing: stats };
