@@ -130,7 +130,9 @@ export function defineKpi<const A extends readonly AnyAlgorithm[]>(
   kpi: KpiFields & { readonly appliesTo: A; readonly compute: (result: ResultOf<A[number]>, data: IntersectAll<DataOfEach<A>>) => number },
 ): Kpi<ResultOf<A[number]>, IntersectAll<DataOfEach<A>>>;
 export function defineKpi<R, TData = unknown>(kpi: KpiFields & { readonly appliesTo: ResultType<R>; readonly compute: (result: R, data: TData) => number }): Kpi<R, TData>;
-export function defineKpi<R = unknown, TData = unknown>(kpi: Kpi<R, TData>): Kpi<R, TData>;
+export function defineKpi<R = unknown, TData = unknown>(
+  kpi: KpiFields & { readonly appliesTo?: undefined; readonly compute: (result: R, data: TData) => number },
+): Kpi<R, TData>;
 export function defineKpi(kpi: AnyKpi): AnyKpi {
   return Object.freeze({ ...kpi });
 }
@@ -164,7 +166,14 @@ export function defineDataSource<const DP extends ParamDecls, TData = Unprepared
 }
 
 /** What a domain's algorithms and KPIs receive as `data`: the `prepare` output, else the typed dataset. */
-export type DomainData<S extends Schemas, DS> = DS extends DataSource<infer _DP, infer T, infer _In> ? ([T] extends [Unprepared] ? DatasetOf<S> : T) : DatasetOf<S>;
+export type DomainData<S extends Schemas, DS> =
+  DS extends DataSource<infer _DP, infer T, infer _In>
+    ? 0 extends 1 & T
+      ? any // eslint-disable-line @typescript-eslint/no-explicit-any -- a data source that failed its own check: that error is the one to show
+      : [T] extends [Unprepared]
+        ? DatasetOf<S>
+        : T
+    : DatasetOf<S>;
 
 /** The dataset seeded into the auto-created `main` session: ETL of these files under `datasetKey`. */
 export interface DomainSeed {
