@@ -236,7 +236,7 @@ type KpiCheck<K, A extends readonly AnyAlgorithm[]> = K extends { readonly appli
  */
 export function defineDomain<
   const S extends Schemas,
-  DS extends DataSource<any, any, DatasetOf<S>> = DataSource<{}, Unprepared, AnyDataset>,
+  DS extends DataSource<any, any, DatasetOf<S>> = DataSource<Record<string, never>, Unprepared, AnyDataset>,
   const A extends readonly Algorithm<any, DomainData<S, DS>, any, any, any>[] = readonly [],
   const K extends readonly Kpi<any, DomainData<S, DS>>[] = readonly [],
 >(domain: {

@@ -70,7 +70,7 @@ const registries = new WeakMap<Domain, DomainRegistry>();
  * a parameter is invalid, a KPI threw or was not a finite number), with a `DatasetFormatError` when the
  * files fail the ETL.
  */
-export async function runAlgorithm<D extends Domain, N extends D['algorithms'][number]['name']>(
+export async function runAlgorithm<D extends Domain, const N extends D['algorithms'][number]['name']>(
   domain: D,
   name: N,
   data: TestData,
