@@ -6,20 +6,36 @@ export {
   defineDataSource,
   defineDomain,
   defineKpi,
+  defineResultType,
+  defineSchemas,
   BETTER_WHEN,
   type Algorithm,
   type BetterWhen,
+  type DataOf,
   type DataSource,
   type Domain,
+  type DomainData,
   type DomainSeed,
   type Kpi,
+  type KpiAlgorithmNotInDomain,
+  type KpiScope,
+  type NoAlgorithmReturnsThisKpisResult,
+  type ResultOf,
   type ResultTable,
+  type ResultType,
   type RunContext,
   type RunLogger,
+  type Unprepared,
 } from './domain/define.js';
+export type { AnyDataset, AnyRow, CellOf, CellTypes, DatasetOf, RowOf, TableName, TablesOf, TypedTable } from './domain/typed-tables.js';
 export { param } from './params/builders.js';
-export { ParameterError } from './params/errors.js';
 export type { ParamDecl, ParamDecls, ParamKind, ParamValues, IntervalValue } from './params/kinds.js';
 export type { Cell, Column, ColumnType, Dataset, DatasetKind, Table, Tables } from './datasets/model.js';
-export { DatasetFormatError } from './datasets/format-error.js';
 export type { ColumnSpec, SchemaGroup, Schemas, TableSpec } from './datasets/schema.js';
+// The errors a domain module throws or meets: each maps to a documented HTTP status or run error code.
+export { ScenaristError, ERROR_CODES, type ErrorCode, type FieldError } from './errors.js';
+export { ParameterError } from './params/errors.js';
+export { DatasetFormatError } from './datasets/format-error.js';
+export { EtlInputError } from './datasets/etl/errors.js';
+export { KpiError } from './executor/run/kpis.js';
+export { RUN_ERROR_CODES, type RunErrorCode } from './scenarios/run-error.js';

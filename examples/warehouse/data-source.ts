@@ -1,11 +1,12 @@
-import type { Dataset } from '../../src/datasets/model.js';
 import { defineDataSource } from '../../src/domain/define.js';
 import type { Location, Sku, WarehouseData } from './model.js';
-import { tableReader } from './table-reader.js';
+import type { WarehouseDataset } from './schemas.js';
 
 /**
  * Turns a stored dataset into `WarehouseData`. Only `prepare` is defined: the service's default codec
- * and derive (an independent copy) fit these plain tables.
+ * and derive (an independent copy) fit these plain tables. The tables arrive typed by the schemas (and
+ * checked against them: a dataset that lacks a column, or has an empty required cell, fails the run
+ * naming table, column and row), so reading them needs no conversions.
  */
 export const dataSource = defineDataSource({
   parameters: {
@@ -21,7 +22,7 @@ export const dataSource = defineDataSource({
       description: 'Slot only SKUs picked at least this often per day.',
     },
   },
-  prepare(dataset, params): WarehouseData {
+  prepare(dataset: WarehouseDataset, params): WarehouseData {
     const locations = readLocations(dataset);
     const locationById = new Map<string, Location>();
     const locationIndex = new Map<string, number>();
@@ -36,29 +37,25 @@ export const dataSource = defineDataSource({
   },
 });
 
-function readLocations(dataset: Dataset): Location[] {
-  const t = tableReader(dataset, 'warehouse_layout');
-  const [id, zone] = [t.string('location'), t.string('zone')];
-  const [aisle, bay, level] = [t.number('aisle'), t.number('bay'), t.number('level')];
-  const [x, y, capacity] = [t.number('x'), t.number('y'), t.optionalNumber('capacity', 1)];
-  const locations = new Array<Location>(t.rowCount);
-  for (let i = 0; i < t.rowCount; i++) {
-    // A fractional or negative capacity cannot hold part of a SKU: round down, never below zero.
-    const slots = Math.max(0, Math.floor(capacity(i)));
-    locations[i] = { id: id(i), zone: zone(i), aisle: aisle(i), bay: bay(i), level: level(i), x: x(i), y: y(i), capacity: slots };
-  }
-  return locations;
+function readLocations(dataset: WarehouseDataset): Location[] {
+  // A fractional or negative capacity cannot hold part of a SKU: round down, never below zero.
+  return dataset.tables.warehouse_layout.rows.map((row) => ({
+    id: row.location,
+    zone: row.zone,
+    aisle: row.aisle,
+    bay: row.bay,
+    level: row.level,
+    x: row.x,
+    y: row.y,
+    capacity: Math.max(0, Math.floor(row.capacity)),
+  }));
 }
 
-function readSkus(dataset: Dataset, locationById: ReadonlyMap<string, Location>): Sku[] {
-  const t = tableReader(dataset, 'sku_data');
-  const [id, category, dailyPicks] = [t.string('sku'), t.string('category'), t.number('daily_picks')];
-  const [description, current] = [t.optionalString('description'), t.optionalString('current_location')];
-  const skus = new Array<Sku>(t.rowCount);
-  for (let i = 0; i < t.rowCount; i++) {
-    const currentLocation = current(i);
+function readSkus(dataset: WarehouseDataset, locationById: ReadonlyMap<string, Location>): Sku[] {
+  return dataset.tables.sku_data.rows.map((row) => {
+    const currentLocation = row.current_location === '' ? null : row.current_location;
     const currentZone = currentLocation === null ? null : (locationById.get(currentLocation)?.zone ?? null);
-    skus[i] = { id: id(i), description: description(i), category: category(i), dailyPicks: dailyPicks(i), currentLocation, currentZone };
-  }
-  return skus;
+    const description = row.description === '' ? null : row.description;
+    return { id: row.sku, description, category: row.category, dailyPicks: row.daily_picks, currentLocation, currentZone };
+  });
 }

@@ -9,6 +9,7 @@ import { sleep } from './algorithms/diagnostics/sleep.js';
 import { greedySlotting } from './algorithms/greedy.js';
 import { simulatedAnnealingSlotting } from './algorithms/simulated-annealing.js';
 import { dataSource } from './data-source.js';
+import { failingKpi } from './kpis/failing-kpi.js';
 import { reslotMoves } from './kpis/reslot-moves.js';
 import { travelDistance } from './kpis/travel-distance.js';
 import { zoneBalance } from './kpis/zone-balance.js';
@@ -25,7 +26,7 @@ export default defineDomain({
   name: 'warehouse',
   schemas,
   algorithms: [asIsSlotting, greedySlotting, simulatedAnnealingSlotting, instant, sleep, busy, fail, parameterMatrix],
-  kpis: [travelDistance, zoneBalance, reslotMoves],
+  kpis: [travelDistance, zoneBalance, reslotMoves, failingKpi],
   dataSource,
   seed: { datasetKey: 'example', files: [sample('sku_data.csv'), sample('warehouse_layout.csv')] },
 });

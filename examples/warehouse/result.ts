@@ -1,4 +1,4 @@
-import type { ResultTable } from '../../src/domain/define.js';
+import { defineResultType, type ResultTable } from '../../src/domain/define.js';
 
 /** What every slotting algorithm returns: plain JSON, stored and served as the scenario's `result`. */
 
@@ -12,13 +12,6 @@ export interface Assignment {
   readonly location: string;
 }
 
-/**
- * Set only by the `Fail` diagnostic: asks every KPI to misbehave on purpose, so the service's handling
- * of a throwing KPI (`kpi_error`) or a non-finite value (`nan_kpi`) can be exercised end to end.
- * Real algorithms never set it.
- */
-export type DiagnosticMarker = 'kpi_error' | 'nan_kpi';
-
 export interface SlottingResult {
   /** Where pickers start and end each trip; the Travel Distance KPI measures from here (absent: the origin). */
   readonly depot?: Point;
@@ -26,8 +19,10 @@ export interface SlottingResult {
   readonly assignments: readonly Assignment[];
   /** SKUs of the prepared data left without a location. */
   readonly unassigned: readonly string[];
-  readonly diagnostic?: DiagnosticMarker;
 }
+
+/** The result type of every slotting algorithm; the slotting KPIs apply to exactly these. */
+export const slotting = defineResultType<SlottingResult>('slotting');
 
 export const ORIGIN: Point = { x: 0, y: 0 };
 

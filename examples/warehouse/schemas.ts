@@ -1,11 +1,12 @@
-import type { Schemas } from '../../src/datasets/schema.js';
+import { defineSchemas } from '../../src/domain/define.js';
+import type { DatasetOf } from '../../src/domain/typed-tables.js';
 
 /**
  * What an upload must contain: `sku_data.<ext>` (the articles to slot) and `warehouse_layout.<ext>`
  * (the storage locations). Coordinates are metres on the floor plan, with the depot (where pickers start
  * and drop their picks) at the origin by default.
  */
-export const schemas: Schemas = {
+export const schemas = defineSchemas({
   sku_data: {
     description: 'The stock-keeping units to slot, one row per SKU.',
     tables: {
@@ -48,4 +49,7 @@ export const schemas: Schemas = {
       },
     },
   },
-};
+});
+
+/** A warehouse dataset as `prepare` reads it: `tables.sku_data.rows[i].daily_picks` is a number. */
+export type WarehouseDataset = DatasetOf<typeof schemas>;

@@ -11,6 +11,8 @@ export class DomainRegistry {
   readonly name: string;
   private readonly algorithmsByName = new Map<string, AnyAlgorithm>();
   private readonly kpisByName = new Map<string, AnyKpi>();
+  /** The KPIs each algorithm's runs are measured by, in the domain's KPI order. */
+  private readonly kpisByAlgorithm = new Map<string, AnyKpi[]>();
 
   constructor(readonly domain: Domain) {
     this.name = domain.name;
@@ -33,6 +35,10 @@ export class DomainRegistry {
       if (typeof kpi.compute !== 'function') throw new Error(`domain: KPI "${kpi.name}" has no compute function`);
       this.kpisByName.set(kpi.name, kpi);
     }
+    for (const name of this.algorithmsByName.keys()) this.kpisByAlgorithm.set(name, []);
+    for (const kpi of domain.kpis) {
+      for (const name of this.algorithmsMeasuredBy(kpi)) this.kpisByAlgorithm.get(name)!.push(kpi);
+    }
     checkDecls(this.dataParameters, 'data source');
   }
 
@@ -42,6 +48,16 @@ export class DomainRegistry {
 
   get kpis(): readonly AnyKpi[] {
     return this.domain.kpis;
+  }
+
+  /** The KPIs that measure runs of `algoName` (none for an algorithm the domain does not have). */
+  kpisFor(algoName: string): readonly AnyKpi[] {
+    return this.kpisByAlgorithm.get(algoName) ?? [];
+  }
+
+  /** Whether KPI `kpiName` measures runs of `algoName`. */
+  applies(kpiName: string, algoName: string): boolean {
+    return this.kpisFor(algoName).some((kpi) => kpi.name === kpiName);
   }
 
   get kpiNames(): string[] {
@@ -60,6 +76,26 @@ export class DomainRegistry {
   /** The time limit of a run of `algoName`: the algorithm's own `timeLimitMs`, else `fallbackMs` (the setting). */
   timeLimitOf(algoName: string, fallbackMs: number): number {
     return this.algorithmsByName.get(algoName)?.timeLimitMs ?? fallbackMs;
+  }
+
+  /** The names of the algorithms `kpi.appliesTo` names; every algorithm without it. */
+  private algorithmsMeasuredBy(kpi: AnyKpi): string[] {
+    const scope: unknown = kpi.appliesTo;
+    const all = [...this.algorithmsByName.values()];
+    if (scope === undefined) return all.map((a) => a.name);
+    if (Array.isArray(scope)) {
+      return scope.map((algorithm: { name?: unknown }) => {
+        if (typeof algorithm?.name !== 'string' || !this.algorithmsByName.has(algorithm.name)) {
+          throw new Error(`domain: KPI "${kpi.name}" applies to algorithm "${String(algorithm?.name)}", which is not in the domain's algorithms`);
+        }
+        return algorithm.name;
+      });
+    }
+    const resultType = (scope as { name?: unknown }).name;
+    if (typeof resultType !== 'string') throw new Error(`domain: KPI "${kpi.name}" has an appliesTo that is neither a list of algorithms nor a result type`);
+    const names = all.filter((a) => a.result?.name === resultType).map((a) => a.name);
+    if (names.length === 0) throw new Error(`domain: KPI "${kpi.name}" applies to result type "${resultType}", which no algorithm of the domain returns`);
+    return names;
   }
 
   get dataSource(): AnyDataSource | undefined {

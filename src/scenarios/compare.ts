@@ -105,7 +105,10 @@ export function compareScenarios(records: readonly ScenarioRecord[], baselineId:
     const value = valuesById.get(id)?.[kpi];
     return typeof value === 'number' ? value : null;
   };
-  const kpis = domain.kpis.map((kpi): KpiComparison => {
+  // A KPI that measures none of the compared scenarios' algorithms is left out; one that measures some
+  // of them has null values for the others.
+  const measuresSome = (kpiName: string) => records.some((r) => !domain.algorithm(r.algoName) || domain.applies(kpiName, r.algoName));
+  const kpis = domain.kpis.filter((kpi) => measuresSome(kpi.name)).map((kpi): KpiComparison => {
     const baseline = numberOf(baselineId, kpi.name);
     let best: { id: string; value: number } | undefined;
     const values = records.map((r): KpiComparisonValue => {

@@ -58,7 +58,8 @@ export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liv
       parameters: algorithm ? describeParams(domain.parametersOf(algorithm), parseObject(record.algoParamsJson)) : [],
     },
     kpis: Object.fromEntries(
-      domain.kpis.map((kpi): [string, KpiView] => {
+      // Only the KPIs that measure this algorithm (all of them for an algorithm no longer in the domain).
+      (algorithm ? domain.kpisFor(algorithm.name) : domain.kpis).map((kpi): [string, KpiView] => {
         const value = kpiValues[kpi.name];
         return [
           kpi.name,
@@ -73,7 +74,8 @@ export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liv
       }),
     ),
     status: record.status,
-    result: complete && record.resultJson !== null ? (JSON.parse(record.resultJson) as unknown) : null,
+    // COMPLETE, or FAILED with code KPI_ERROR: the result the KPIs failed on is kept (docs/api/runs.md).
+    result: (complete || record.status === 'FAILED') && record.resultJson !== null ? (JSON.parse(record.resultJson) as unknown) : null,
     data_parameters: parseObject(record.dataParamsJson),
     progress: liveProgress !== undefined && record.status === 'PROCESSING' ? liveProgress : record.progress,
     created_at: record.createdAt,

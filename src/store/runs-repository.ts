@@ -42,6 +42,8 @@ export interface ClaimedRow {
 export interface RunFailure {
   readonly message: string;
   readonly code: RunErrorCode;
+  /** The algorithm's result when only its KPIs failed: kept, so the author can see what they measured. */
+  readonly resultJson?: string;
 }
 
 export interface InterruptedRun {
@@ -189,12 +191,12 @@ const completeWithKpisQuery = preparedByShape(
     completeRow(db.with('kpis', () => kpiUpsert(db, count, v)).updateTable('scenarios'), v),
 );
 
-const failQuery = prepared((db, v: RunKey & { message: string; code: string; now: string }) => {
+const failQuery = prepared((db, v: RunKey & { message: string; code: string; resultJson: string | null; now: string }) => {
   const fail = change('fail');
   return owned(db, v, fail.from).set({
     status: fail.to,
     ...ENDED,
-    result: null,
+    result: v.resultJson,
     kpi_values: null,
     error: v.message,
     error_code: v.code,
@@ -308,7 +310,7 @@ export class RunsRepository {
   }
 
   async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {
-    return wrote(await failQuery(this.db, { ...key, message: failure.message, code: failure.code, now }));
+    return wrote(await failQuery(this.db, { ...key, message: failure.message, code: failure.code, resultJson: failure.resultJson ?? null, now }));
   }
 
   /**

@@ -135,10 +135,10 @@ describe.each(DIALECTS)('ingest routes: bad inputs are 4xx and change nothing, o
   });
 });
 
-describe('a data source decode() error', () => {
+describe.each(DIALECTS)('a data source decode() error on %s', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { domain: DECODING_DOMAIN });
+    t = await startTestApp(dialect, { domain: DECODING_DOMAIN });
   });
   afterAll(() => t?.close());
 
@@ -170,6 +170,13 @@ describe('a data source decode() error', () => {
     const res = await fromJson({ name: 'bad' });
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toMatch(/^the data source could not decode the dataset: .*map/);
+    expect(await keys()).toEqual(['good']);
+  });
+
+  it('is a 4xx when the decoder returns no dataset', async () => {
+    const res = await fromJson({ name: 'nothing', items: [] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: 'the data source could not decode the dataset: its decode() returned undefined, not a dataset', code: 'BAD_INPUT' });
     expect(await keys()).toEqual(['good']);
   });
 

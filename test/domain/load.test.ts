@@ -20,7 +20,7 @@ describe('loadDomain', () => {
     expect(domain.algorithmNames).toEqual(
       expect.arrayContaining(['As-Is Slotting', 'Greedy Slotting', 'Simulated Annealing Slotting', 'Instant', 'Sleep', 'Busy', 'Fail', 'Parameter Matrix']),
     );
-    expect(domain.kpiNames).toEqual(['Travel Distance', 'Zone Balance', 'Reslot Moves']);
+    expect(domain.kpiNames).toEqual(['Travel Distance', 'Zone Balance', 'Reslot Moves', 'Failing KPI']);
   });
 
   it('loads a TypeScript domain module from a file path written against the public API', async () => {

@@ -31,7 +31,8 @@ describe.each(DIALECTS)('failed runs on %s', (dialect) => {
     expect(scenario.status).toBe('FAILED');
     expect(scenario.error?.message).toContain(message);
     expect(scenario.error?.code).toBe(code);
-    expect(scenario.result).toBeNull();
+    // Only a KPI's failure keeps the algorithm's result (docs/api/runs.md).
+    expect(scenario.result).toEqual(code === 'KPI_ERROR' ? { kpi: mode.slice('kpi-'.length) } : null);
     expect(Object.values(scenario.kpis).every((k) => k.value === null)).toBe(true);
     expect(scenario.finished_at).not.toBeNull();
   });

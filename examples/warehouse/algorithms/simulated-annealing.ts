@@ -3,7 +3,7 @@ import type { WarehouseData } from '../model.js';
 import { anneal, type AnnealStats } from '../plan/anneal.js';
 import { greedyPlan } from '../plan/greedy-plan.js';
 import { planToResult } from '../plan/plan.js';
-import { slottingResultTable } from '../result.js';
+import { slotting, slottingResultTable } from '../result.js';
 import { slottingProblem } from '../plan/slotting-problem.js';
 import type { SlottingResult } from '../result.js';
 import { depotParameters, zoneParameters } from './shared-parameters.js';
@@ -14,7 +14,8 @@ export interface AnnealingResult extends SlottingResult {
 
 export const simulatedAnnealingSlotting = defineAlgorithm({
   name: 'Simulated Annealing Slotting',
-  description: 'Starts from the greedy slotting and improves it by random swaps and moves; deterministic per seed.',
+  description:
+    'Starts from the greedy slotting and improves travel plus move_cost per reslot move by random swaps and moves, so it keeps most of the travel saving with fewer moves; deterministic per seed.',
   parameters: {
     iterations: { kind: 'integer', min: 1, max: 10_000_000, default: 20_000, description: 'Moves to propose.' },
     start_temperature: {
@@ -26,9 +27,16 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
     cooling_rate: { kind: 'float', min: 0.5, max: 0.999999, default: 0.995, description: 'Temperature factor per iteration.' },
     // mulberry32 keeps 32 bits of state, so larger seeds would silently alias smaller ones.
     seed: { kind: 'integer', min: 0, max: 4_294_967_295, default: 42, description: 'Random seed; the same seed gives the same result.' },
+    move_cost: {
+      kind: 'float',
+      min: 0,
+      default: 500,
+      description: 'Metres of daily travel a reslot move must save to be worth making; 0 minimises travel alone.',
+    },
     ...depotParameters,
     ...zoneParameters,
   },
+  result: slotting,
   resultTable: slottingResultTable,
   async run(data: WarehouseData, params, ctx): Promise<AnnealingResult> {
     const problem = slottingProblem(data, { x: params.depot_x, y: params.depot_y }, params.respect_zones);
@@ -37,6 +45,7 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
       startTemperature: params.start_temperature,
       coolingRate: params.cooling_rate,
       seed: params.seed,
+      moveCost: params.move_cost,
     };
     const { plan, stats } = await anneal(problem, greedyPlan(problem), options, ctx);
     return { ...planToResult(problem, plan), annealing: stats };

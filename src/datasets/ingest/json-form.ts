@@ -27,7 +27,11 @@ export function decodeJsonForm(domain: DomainRegistry, text: string): Dataset {
   } catch (err) {
     throw decodeError(err, json);
   }
-  // A domain decoder's output is checked like any other input before it is stored.
+  // A domain decoder's output is checked like any other input before it is stored; a decoder that
+  // returns no dataset at all is still the input's 400, never a 500.
+  if (typeof decoded !== 'object' || decoded === null) {
+    throw badInput(`the data source could not decode the dataset: its decode() returned ${decoded === null ? 'null' : typeof decoded}, not a dataset`);
+  }
   return decodeDataset(encodeDataset(decoded));
 }
 

@@ -43,10 +43,10 @@ export async function recordOutcome(
   const failure =
     stopReason === 'time-limit'
       ? { message: timeLimitMessage(run.timeLimitMs), code: 'TIME_LIMIT' as const }
-      : { message: outcome.message, code: outcome.code ?? ('ALGORITHM_ERROR' as const) };
+      : { message: outcome.message, code: outcome.code ?? ('ALGORITHM_ERROR' as const), resultJson: outcome.resultJson };
   const ids = { scenario_id: ref.scenarioId, session_id: ref.sessionId };
   if (stopReason === 'time-limit') log.warn({ ...ids, time_limit_ms: run.timeLimitMs }, 'scenario run stopped at its time limit');
   else log.error({ ...ids, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
   const failed = await runs.fail(key, failure, new Date().toISOString());
-  return failed ? { name: 'run:failed', event: { ...ref, ...failure } } : undefined;
+  return failed ? { name: 'run:failed', event: { ...ref, message: failure.message, code: failure.code } } : undefined;
 }

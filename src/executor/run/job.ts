@@ -24,7 +24,7 @@ export type RunOutcome =
       readonly status: 'COMPLETE';
       /** The algorithm's result as JSON text (what the scenario payload serves). */
       readonly resultJson: string;
-      /** Every KPI of the domain by name; all finite. */
+      /** Every KPI that applies to the algorithm, by name; all finite. */
       readonly kpis: Readonly<Record<string, number>>;
     }
   | {
@@ -35,6 +35,8 @@ export type RunOutcome =
       readonly stack: string | undefined;
       /** Which part failed (`scenario.error.code`); ALGORITHM_ERROR when absent. */
       readonly code?: 'ALGORITHM_ERROR' | 'KPI_ERROR';
+      /** The algorithm's result (JSON text) when only a KPI failed: it is kept with the failure. */
+      readonly resultJson?: string;
     };
 
 /** Loads a session's dataset by key (a `DatasetCache` serves repeated runs without re-parsing). */

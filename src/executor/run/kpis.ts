@@ -7,7 +7,7 @@ export class KpiError extends Error {
 }
 
 /**
- * Every KPI of the domain for a finished run. Non-finite numbers never reach the wire
+ * The given KPIs (those that apply to the run's algorithm) for a finished run. Non-finite numbers never reach the wire
  * (docs/api/contract.md, "Conventions"), so NaN, Infinity or a non-number fails the run.
  */
 export function computeKpis(kpis: readonly AnyKpi[], result: unknown, data: unknown): Record<string, number> {

@@ -1,4 +1,5 @@
 import type { RunContext } from '../../domain/define.js';
+import { typedDataset } from '../../domain/typed-dataset.js';
 import { coerceError } from '../../errors.js';
 import { validateParams } from '../../params/validate.js';
 import { computeKpis, KpiError } from './kpis.js';
@@ -33,7 +34,8 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   const dataset = await env.datasets.load(job.sessionId, job.datasetKey);
   env.signal.throwIfAborted();
   const source = domain.dataSource;
-  const data: unknown = source?.prepare ? source.prepare(dataset, dataParams) : dataset;
+  const view = typedDataset(dataset, domain.domain.schemas);
+  const data: unknown = source?.prepare ? source.prepare(view, dataParams) : view;
 
   const report = monotoneProgress(env.progress);
   const ctx: RunContext = {
@@ -51,7 +53,14 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   const resultJson = JSON.stringify(result) as string | undefined;
   if (resultJson === undefined) throw new Error(`algorithm '${algorithm.name}' returned a result that is not JSON (${typeof result})`);
 
-  const kpis = computeKpis(domain.kpis, result, data);
+  let kpis: Record<string, number>;
+  try {
+    kpis = computeKpis(domain.kpisFor(algorithm.name), result, data);
+  } catch (thrown) {
+    // The algorithm did its work: its result is kept beside the KPI's failure.
+    if (thrown instanceof KpiError) return { status: 'FAILED', message: thrown.message, stack: thrown.stack, code: 'KPI_ERROR', resultJson };
+    throw thrown;
+  }
   report(1);
   return { status: 'COMPLETE', resultJson, kpis };
 }

@@ -19,12 +19,22 @@ describe('the warehouse example domain', () => {
     ]);
   });
 
-  it('registers its three KPIs', () => {
+  it('registers its three slotting KPIs and the diagnostic one of Fail', () => {
     expect(warehouse.kpis.map((k) => [k.name, k.unit, k.betterWhen])).toEqual([
       ['Travel Distance', 'm', 'LOWER'],
       ['Zone Balance', '%', 'HIGHER'],
       ['Reslot Moves', 'moves', 'LOWER'],
+      ['Failing KPI', '', 'LOWER'],
     ]);
+  });
+
+  it('measures every algorithm returning a slotting by the slotting KPIs, and Fail by its own KPI only', () => {
+    const registry = new DomainRegistry(warehouse);
+    const slottingKpis = ['Travel Distance', 'Zone Balance', 'Reslot Moves'];
+    for (const name of registry.algorithmNames.filter((n) => n !== 'Fail')) {
+      expect(registry.kpisFor(name).map((k) => k.name), name).toEqual(slottingKpis);
+    }
+    expect(registry.kpisFor('Fail').map((k) => k.name)).toEqual(['Failing KPI']);
   });
 
   it('seeds the example dataset from sample files named after its schema groups', () => {

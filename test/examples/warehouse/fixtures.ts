@@ -3,6 +3,7 @@ import type { RunContext } from '../../../src/domain/define.js';
 import { dataSource } from '../../../examples/warehouse/data-source.js';
 import type { WarehouseData } from '../../../examples/warehouse/model.js';
 import { schemas } from '../../../examples/warehouse/schemas.js';
+import { typedDataset } from '../../../src/domain/typed-dataset.js';
 
 export interface SkuRow {
   readonly sku: string;
@@ -54,7 +55,7 @@ export function datasetFromCsv(skuCsv: string, layoutCsv: string): Dataset {
 
 function csvTable(group: string, csv: string, delimiter: string): Table {
   const [header = '', ...lines] = csv.trimEnd().split('\n');
-  const specs = schemas[group]!.tables[group]!.columns;
+  const specs: Readonly<Record<string, { readonly type: ColumnType }>> = group === 'sku_data' ? schemas.sku_data.tables.sku_data.columns : schemas.warehouse_layout.tables.warehouse_layout.columns;
   const columns = header.split(delimiter).map((name) => ({ name, type: specs[name]!.type }));
   const rows = lines.map((line) =>
     line.split(delimiter).map((text, j): Cell => {
@@ -67,7 +68,7 @@ function csvTable(group: string, csv: string, delimiter: string): Table {
 
 /** `prepare` with all data parameters at their defaults, unless given. */
 export function prepare(dataset: Dataset, params: { category?: string; min_daily_picks?: number } = {}): WarehouseData {
-  return dataSource.prepare!(dataset, { category: params.category ?? '', min_daily_picks: params.min_daily_picks ?? 0 });
+  return dataSource.prepare!(typedDataset(dataset, schemas), { category: params.category ?? '', min_daily_picks: params.min_daily_picks ?? 0 });
 }
 
 export interface FakeContext {

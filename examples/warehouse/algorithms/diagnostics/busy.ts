@@ -4,7 +4,7 @@ import type { WarehouseData } from '../../model.js';
 import { asIsPlan } from '../../plan/as-is-plan.js';
 import { planToResult } from '../../plan/plan.js';
 import { slottingProblem } from '../../plan/slotting-problem.js';
-import { ORIGIN } from '../../result.js';
+import { ORIGIN, slotting } from '../../result.js';
 import { durationParameter, REPORT_INTERVAL_MS } from './duration-parameter.js';
 
 /**
@@ -16,6 +16,7 @@ export const busy = defineAlgorithm({
   description: 'Diagnostic: burns CPU for duration_ms without yielding, then returns the as-is slotting.',
   tags: ['diagnostic'],
   parameters: durationParameter,
+  result: slotting,
   run(data: WarehouseData, params, ctx) {
     const started = performance.now();
     let sink = 0;

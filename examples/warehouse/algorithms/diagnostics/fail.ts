@@ -1,14 +1,22 @@
 import { defineAlgorithm } from '../../../../src/domain/define.js';
 import type { WarehouseData } from '../../model.js';
-import { emptyResult, type SlottingResult } from '../../result.js';
+
+/**
+ * What `Fail` returns when it lets the run get as far as its KPI: which way the `Failing KPI` (which
+ * applies to this algorithm only) is to misbehave.
+ */
+export interface FailResult {
+  readonly kpi: 'throws' | 'nan';
+}
 
 /**
  * Diagnostic: fails in the chosen way, so every failure path of the service can be exercised:
  * - `raise`: throws an Error;
  * - `throw_string`: throws a plain string (authors do this; the service must still report a message);
  * - `no_result`: returns undefined instead of a result;
- * - `kpi_error`: returns a result whose `diagnostic` marker makes every KPI's compute throw;
- * - `nan_kpi`: returns a result whose `diagnostic` marker makes every KPI return NaN.
+ * - `kpi_error`: returns a result on which its KPI throws;
+ * - `nan_kpi`: returns a result on which its KPI yields NaN.
+ * The last two end FAILED with code KPI_ERROR and the result kept.
  */
 export const fail = defineAlgorithm({
   name: 'Fail',
@@ -22,7 +30,7 @@ export const fail = defineAlgorithm({
       description: 'How to fail.',
     },
   },
-  run(_data: WarehouseData, params): SlottingResult | undefined {
+  run(_data: WarehouseData, params): FailResult | undefined {
     switch (params.mode) {
       case 'raise':
         throw new Error('Fail diagnostic: raised on purpose (mode raise)');
@@ -32,8 +40,9 @@ export const fail = defineAlgorithm({
       case 'no_result':
         return undefined;
       case 'kpi_error':
+        return { kpi: 'throws' };
       case 'nan_kpi':
-        return { ...emptyResult(), diagnostic: params.mode };
+        return { kpi: 'nan' };
     }
   },
 });

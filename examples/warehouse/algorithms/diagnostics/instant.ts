@@ -1,6 +1,6 @@
 import { defineAlgorithm } from '../../../../src/domain/define.js';
 import type { WarehouseData } from '../../model.js';
-import { emptyResult, type SlottingResult } from '../../result.js';
+import { emptyResult, slotting, type SlottingResult } from '../../result.js';
 
 /**
  * Diagnostic: returns at once, whatever the data. The result is the smallest valid one (nothing slotted),
@@ -11,6 +11,7 @@ export const instant = defineAlgorithm({
   description: 'Diagnostic: returns an empty slotting immediately.',
   tags: ['diagnostic'],
   parameters: {},
+  result: slotting,
   run(_data: WarehouseData): SlottingResult {
     return emptyResult();
   },

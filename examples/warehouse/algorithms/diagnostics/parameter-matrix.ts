@@ -4,7 +4,7 @@ import type { WarehouseData } from '../../model.js';
 import { asIsPlan } from '../../plan/as-is-plan.js';
 import { planToResult } from '../../plan/plan.js';
 import { slottingProblem } from '../../plan/slotting-problem.js';
-import { ORIGIN, type SlottingResult } from '../../result.js';
+import { ORIGIN, slotting, type SlottingResult } from '../../result.js';
 
 /** One parameter of each of the eight kinds, every one with a default so the algorithm runs with none. */
 const parameters = {
@@ -34,6 +34,7 @@ export const parameterMatrix = defineAlgorithm({
   description: 'Diagnostic: echoes its parameter values in `result.echo`, next to the as-is slotting.',
   tags: ['diagnostic'],
   parameters,
+  result: slotting,
   run(data: WarehouseData, params): ParameterMatrixResult {
     return { ...planToResult(slottingProblem(data, ORIGIN, false), asIsPlan(data)), echo: { ...params } };
   },

@@ -4,7 +4,7 @@ import type { WarehouseData } from '../../model.js';
 import { asIsPlan } from '../../plan/as-is-plan.js';
 import { planToResult } from '../../plan/plan.js';
 import { slottingProblem } from '../../plan/slotting-problem.js';
-import { ORIGIN } from '../../result.js';
+import { ORIGIN, slotting } from '../../result.js';
 import { durationParameter, REPORT_INTERVAL_MS } from './duration-parameter.js';
 
 /**
@@ -16,6 +16,7 @@ export const sleep = defineAlgorithm({
   description: 'Diagnostic: waits duration_ms without using CPU, then returns the as-is slotting.',
   tags: ['diagnostic'],
   parameters: durationParameter,
+  result: slotting,
   async run(data: WarehouseData, params, ctx) {
     const started = Date.now();
     ctx.signal.throwIfAborted();
