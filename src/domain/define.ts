@@ -83,7 +83,7 @@ export type BetterWhen = (typeof BETTER_WHEN)[number];
 // The registries hold algorithms and KPIs of any parameter, data and result types; the executor
 // calls them with values it validated against those same declarations.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export type AnyAlgorithm = Algorithm<any, any, any, any, any>;
+export type AnyAlgorithm = Algorithm<any, any, any, string, any>;
 export type AnyKpi = Kpi<any, any>;
 export type AnyDataSource = DataSource<any, any, any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -84,11 +84,12 @@ export class DomainRegistry {
     const all = [...this.algorithmsByName.values()];
     if (scope === undefined) return all.map((a) => a.name);
     if (Array.isArray(scope)) {
-      return scope.map((algorithm: { name?: unknown }) => {
-        if (typeof algorithm?.name !== 'string' || !this.algorithmsByName.has(algorithm.name)) {
-          throw new Error(`domain: KPI "${kpi.name}" applies to algorithm "${String(algorithm?.name)}", which is not in the domain's algorithms`);
+      return (scope as unknown[]).map((algorithm) => {
+        const name = (algorithm as { name?: unknown } | null | undefined)?.name;
+        if (typeof name !== 'string' || !this.algorithmsByName.has(name)) {
+          throw new Error(`domain: KPI "${kpi.name}" applies to algorithm "${String(name)}", which is not in the domain's algorithms`);
         }
-        return algorithm.name;
+        return name;
       });
     }
     const resultType = (scope as { name?: unknown }).name;

@@ -93,7 +93,7 @@ export async function runAlgorithm<D extends Domain, const N extends D['algorith
       sessionId: 'test',
       datasetKey: dataset.key,
       algoName: name,
-      algoParams: params as Record<string, unknown>,
+      algoParams: params,
       dataParams: options.dataParams ?? {},
       deadline: Number.MAX_SAFE_INTEGER,
     },
