@@ -14,6 +14,8 @@ Commands:
   worker    run algorithm workers against a PostgreSQL store (distributed executor)
   migrate   bring the database schema up to date and exit
   token     create, list or revoke API tokens (authentication)
+  init      scaffold a domain project (schema inferred from CSV/JSON/XLSX files with --from-data)
+  dev       serve a domain, type-checked, reloaded on every change of its files
 
 Run "scenarist <command> --help" for the flags of a command.`;
 
@@ -46,6 +48,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         const flags = parseFlags(rest, WORKER_FLAGS, WORKER_EXTRA_FLAGS);
         if (flags.help) return printHelp('worker', WORKER_FLAGS, '  --concurrency N   runs at once in this process (default: CPU cores)');
         return await worker(settingsFrom(flags, env), flags.extra);
+      }
+      case 'init': {
+        const { init } = await import('./init.js');
+        return await init(rest);
       }
       case 'token': {
         const { tokenCommand } = await import('./token.js');
