@@ -19,6 +19,8 @@ Commands:
 
 Run "scenarist <command> --help" for the flags of a command.`;
 
+const TYPECHECK_HELP = '  --typecheck             type-check a TypeScript domain first; its errors stop start-up (exit code 2)';
+
 const MIGRATE_FLAGS = SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag));
 
 /** Settings from every source: defaults < config file < env < flags. */
@@ -34,9 +36,21 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     switch (command) {
       case 'serve': {
+        const typecheck = rest.includes('--typecheck');
+        const flags = parseFlags(rest.filter((arg) => arg !== '--typecheck'), SERVE_FLAGS);
+        if (flags.help) return printHelp('serve', SERVE_FLAGS, TYPECHECK_HELP);
+        const settings = settingsFrom(flags, env);
+        if (typecheck) {
+          const { domainTypechecks } = await import('./dev/check-domain.js');
+          if (!domainTypechecks(settings.domain)) return 2;
+        }
+        return await serve(settings);
+      }
+      case 'dev': {
+        const { dev, DEV_HELP } = await import('./dev.js');
         const flags = parseFlags(rest, SERVE_FLAGS);
-        if (flags.help) return printHelp('serve', SERVE_FLAGS);
-        return await serve(settingsFrom(flags, env));
+        if (flags.help) return printHelp('dev', SERVE_FLAGS, DEV_HELP);
+        return await dev(settingsFrom(flags, env), rest);
       }
       case 'migrate': {
         const flags = parseFlags(rest, MIGRATE_FLAGS);
