@@ -27,13 +27,24 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Loads the domain in a throw-away process: what a changed domain must pass before the server is swapped. */
-export async function probeDomain(domain: string): Promise<{ ok: boolean; output: string }> {
+export interface Probe {
+  readonly outcome: Promise<{ readonly ok: boolean; readonly output: string }>;
+  cancel(): void;
+}
+
+/**
+ * Loads the domain in a throw-away process: what a changed domain must pass before the server is swapped.
+ * It runs while the supervisor type-checks, on another core.
+ */
+export function probeDomain(domain: string): Probe {
   const child = spawnCli(['probe', domain], 'pipe');
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { ok: (await exited(child)) === 0, output: output.trim() };
+  return {
+    outcome: exited(child).then((code) => ({ ok: code === 0, output: output.trim() })),
+    cancel: () => child.kill('SIGKILL'),
+  };
 }
 
 /** Start-up migrates the store and seeds `main`: generous, but a server that never listens is given up on. */

@@ -66,11 +66,13 @@ export class DevSupervisor {
   private async reload(files: readonly string[]): Promise<void> {
     const started = Date.now();
     say(`${files.map((file) => relative(process.cwd(), file)).join(', ')} changed`);
+    const probing = probeDomain(this.options.domain);
     if (!this.typechecks()) {
+      probing.cancel();
       say(this.server ? 'still serving the last version that type-checked' : 'not serving until the errors are fixed');
       return;
     }
-    const probe = await probeDomain(this.options.domain);
+    const probe = await probing.outcome;
     if (!probe.ok) {
       console.error(probe.output);
       say(this.server ? 'the changed domain does not load; still serving the previous version' : 'the domain does not load; not serving');

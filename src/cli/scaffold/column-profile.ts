@@ -70,11 +70,13 @@ export class ColumnProfile {
   }
 }
 
-/** Names that usually mark an identifier column, preferred as the primary-key candidate. */
-const KEY_NAME = /(^|[\s_-])(id|key|code|sku)$|^(id|key|code|sku)$|Id$/i;
+/** Names that usually mark an identifier column (`id`, `item_id`, `SKU`, `itemId`), preferred as the key. */
+const KEY_NAME = /(?:^|[\s_-])(?:id|key|code|sku)$/i;
+const CAMEL_KEY_NAME = /[a-z](?:Id|Key|Code)$/;
 
 /** The primary-key candidate: a key-like name first, else the first column that could be a key. */
 export function pickPrimaryKey(columns: readonly ColumnProfile[]): ColumnProfile | undefined {
   const candidates = columns.filter((column) => column.couldBeKey);
-  return candidates.find((column) => KEY_NAME.test(column.name.trim())) ?? candidates[0];
+  const keyLike = (name: string) => KEY_NAME.test(name) || CAMEL_KEY_NAME.test(name);
+  return candidates.find((column) => keyLike(column.name.trim())) ?? candidates[0];
 }
