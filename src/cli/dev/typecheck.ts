@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import type * as TS from 'typescript';
 
 type Typescript = typeof TS;
@@ -92,13 +92,20 @@ export class DomainTypechecker {
 
   private format(diagnostics: readonly TS.Diagnostic[]): string {
     const { ts } = this;
-    const cwd = process.cwd();
-    const host: TS.FormatDiagnosticsHost = { getCurrentDirectory: () => cwd, getCanonicalFileName: (f) => f, getNewLine: () => '\n' };
-    const files = [...new Set(diagnostics.map((d) => (d.file ? relative(cwd, d.file.fileName) : undefined)).filter((f) => f !== undefined))];
+    // Files are named relative to the domain's directory: the project root, where its author works.
+    const base = dirname(this.domainFile);
+    const host: TS.FormatDiagnosticsHost = { getCurrentDirectory: () => base, getCanonicalFileName: (f) => f, getNewLine: () => '\n' };
+    const files = [...new Set(diagnostics.map((d) => (d.file ? relative(base, d.file.fileName) : undefined)).filter((f) => f !== undefined))];
     const where = files.length > 0 ? ` in ${files.join(', ')}` : '';
     const color = process.stderr.isTTY === true;
     const body = color ? ts.formatDiagnosticsWithColorAndContext(diagnostics, host) : ts.formatDiagnostics(diagnostics, host);
     const count = diagnostics.length === 1 ? '1 error' : `${diagnostics.length} errors`;
-    return `scenarist: the domain ${relative(cwd, this.domainFile) || this.domainFile} does not type-check (${count}${where}):\n\n${body.trimEnd()}\n`;
+    return `scenarist: the domain ${shownPath(this.domainFile)} does not type-check (${count}${where}):\n\n${body.trimEnd()}`;
   }
+}
+
+/** A path relative to the working directory when it lies inside it, else absolute. */
+function shownPath(path: string): string {
+  const shown = relative(process.cwd(), path);
+  return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }
