@@ -91,7 +91,7 @@ describe('scenarist init (scaffold)', () => {
     const csv = file('orders.csv', CSV);
     const dir = join(root, 'shop');
     const result = await scaffold({ dir, dataFiles: [csv] });
-    expect(result.files).toEqual(expect.arrayContaining(['package.json', 'tsconfig.json', 'domain.ts', 'schemas.ts', 'algorithms/top-rows.ts',
+    expect(result.files).toEqual(expect.arrayContaining(['package.json', '.npmrc', 'tsconfig.json', 'domain.ts', 'schemas.ts', 'algorithms/top-rows.ts',
       'kpis/picked-total.ts', 'test/top-rows.test.ts', 'sample/orders.csv', 'README.md']));
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | string>;
     expect(pkg.type).toBe('module');

@@ -7,7 +7,7 @@ import { planDomain, type DomainPlan } from './domain-plan.js';
 import { inferSchemas, toSchemas, type DataFile, type InferredGroup } from './infer-schema.js';
 import { scenaristPackage } from './package-root.js';
 import { algorithmModule, domainModule, kpiModule, schemasModule, unitTestModule } from './templates-domain.js';
-import { GITIGNORE, packageJson, projectReadme, tsconfigJson } from './templates-project.js';
+import { GITIGNORE, NPMRC, packageJson, projectReadme, tsconfigJson } from './templates-project.js';
 
 export interface ScaffoldRequest {
   /** The project directory: created, or empty. */
@@ -52,6 +52,7 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
     })],
     ['tsconfig.json', tsconfigJson()],
     ['.gitignore', GITIGNORE],
+    ['.npmrc', NPMRC],
     ['README.md', projectReadme(name, sampleNames, plan.table)],
     ['domain.ts', domainModule(name, sampleNames)],
     ['schemas.ts', schemasModule(groups)],

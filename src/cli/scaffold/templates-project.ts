@@ -47,6 +47,16 @@ export function tsconfigJson(): string {
 
 export const GITIGNORE = 'node_modules/\ndata/\n';
 
+/**
+ * npm runs the `prepare` script of a linked (file:) dependency on every install, which for Scenarist is
+ * its whole build, in its own checkout. None of the project's tools needs an install script.
+ */
+export const NPMRC = `# Scenarist is linked from its checkout (a file: dependency): without this line every npm install here
+# would also rebuild Scenarist (its "prepare" script). Remove it if you add a dependency that needs
+# install scripts. npm start, npm test and npm run still run their scripts.
+ignore-scripts=true
+`;
+
 export function projectReadme(name: string, sampleFiles: readonly string[], table: string): string {
   const upload = sampleFiles.map((file) => `-F files=@sample/${file}`).join(' ');
   return `# ${name}
