@@ -19,7 +19,7 @@ Commands:
 
 Run "scenarist <command> --help" for the flags of a command.`;
 
-const TYPECHECK_HELP = '  --typecheck             type-check a TypeScript domain first; its errors stop start-up (exit code 2)';
+const TYPECHECK_HELP = '  --typecheck               type-check a TypeScript domain first; its errors stop start-up (exit code 2)';
 
 const MIGRATE_FLAGS = SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag));
 
