@@ -130,6 +130,7 @@ describe('scenarist init (scaffold)', () => {
     const used = join(root, 'used');
     await scaffold({ dir: used, dataFiles: [] });
     await expect(scaffold({ dir: used, dataFiles: [] })).rejects.toThrow(/is not empty/);
+    await expect(scaffold({ dir: join(used, 'package.json'), dataFiles: [] })).rejects.toThrow(/is a file/);
     const fresh = join(root, 'fresh');
     await expect(scaffold({ dir: fresh, dataFiles: [file('broken.json', '[1, 2')] })).rejects.toThrow(/broken\.json: not valid JSON/);
     expect(existsSync(fresh)).toBe(false);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { runEtl } from '../../datasets/etl/pipeline.js';
@@ -69,7 +69,9 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
 }
 
 function refuseNonEmpty(dir: string): void {
-  if (existsSync(dir) && readdirSync(dir).length > 0) throw new Error(`${dir} is not empty; scaffold into a new or empty directory`);
+  if (!existsSync(dir)) return;
+  if (!statSync(dir).isDirectory()) throw new Error(`${dir} is a file; scaffold into a new or empty directory`);
+  if (readdirSync(dir).length > 0) throw new Error(`${dir} is not empty; scaffold into a new or empty directory`);
 }
 
 async function readDataFiles(paths: readonly string[]): Promise<DataFile[]> {
