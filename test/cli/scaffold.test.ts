@@ -97,6 +97,8 @@ describe('scenarist init (scaffold)', () => {
     expect(pkg.type).toBe('module');
     expect(pkg.dependencies).toEqual({ scenarist: `file:${process.cwd()}` });
     expect(Object.keys(pkg.devDependencies as object).sort()).toEqual(['@types/node', 'tsx', 'typescript']);
+    // npm would otherwise run the linked checkout's `prepare` (its whole build) on every install.
+    expect(readFileSync(join(dir, '.npmrc'), 'utf8')).toMatch(/^ignore-scripts=true$/m);
     const schemas = readFileSync(join(dir, 'schemas.ts'), 'utf8');
     expect(schemas).toContain(`      // 3 rows in orders.csv
       orders: {
