@@ -48,9 +48,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       }
       case 'dev': {
         const { dev, DEV_HELP } = await import('./dev.js');
-        const flags = parseFlags(rest, SERVE_FLAGS);
+        const serveArgs = rest.filter((arg) => arg !== '--typecheck'); // dev always type-checks
+        const flags = parseFlags(serveArgs, SERVE_FLAGS);
         if (flags.help) return printHelp('dev', SERVE_FLAGS, DEV_HELP);
-        return await dev(settingsFrom(flags, env), rest);
+        return await dev(settingsFrom(flags, env), serveArgs);
       }
       case 'migrate': {
         const flags = parseFlags(rest, MIGRATE_FLAGS);
