@@ -14,8 +14,12 @@ Commands:
   worker    run algorithm workers against a PostgreSQL store (distributed executor)
   migrate   bring the database schema up to date and exit
   token     create, list or revoke API tokens (authentication)
+  init      scaffold a domain project (schema inferred from CSV/JSON/XLSX files with --from-data)
+  dev       serve a domain, type-checked, reloaded on every change of its files
 
 Run "scenarist <command> --help" for the flags of a command.`;
+
+const TYPECHECK_HELP = '  --typecheck               type-check a TypeScript domain first; its errors stop start-up (exit code 2)';
 
 const MIGRATE_FLAGS = SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag));
 
@@ -32,9 +36,22 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     switch (command) {
       case 'serve': {
-        const flags = parseFlags(rest, SERVE_FLAGS);
-        if (flags.help) return printHelp('serve', SERVE_FLAGS);
-        return await serve(settingsFrom(flags, env));
+        const typecheck = rest.includes('--typecheck');
+        const flags = parseFlags(rest.filter((arg) => arg !== '--typecheck'), SERVE_FLAGS);
+        if (flags.help) return printHelp('serve', SERVE_FLAGS, TYPECHECK_HELP);
+        const settings = settingsFrom(flags, env);
+        if (typecheck) {
+          const { domainTypechecks } = await import('./dev/check-domain.js');
+          if (!domainTypechecks(settings.domain)) return 2;
+        }
+        return await serve(settings);
+      }
+      case 'dev': {
+        const { dev, DEV_HELP } = await import('./dev.js');
+        const serveArgs = rest.filter((arg) => arg !== '--typecheck'); // dev always type-checks
+        const flags = parseFlags(serveArgs, SERVE_FLAGS);
+        if (flags.help) return printHelp('dev', SERVE_FLAGS, DEV_HELP);
+        return await dev(settingsFrom(flags, env), serveArgs);
       }
       case 'migrate': {
         const flags = parseFlags(rest, MIGRATE_FLAGS);
@@ -46,6 +63,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         const flags = parseFlags(rest, WORKER_FLAGS, WORKER_EXTRA_FLAGS);
         if (flags.help) return printHelp('worker', WORKER_FLAGS, '  --concurrency N   runs at once in this process (default: CPU cores)');
         return await worker(settingsFrom(flags, env), flags.extra);
+      }
+      case 'init': {
+        const { init } = await import('./init.js');
+        return await init(rest);
       }
       case 'token': {
         const { tokenCommand } = await import('./token.js');

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Domain } from './define.js';
 import { DomainRegistry } from './registry.js';
 
@@ -47,11 +47,43 @@ export async function loadDomain(specifier: string): Promise<DomainRegistry> {
   try {
     module = (await import(url)) as typeof module;
   } catch (err) {
-    throw new Error(`invalid setting domain: cannot load ${specifier}: ${(err as Error).message}`, { cause: err });
+    const hint = isModuleFormatError(err) ? commonJsHint(url) : undefined;
+    throw new Error(`invalid setting domain: cannot load ${specifier}: ${hint ?? (err as Error).message}`, { cause: err });
   }
   const domain = (module.default ?? module.domain) as Domain | undefined;
   if (!domain || typeof domain !== 'object' || !Array.isArray(domain.algorithms)) {
     throw new Error(`invalid setting domain: ${specifier} does not export a domain made with defineDomain()`);
   }
   return new DomainRegistry(domain);
+}
+
+const MODULE_FORMAT_CODES = new Set(['ERR_REQUIRE_ESM', 'ERR_REQUIRE_CYCLE_MODULE', 'ERR_REQUIRE_ASYNC_MODULE']);
+
+function isModuleFormatError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return (code !== undefined && MODULE_FORMAT_CODES.has(code))
+    || /outside a module|is not defined in ES module scope|require\(\) of ES Module/.test(err.message);
+}
+
+/**
+ * Node reads a `.ts`/`.js` file as CommonJS unless the nearest package.json says `"type": "module"`, and
+ * then fails on the domain's imports with errors that never mention the cause (ERR_REQUIRE_ESM, "Cannot
+ * require() ES Module ... in a cycle", "Cannot use import statement outside a module"). Said plainly here.
+ */
+function commonJsHint(url: string): string | undefined {
+  if (!url.startsWith('file:') || !/\.[jt]s$/.test(url)) return undefined;
+  for (let dir = dirname(fileURLToPath(url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      let type: unknown;
+      try {
+        type = (JSON.parse(readFileSync(file, 'utf8')) as { type?: unknown }).type;
+      } catch {
+        return undefined;
+      }
+      return type === 'module' ? undefined : `${file} lacks "type": "module", so Node loads the domain as CommonJS; add "type": "module" to it`;
+    }
+    if (dirname(dir) === dir) return 'no package.json with "type": "module" encloses it, so Node loads it as CommonJS; add a package.json with "type": "module"';
+  }
 }
