@@ -111,10 +111,14 @@ describe('scenarist init (scaffold)', () => {
           placed_at: { type: 'datetime' },
           note: { type: 'string', nullable: true },
         },`);
-    expect(schemas).toContain('} as const satisfies Schemas;');
+    expect(schemas).toContain('export const schemas = defineSchemas({');
+    expect(schemas).toContain('export type Data = DatasetOf<typeof schemas>;');
+    // The algorithm reads typed rows, and the KPI measures it through appliesTo.
+    expect(readFileSync(join(dir, 'algorithms/top-rows.ts'), 'utf8')).toContain("topRows(data.tables['orders'].rows, params.count)");
+    expect(readFileSync(join(dir, 'kpis/picked-total.ts'), 'utf8')).toContain('appliesTo: [topRowsAlgorithm],');
     // The algorithm ranks by the first numeric non-key column (amount: 100, 12.5, 7.25), the test expects the top 2.
     const unitTest = readFileSync(join(dir, 'test/top-rows.test.ts'), 'utf8');
-    expect(unitTest).toContain("['A-2', 7.25],");
+    expect(unitTest).toContain("{ order_no: 'A-2', amount: 7.25 },");
     expect(unitTest).toContain("assert.equal(result.picked[0]?.label, 'A-3');");
     expect(unitTest).toContain('assert.equal(result.total, 112.5);');
     expect(readFileSync(join(dir, 'domain.ts'), 'utf8')).toContain("seed: { datasetKey: 'sample', files: [sample('orders.csv')] }");

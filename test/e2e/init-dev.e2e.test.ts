@@ -129,7 +129,8 @@ describe('a scaffolded domain project', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code, output).toBe(0);
-    expect(output).toContain('# pass 1');
+    expect(output).toContain('# pass 2');
+    expect(output).toContain('# fail 0');
   }, 120_000);
 
   it('is served type-checked, takes an upload of its sample files and computes its typed KPI', async () => {

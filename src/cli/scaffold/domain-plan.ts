@@ -12,6 +12,8 @@ export interface PlanColumn {
  * data has one) and the column that names a row (its primary key or first text column, when there is one).
  */
 export interface DomainPlan {
+  /** The schema group (upload file) that holds the table. */
+  readonly group: string;
   readonly table: string;
   readonly measure: PlanColumn | undefined;
   readonly label: PlanColumn | undefined;
@@ -35,7 +37,9 @@ export function planDomain(groups: readonly InferredGroup[], tables: Tables): Do
   const label = chosen.columns.find((column) => column.primaryKey) ?? chosen.columns.find((column) => column.type === 'string' && column !== measure);
   const picked = [label, measure].filter((column): column is NonNullable<typeof column> => column !== undefined);
   const fixture = fixtureRows(tables[chosen.name], picked.map((column) => column.name));
+  const group = groups.find((candidate) => candidate.tables.includes(chosen))!;
   const plan = {
+    group: group.name,
     table: chosen.name,
     measure: measure && { name: measure.name, type: measure.type },
     label: label && { name: label.name, type: label.type },

@@ -58,7 +58,7 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
     ['schemas.ts', schemasModule(groups)],
     ['algorithms/top-rows.ts', algorithmModule(plan)],
     ['kpis/picked-total.ts', kpiModule(plan)],
-    ['test/top-rows.test.ts', unitTestModule(plan)],
+    ['test/top-rows.test.ts', unitTestModule(plan, sampleNames)],
     ...samples.map((sample): [string, Buffer] => [`sample/${sample.name}`, sample.data]),
   ];
   for (const [path, content] of files) {

@@ -49,7 +49,7 @@ export function schemasModule(groups: readonly InferredGroup[]): string {
     });
     return [`  ${key(group.name)}: {`, '    tables: {', ...tables, '    },', '  },'].join('\n');
   });
-  return `import type { Schemas } from 'scenarist';
+  return `import { defineSchemas, type DatasetOf } from 'scenarist';
 
 /**
  * What an upload must contain: the file \`<group>.csv|json|xlsx\` fills each group's tables. Inferred by
@@ -57,20 +57,23 @@ export function schemasModule(groups: readonly InferredGroup[]): string {
  * day hold 1.5 should be 'float', an identifier column of digits may rather be 'string', and a column
  * that may be left empty needs \`nullable: true\` (an empty cell of any other column is an upload error).
  */
-export const schemas = {
+export const schemas = defineSchemas({
 ${groupLines.join('\n')}
-} as const satisfies Schemas;
+});
+
+/** The dataset as the algorithms and KPIs read it: \`data.tables.<table>.rows[i].<column>\`, typed. */
+export type Data = DatasetOf<typeof schemas>;
 `;
 }
 
 export function algorithmModule(plan: DomainPlan): string {
   const { table, measure, label } = plan;
   const ranked = measure ? `the highest ${measure.name}` : 'first';
-  const labelIndex = label ? `  const label = columnIndex(table, ${q(label.name)});\n` : '';
-  const measureIndex = measure ? `  const measure = columnIndex(table, ${q(measure.name)});\n` : '';
-  const labelValue = label ? 'String(row[label] ?? `row ${i + 1}`)' : '`row ${i + 1}`';
-  const value = measure ? 'row[measure]' : '1';
-  return `import { defineAlgorithm, param, type Dataset, type Table } from 'scenarist';
+  const read = [label, measure].filter((column) => column !== undefined).map((column) => q(column.name));
+  const labelValue = label ? `String(row[${q(label.name)}] ?? \`row \${i + 1}\`)` : '`row ${i + 1}`';
+  const value = measure ? `row[${q(measure.name)}]` : '1';
+  return `import { defineAlgorithm, param, type RowOf } from 'scenarist';
+import { schemas, type Data } from '../schemas.js';
 
 /** One picked row: its name and the value it was ranked by. */
 export interface PickedRow {
@@ -84,27 +87,20 @@ export interface TopRowsResult {
   readonly total: number;
 }
 
-const TABLE = ${q(table)};
+/** The columns of ${table} that Top Rows reads (typed from the schema: a misspelt name does not compile). */
+export type TopRowsInput = Pick<RowOf<(typeof schemas)${groupPath(plan)}['tables'][${q(table)}]>, ${read.length > 0 ? read.join(' | ') : 'never'}>;
 
 /**
- * The \`count\` rows of ${table} with ${ranked}${measure ? ' (rows without a value are skipped)' : ''}.
- * A plain function of the data, so the unit test calls it directly.
+ * The \`count\` rows with ${ranked}${measure ? ' (rows without a value are skipped)' : ''}.
+ * A plain function of the rows, so the unit test calls it directly.
  */
-export function topRows(data: Dataset, count: number): TopRowsResult {
-  const table = data.tables[TABLE];
-  if (!table) throw new Error(\`the dataset has no table \${TABLE}\`);
-${labelIndex}${measureIndex}  const rows = table.rows
+export function topRows(rows: readonly TopRowsInput[], count: number): TopRowsResult {
+  const values = rows
     .map((row, i) => ({ label: ${labelValue}, value: ${value} }))
     .filter((row): row is PickedRow => typeof row.value === 'number');
   // Array sort is stable: rows of equal value keep their order.
-  const picked = rows.sort((a, b) => b.value - a.value).slice(0, count);
+  const picked = values.sort((a, b) => b.value - a.value).slice(0, count);
   return { picked, total: picked.reduce((sum, row) => sum + row.value, 0) };
-}
-
-function columnIndex(table: Table, name: string): number {
-  const index = table.columns.findIndex((column) => column.name === name);
-  if (index < 0) throw new Error(\`table \${TABLE} has no column \${name}\`);
-  return index;
 }
 
 export const topRowsAlgorithm = defineAlgorithm({
@@ -113,8 +109,8 @@ export const topRowsAlgorithm = defineAlgorithm({
   parameters: {
     count: param.integer({ min: 1, default: 10, description: 'how many rows to pick' }),
   },
-  run(data: Dataset, params, ctx): TopRowsResult {
-    const result = topRows(data, params.count);
+  run(data: Data, params, ctx): TopRowsResult {
+    const result = topRows(data.tables[${q(table)}].rows, params.count);
     ctx.progress(1);
     ctx.log.info('picked', { rows: result.picked.length, total: result.total });
     return result;
@@ -124,54 +120,61 @@ export const topRowsAlgorithm = defineAlgorithm({
 `;
 }
 
+/** The type path from the schemas to the group that holds the plan's table. */
+function groupPath(plan: DomainPlan): string {
+  return `[${q(plan.group)}]`;
+}
+
 export function kpiModule(plan: DomainPlan): string {
   const what = plan.measure ? plan.measure.name : 'rows';
   return `import { defineKpi } from 'scenarist';
-import type { TopRowsResult } from '../algorithms/top-rows.js';
+import { topRowsAlgorithm } from '../algorithms/top-rows.js';
 
-/** Typed by the algorithm's result: \`result.total\` is checked by the compiler. */
-export const pickedTotal = defineKpi<TopRowsResult>({
+/** Measures Top Rows (\`appliesTo\`), so \`result\` is its TopRowsResult, checked by the compiler. */
+export const pickedTotal = defineKpi({
   name: ${q(`Picked ${what}`)},
   unit: '',
   betterWhen: 'HIGHER',
   description: ${q(`Total ${what} of the rows Top Rows picked.`)},
+  appliesTo: [topRowsAlgorithm],
   compute: (result) => result.total,
 });
 `;
 }
 
-export function unitTestModule(plan: DomainPlan): string {
+export function unitTestModule(plan: DomainPlan, sampleFiles: readonly string[]): string {
   const columns = [plan.label, plan.measure].filter((column) => column !== undefined);
-  const rows = plan.fixture.map((row) => `        [${row.map(literal).join(', ')}],`).join('\n');
+  const rows = plan.fixture
+    .map((row) => `  { ${columns.map((column, j) => `${key(column.name)}: ${literal(row[j] ?? null)}`).join(', ')} },`)
+    .join('\n');
   const firstLabel = plan.expected.firstLabel === undefined
     ? ''
     : `  assert.equal(result.picked[0]?.label, ${q(plan.expected.firstLabel)});\n`;
+  const kpiName = q(`Picked ${plan.measure ? plan.measure.name : 'rows'}`);
   return `import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import type { Dataset } from 'scenarist';
-import { topRows } from '../algorithms/top-rows.js';
-import { pickedTotal } from '../kpis/picked-total.js';
+import { runAlgorithm } from 'scenarist/testing';
+import { topRows, type TopRowsInput } from '../algorithms/top-rows.js';
+import domain from '../domain.js';
+
+const sample = (file: string) => fileURLToPath(new URL(\`../sample/\${file}\`, import.meta.url));
 
 /** The first rows of the sample's ${plan.table} (only the columns Top Rows reads). */
-const data: Dataset = {
-  key: 'fixture',
-  kind: 'master',
-  createdAt: '2024-01-01T00:00:00.000Z',
-  tables: {
-    ${key(plan.table)}: {
-      columns: [${columns.map((column) => `{ name: ${q(column.name)}, type: ${q(column.type)} }`).join(', ')}],
-      rows: [
+const rows: TopRowsInput[] = [
 ${rows}
-      ],
-    },
-  },
-};
+];
 
-test('Top Rows picks the rows with the highest value, and the KPI totals them', () => {
-  const result = topRows(data, ${FIXTURE_COUNT});
+test('Top Rows picks the rows with the highest value', () => {
+  const result = topRows(rows, ${FIXTURE_COUNT});
   assert.equal(result.picked.length, ${plan.expected.picked});
 ${firstLabel}  assert.equal(result.total, ${JSON.stringify(plan.expected.total)});
-  assert.equal(pickedTotal.compute(result, data), ${JSON.stringify(plan.expected.total)});
+});
+
+test('the service runs Top Rows on the sample files, and its KPI totals the picked rows', async () => {
+  const run = await runAlgorithm(domain, 'Top Rows', [${sampleFiles.map((file) => `sample(${q(file)})`).join(', ')}], { count: 3 });
+  assert.equal(run.result.picked.length <= 3, true);
+  assert.equal(run.kpis[${kpiName}], run.result.total);
 });
 `;
 }
