@@ -1,12 +1,14 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { changeFor } from '../scenarios/changes.js';
 import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from '../scenarios/run-error.js';
+import { newSeed, type ThrownError } from '../scenarios/run-insight.js';
 import type { ScenarioEvent } from '../scenarios/state-machine.js';
 import { storeKpiValues } from './scenario-kpis.js';
 import type { Database, StoredStatus } from './database.js';
 import { databaseTime } from './database-time.js';
 import { prepared, preparedByShape } from './prepared-query.js';
 import { ENDED, NO_RUN, NOT_RUNNING } from './run-columns.js';
+import { appendLogLines, deleteLogLines, type LinesWrite } from './run-log-lines.js';
 import { recordColumns, type ScenarioRecord, type ScenarioRef, type StatusChange } from './scenarios-repository.js';
 
 /**
@@ -36,11 +38,26 @@ export interface ClaimedRow {
   readonly attempts: number;
   /** The database's time of the claim (ISO). */
   readonly startedAt: string;
+  /** The seed of this run's `ctx.random`, stored on the row. */
+  readonly seed: number;
 }
 
 export interface RunFailure {
   readonly message: string;
   readonly code: RunErrorCode;
+  /** What the domain's code threw, when that is why the run failed. */
+  readonly thrown?: ThrownError;
+}
+
+/**
+ * A flush of a run in flight: its progress and, when they changed, its latest report and new log
+ * lines; with `leaseMs` its lease is renewed too. At least one of `reportJson` and `lines`.
+ */
+export interface RunInsightWrite {
+  readonly progress?: number;
+  readonly leaseMs?: number;
+  readonly reportJson?: string;
+  readonly lines?: LinesWrite;
 }
 
 export interface InterruptedRun {
@@ -98,7 +115,7 @@ const queueQuery = preparedByShape(
 /** Leased claims (distributed executor) set a lease that expires by the database clock. */
 const claimQuery = preparedByShape(
   (leased: boolean) => String(leased),
-  (db, leased, v: { id: string; runToken: string; leaseMs: number }) => {
+  (db, leased, v: { id: string; runToken: string; leaseMs: number; seed: number }) => {
     const start = change('start');
     return db
       .updateTable('scenarios')
@@ -112,6 +129,7 @@ const claimQuery = preparedByShape(
         error_code: null,
         lease_owner: v.runToken,
         lease_expires_at: leased ? databaseTime(db, v.leaseMs) : null,
+        seed: v.seed,
       }))
       .where('id', '=', v.id)
       .where('status', 'in', start.from)
@@ -126,6 +144,7 @@ const claimQuery = preparedByShape(
         'data_params as dataParamsJson',
         'attempts',
         'started_at as startedAt',
+        'seed',
       ]);
   },
 );
@@ -150,7 +169,7 @@ const completeQuery = prepared((db, v: RunKey & { resultJson: string; kpisJson: 
   });
 });
 
-const failQuery = prepared((db, v: RunKey & { message: string; code: string; now: string }) => {
+const failQuery = prepared((db, v: RunKey & { message: string; code: string; now: string; errorClass: string | null; errorStack: string | null }) => {
   const fail = change('fail');
   return owned(db, v, fail.from).set({
     status: fail.to,
@@ -159,6 +178,8 @@ const failQuery = prepared((db, v: RunKey & { message: string; code: string; now
     kpi_values: null,
     error: v.message,
     error_code: v.code,
+    error_class: v.errorClass,
+    error_stack: v.errorStack,
     finished_at: v.now,
   });
 });
@@ -178,9 +199,9 @@ export class RunsRepository {
     return (await queueQuery(this.db, c, { sessionId: ref.sessionId, id: ref.id, now })).rows[0];
   }
 
-  /** Client `reset`: clears everything of the run when the status is one of `c.from`. */
-  reset(ref: ScenarioRef, c: StatusChange): Promise<ScenarioRecord | undefined> {
-    return this.db
+  /** Client `reset`: clears everything of the run when the status is one of `c.from`, its log lines too. */
+  async reset(ref: ScenarioRef, c: StatusChange): Promise<ScenarioRecord | undefined> {
+    const reset = await this.db
       .updateTable('scenarios')
       .set({ status: c.to, ...NO_RUN })
       .where('session_id', '=', ref.sessionId)
@@ -188,6 +209,9 @@ export class RunsRepository {
       .where('status', 'in', c.from)
       .returning(recordColumns)
       .executeTakeFirst();
+    // Hidden already (log_count is 0); removed to free their space.
+    if (reset) await deleteLogLines(this.db, ref.id);
+    return reset;
   }
 
   /**
@@ -213,9 +237,10 @@ export class RunsRepository {
    * the database itself). With `leaseMs` the run is leased until that long after the database's now.
    */
   async claim(id: string, runToken: string, leaseMs?: number): Promise<ClaimedRow | undefined> {
-    const row = (await claimQuery(this.db, leaseMs !== undefined, { id, runToken, leaseMs: leaseMs ?? 0 })).rows[0];
-    // The claim always sets started_at; the column type allows null for rows that never started.
-    return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString() };
+    const seed = newSeed();
+    const row = (await claimQuery(this.db, leaseMs !== undefined, { id, runToken, leaseMs: leaseMs ?? 0, seed })).rows[0];
+    // The claim always sets started_at and seed; the column types allow null for rows that never started.
+    return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString(), seed: row.seed ?? seed };
   }
 
   async writeProgress(key: RunKey, progress: number): Promise<boolean> {
@@ -225,6 +250,29 @@ export class RunsRepository {
   /** Renews the lease (by the database clock) and writes progress; false when the row is no longer this run's. */
   async renewLease(key: RunKey, progress: number, leaseMs: number): Promise<boolean> {
     return wrote(await renewQuery(this.db, { ...key, progress, leaseMs }));
+  }
+
+  /**
+   * Writes what a run in flight reported (see `RunInsightWrite`), with its progress and lease; false
+   * when the row is no longer this run's. With log lines, one transaction: the owned UPDATE first
+   * (which holds the row), then the lines, so they never land for a run that lost its row.
+   */
+  async writeRunInsight(key: RunKey, write: RunInsightWrite): Promise<boolean> {
+    const apply = async (db: Kysely<Database>): Promise<boolean> => {
+      const row = await owned(db, key, ['PROCESSING'])
+        .set({
+          ...(write.progress === undefined ? {} : { progress: write.progress }),
+          ...(write.leaseMs === undefined ? {} : { lease_expires_at: databaseTime(db, write.leaseMs) }),
+          ...(write.reportJson === undefined ? {} : { report: write.reportJson }),
+          ...(write.lines === undefined ? {} : { log_count: write.lines.count }),
+        })
+        .returning('seq')
+        .executeTakeFirst();
+      if (row === undefined) return false;
+      if (write.lines) await appendLogLines(db, row.seq, write.lines);
+      return true;
+    };
+    return write.lines ? this.db.transaction().execute(apply) : apply(this.db);
   }
 
   async complete(
@@ -239,7 +287,17 @@ export class RunsRepository {
   }
 
   async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {
-    return wrote(await failQuery(this.db, { ...key, message: failure.message, code: failure.code, now }));
+    const thrown = failure.thrown;
+    return wrote(
+      await failQuery(this.db, {
+        ...key,
+        message: failure.message,
+        code: failure.code,
+        now,
+        errorClass: thrown?.class ?? null,
+        errorStack: thrown ? JSON.stringify(thrown.stack) : null,
+      }),
+    );
   }
 
   /**

@@ -20,6 +20,8 @@ const record = (id: string, sessionId = 's1'): ScenarioRecord => ({
   createdAt: '2024-01-01T00:00:00.000Z',
   startedAt: null,
   finishedAt: null,
+  reportJson: null,
+  seed: null,
 });
 
 describe('the status cache', () => {
