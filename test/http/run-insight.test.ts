@@ -66,9 +66,8 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
     expect(done).not.toHaveProperty('report');
     expect(Number.isInteger(done.seed)).toBe(true);
     expect((await logs(created.id)).body).toEqual({ lines: [], truncated: false });
-    const completed = (await loggedEvents(created.id)).find((e) => e.type === 'scenario.completed');
-    expect(completed).toBeDefined();
-    expect(completed).not.toHaveProperty('report');
+    await waitUntil('the completed event', async () => (await loggedEvents(created.id)).some((e) => e.type === 'scenario.completed'));
+    expect((await loggedEvents(created.id)).find((e) => e.type === 'scenario.completed')).not.toHaveProperty('report');
   });
 
   it('serves the latest report on status, scenario and progress events while running, and the final one once complete', async () => {
