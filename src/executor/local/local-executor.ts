@@ -270,7 +270,8 @@ export class LocalExecutor implements Executor {
         if (run.stopReason !== undefined) continue;
         const progress = run.control.progress;
         const insight = run.insight.buffer.take();
-        if (progress <= run.writtenProgress && insight === undefined) continue;
+        const moved = progress > run.writtenProgress;
+        if (!moved && insight === undefined) continue;
         run.writtenProgress = Math.max(progress, run.writtenProgress);
         const key = keyOf(run.claimed);
         let written: boolean;
@@ -281,7 +282,8 @@ export class LocalExecutor implements Executor {
           throw err;
         }
         const report = run.insight.buffer.report;
-        if (written) this.events.emit('run:progress', { ...refOf(run), progress: run.writtenProgress, ...(report ? { report } : {}) });
+        const announce = written && (moved || insight?.reportJson !== undefined);
+        if (announce) this.events.emit('run:progress', { ...refOf(run), progress: run.writtenProgress, ...(report ? { report } : {}) });
       }
     } catch (err) {
       this.options.log.warn({ err }, 'executor: could not write live progress');
