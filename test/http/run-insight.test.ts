@@ -81,6 +81,19 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
     );
     const progress = (await loggedEvents(running.id)).find((e) => e.type === 'scenario.progress' && e.report !== undefined);
     expect(progress?.report).toEqual(FINAL_REPORT);
+    if (dialect === 'postgres') {
+      // Another API node (no workers) answers from the store what the running node flushed.
+      const apiNode = await startTestApp(dialect, { domain: TEST_DOMAIN, workers: 0 }, t.database);
+      try {
+        const other = new ScenarioClient(injectSender(apiNode.app), s.sid);
+        await waitUntil('the report on another API node', async () => (await other.status(running.id)).body.report !== undefined);
+        expect((await other.status(running.id)).body).toMatchObject({ status: 'PROCESSING', report: FINAL_REPORT });
+        const lines = (await injectSender(apiNode.app)('GET', `/sessions/${s.sid}/scenarios/${running.id}/logs`)).body as LogsView;
+        expect(lines.lines.map((l) => l.message)).toEqual(['line 1', 'line 2', 'line 3', 'a warning']);
+      } finally {
+        await apiNode.stop();
+      }
+    }
     expect((await send('POST', `/sessions/${s.sid}/scenarios/${running.id}/cancel`)).status).toBe(200);
 
     const done = await s.started(insight());
