@@ -61,6 +61,19 @@ describe('the executor side of run insight', () => {
     expect(buffer.report).toEqual(report);
   });
 
+  it('lets a later write wait for the one in flight', async () => {
+    const buffer = new InsightBuffer();
+    const order: string[] = [];
+    let finish: () => void = () => {};
+    const first = buffer.writing(new Promise<void>((resolve) => (finish = resolve)).then(() => order.push('first')));
+    const second = buffer.idle().then(() => order.push('second'));
+    finish();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first', 'second']);
+    await buffer.writing(Promise.reject(new Error('lost'))).catch(() => undefined);
+    await buffer.idle(); // a failed write does not block the next one
+  });
+
   it('keeps only the newest 1,000 unwritten lines', () => {
     const buffer = new InsightBuffer();
     buffer.receive({ lines: Array.from({ length: 1_500 }, (_, i) => line(i + 1)), final: false });

@@ -245,7 +245,9 @@ export class DistributedExecutor implements Executor {
         const value = Math.max(progress, run.writtenProgress);
         let owned: boolean;
         try {
-          owned = insight ? await this.runs.writeRunInsight(key, { progress: value, leaseMs, ...insight }) : await this.runs.renewLease(key, value, leaseMs);
+          owned = insight
+            ? await run.insight.buffer.writing(this.runs.writeRunInsight(key, { progress: value, leaseMs, ...insight }))
+            : await this.runs.renewLease(key, value, leaseMs);
         } catch (err) {
           if (insight) run.insight.buffer.putBack(insight);
           throw err;

@@ -276,7 +276,9 @@ export class LocalExecutor implements Executor {
         const key = keyOf(run.claimed);
         let written: boolean;
         try {
-          written = insight ? await this.runs.writeRunInsight(key, { progress: run.writtenProgress, ...insight }) : await this.runs.writeProgress(key, progress);
+          written = insight
+            ? await run.insight.buffer.writing(this.runs.writeRunInsight(key, { progress: run.writtenProgress, ...insight }))
+            : await this.runs.writeProgress(key, progress);
         } catch (err) {
           if (insight) run.insight.buffer.putBack(insight);
           throw err;

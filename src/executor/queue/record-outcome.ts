@@ -70,6 +70,8 @@ export async function recordOutcome(
 async function writeLastInsight(runs: RunsRepository, run: ClaimedRun, insight: InsightChannel | undefined, log: Logger): Promise<void> {
   if (!insight) return;
   await insight.drained(INSIGHT_DRAIN_MS);
+  // A flush may be writing earlier lines: these go after them, and before the outcome.
+  await insight.buffer.idle();
   const last = insight.buffer.take();
   if (!last) return;
   try {

@@ -24,6 +24,8 @@ export class InsightBuffer {
   private reportUnwritten = false;
   private pending: LogLine[] = [];
   private linesWritten = false;
+  /** The write of what `take` last handed out, while it is in flight. */
+  private inFlight: Promise<unknown> = Promise.resolve();
 
   /** The run's latest report, if it made one. */
   get report(): ReportView | undefined {
@@ -50,6 +52,17 @@ export class InsightBuffer {
     this.pending = [];
     if (rows.length > 0) this.linesWritten = true;
     return { ...report, ...lines };
+  }
+
+  /** Tracks the write of what `take` handed out, so a later write can wait for it (`idle`). */
+  writing<T>(write: Promise<T>): Promise<T> {
+    this.inFlight = write.catch(() => undefined);
+    return write;
+  }
+
+  /** Resolves once the tracked write has settled: lines are then written in the order they were taken. */
+  async idle(): Promise<void> {
+    await this.inFlight;
   }
 
   /** A write that failed: its content is unwritten again (behind anything newer). */
