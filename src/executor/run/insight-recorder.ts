@@ -28,8 +28,8 @@ const BATCH_INTERVAL_MS = 100;
  * `MAX_LOG_LINES` lines wait, whatever the run logs between two batches.
  */
 export class InsightRecorder {
-  private latest: ReportView | undefined;
-  private reportChanged = false;
+  /** The latest report not sent yet. */
+  private pendingReport: { objective: unknown; bestSoFar: unknown; message: unknown; atMs: number } | undefined;
   private lines: LogLine[] = [];
   private count = 0;
   private lastSent = 0;
@@ -40,29 +40,26 @@ export class InsightRecorder {
 
   report(report: RunReport): void {
     if (this.over || typeof report !== 'object' || report === null) return;
-    this.latest = {
-      objective: finiteOrNull(report.objective),
-      best_so_far: finiteOrNull(report.bestSoFar),
-      message: typeof report.message === 'string' ? report.message.slice(0, MAX_REPORT_MESSAGE) : null,
-      at: new Date().toISOString(),
-    };
-    this.reportChanged = true;
-    this.soon();
+    // Kept raw: a report in a tight loop costs a few field reads; the wire form is made when sent.
+    const now = Date.now();
+    this.pendingReport = { objective: report.objective, bestSoFar: report.bestSoFar, message: report.message, atMs: now };
+    this.soon(now);
   }
 
   log(level: LogLevel, message: unknown, fields: unknown): void {
     if (this.over) return;
     const fieldsJson = fieldsText(fields);
+    const now = Date.now();
     this.lines.push({
       n: ++this.count,
-      at: new Date().toISOString(),
+      at: new Date(now).toISOString(),
       level,
       message: String(message).slice(0, MAX_LOG_MESSAGE),
       ...(fieldsJson === undefined ? {} : { fieldsJson }),
     });
     // Trimmed in steps, so a flood of lines costs amortised O(1) per line.
     if (this.lines.length >= 2 * MAX_LOG_LINES) this.lines = this.lines.slice(-MAX_LOG_LINES);
-    this.soon();
+    this.soon(now);
   }
 
   /** The run is over: sends what is left as the final batch. */
@@ -74,8 +71,8 @@ export class InsightRecorder {
   }
 
   /** Sends now when the interval has passed (a synchronous loop lets no timer fire), else schedules it. */
-  private soon(): void {
-    if (Date.now() - this.lastSent >= BATCH_INTERVAL_MS) {
+  private soon(now: number): void {
+    if (now - this.lastSent >= BATCH_INTERVAL_MS) {
       this.sendNow(false);
       return;
     }
@@ -91,13 +88,23 @@ export class InsightRecorder {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.lastSent = Date.now();
-    if (!final && !this.reportChanged && this.lines.length === 0) return;
+    const pending = this.pendingReport;
+    if (!final && pending === undefined && this.lines.length === 0) return;
     const lines = this.lines.length > MAX_LOG_LINES ? this.lines.slice(-MAX_LOG_LINES) : this.lines;
-    const batch: InsightBatch = { lines, final, ...(this.reportChanged && this.latest ? { report: this.latest } : {}) };
+    const batch: InsightBatch = { lines, final, ...(pending ? { report: reportView(pending) } : {}) };
     this.lines = [];
-    this.reportChanged = false;
+    this.pendingReport = undefined;
     this.send(batch);
   }
+}
+
+function reportView(report: { objective: unknown; bestSoFar: unknown; message: unknown; atMs: number }): ReportView {
+  return {
+    objective: finiteOrNull(report.objective),
+    best_so_far: finiteOrNull(report.bestSoFar),
+    message: typeof report.message === 'string' ? report.message.slice(0, MAX_REPORT_MESSAGE) : null,
+    at: new Date(report.atMs).toISOString(),
+  };
 }
 
 function finiteOrNull(value: unknown): number | null {
