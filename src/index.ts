@@ -25,6 +25,8 @@ export {
   type ResultType,
   type RunContext,
   type RunLogger,
+  type RunRandom,
+  type RunReport,
   type Unprepared,
 } from './domain/define.js';
 export type { AnyDataset, AnyRow, CellOf, CellTypes, DatasetOf, RowOf, TableName, TablesOf, TypedTable } from './domain/typed-tables.js';

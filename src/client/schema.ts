@@ -359,6 +359,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sid}/scenarios/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The latest run's ctx.log lines (the last 1,000) and, when it failed by throwing, the error's class and stack */
+        get: operations["getScenarioLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sid}/events": {
         parameters: {
             query?: never;
@@ -2484,7 +2501,7 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
-                /** @description comma-separated fields to include in each item: id, tag, input_data_id, algorithm, kpis, status, result, data_parameters, progress, created_at, started_at, finished_at, error */
+                /** @description comma-separated fields to include in each item: id, tag, input_data_id, algorithm, kpis, status, result, data_parameters, progress, created_at, started_at, finished_at, error, report, seed */
                 fields?: string;
             };
             header?: never;
@@ -2611,6 +2628,22 @@ export interface operations {
                             /** @description why the run failed */
                             code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                         } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
                     }[] | {
                         items: {
                             id?: string;
@@ -2721,6 +2754,22 @@ export interface operations {
                                 /** @description why the run failed */
                                 code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                             } | null;
+                            /**
+                             * RunReport
+                             * @description a run's latest ctx.report; absent until it reports
+                             */
+                            report?: {
+                                objective: number | null;
+                                best_so_far: number | null;
+                                message: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description when the algorithm reported
+                                 */
+                                at: string;
+                            };
+                            /** @description the seed of the latest run's ctx.random; absent until a run started */
+                            seed?: number;
                         }[];
                         /** @description the cursor of the next page; null on the last one */
                         next_cursor: string | null;
@@ -2952,6 +3001,22 @@ export interface operations {
                             /** @description why the run failed */
                             code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                         } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
                     };
                 };
             };
@@ -3207,6 +3272,22 @@ export interface operations {
                             /** @description why the run failed */
                             code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                         } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
                     };
                 };
             };
@@ -3494,6 +3575,22 @@ export interface operations {
                             /** @description why the run failed */
                             code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                         } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
                     };
                 };
             };
@@ -3732,6 +3829,22 @@ export interface operations {
                             /** @description why the run failed */
                             code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                         } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
                     };
                 };
             };
@@ -3866,6 +3979,20 @@ export interface operations {
                         tag: string;
                         status: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
                         progress: number;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
                     };
                 };
             };
@@ -4063,6 +4190,22 @@ export interface operations {
                             /** @description why the run failed */
                             code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                         } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
                     } | null;
                 };
             };
@@ -4262,6 +4405,22 @@ export interface operations {
                             /** @description why the run failed */
                             code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                         } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
                     };
                 };
             };
@@ -4345,6 +4504,119 @@ export interface operations {
             };
             /** @description Every error response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getScenarioLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description scenario id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the last 1,000 ctx.log lines of the latest run, oldest first; empty before a run */
+                        lines: {
+                            /** Format: date-time */
+                            at: string;
+                            level: "info" | "warn" | "error";
+                            /** @description at most 2,000 characters */
+                            message: string;
+                            /** @description the fields given to ctx.log, when any */
+                            fields?: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description the run wrote more lines than those served */
+                        truncated: boolean;
+                        /** @description only when FAILED by an error the domain code threw */
+                        error?: {
+                            /** @description the thrown error's class */
+                            class: string;
+                            message: string;
+                            /** @description stack frames; only the domain module's when identifiable */
+                            stack: string[];
+                        };
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

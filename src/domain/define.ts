@@ -2,21 +2,9 @@ import type { Cell, Dataset } from '../datasets/model.js';
 import type { Schemas } from '../datasets/schema.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
 import type { AnyDataset, DatasetOf } from './typed-tables.js';
+import type { RunContext } from './run-context.js';
 
-/** What an algorithm gets besides its data and parameters. */
-export interface RunContext {
-  /** Report progress in [0, 1]; values are clamped and never move backwards. */
-  progress(fraction: number): void;
-  /** Aborted when the scenario is deleted or its session removed; stop promptly when it fires. */
-  readonly signal: AbortSignal;
-  readonly log: RunLogger;
-}
-
-export interface RunLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+export type { RunContext, RunLogger, RunRandom, RunReport } from './run-context.js';
 
 /**
  * A named result type, declared once and shared: algorithms that return it say `result: slotting`,

@@ -55,13 +55,34 @@ export class EventRecorder {
       events.on('run:queued', (e) => scenario(true, { type: 'scenario.queued', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'QUEUED' })),
       events.on('run:started', (e) => scenario(false, { type: 'scenario.started', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'PROCESSING' })),
       events.on('run:progress', (e) =>
-        this.throttle.report(e.scenarioId, { type: 'scenario.progress', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'PROCESSING', progress: e.progress }),
+        this.throttle.report(e.scenarioId, {
+          type: 'scenario.progress',
+          session_id: e.sessionId,
+          scenario_id: e.scenarioId,
+          status: 'PROCESSING',
+          progress: e.progress,
+          ...(e.report ? { report: e.report } : {}),
+        }),
       ),
       events.on('run:completed', (e) =>
-        scenario(true, { type: 'scenario.completed', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'COMPLETE', progress: 1 }),
+        scenario(true, {
+          type: 'scenario.completed',
+          session_id: e.sessionId,
+          scenario_id: e.scenarioId,
+          status: 'COMPLETE',
+          progress: 1,
+          ...(e.report ? { report: e.report } : {}),
+        }),
       ),
       events.on('run:failed', (e) =>
-        scenario(true, { type: 'scenario.failed', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'FAILED', message: e.message }),
+        scenario(true, {
+          type: 'scenario.failed',
+          session_id: e.sessionId,
+          scenario_id: e.scenarioId,
+          status: 'FAILED',
+          message: e.message,
+          ...(e.report ? { report: e.report } : {}),
+        }),
       ),
       events.on('run:reset', (e) => scenario(true, { type: 'scenario.reset', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'CREATED', progress: 0 })),
       events.on('run:deleted', (e) => scenario(true, { type: 'scenario.deleted', session_id: e.sessionId, scenario_id: e.scenarioId, tag: e.tag })),

@@ -1,3 +1,4 @@
+import type { ReportView } from '../scenarios/run-insight.js';
 import type { StoredStatus } from '../store/database.js';
 
 /** Every event type a client can receive, over SSE or as a webhook. */
@@ -28,6 +29,8 @@ export interface EventFacts {
   readonly tag?: string;
   readonly status?: StoredStatus;
   readonly progress?: number;
+  /** The run's latest `ctx.report` (progress, completed and failed events of a run that reported). */
+  readonly report?: ReportView;
   readonly message?: string;
   readonly dataset_key?: string;
   readonly display_name?: string;

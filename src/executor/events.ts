@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { RunErrorCode } from '../scenarios/run-error.js';
+import type { ReportView } from '../scenarios/run-insight.js';
 
 /** Which scenario an event is about. */
 export interface RunRef {
@@ -16,11 +17,15 @@ export interface RunEventMap {
   'run:queued': RunRef & { readonly recovered: boolean };
   /** Now PROCESSING; `attempt` counts starts since the client queued it (2 after one interruption). */
   'run:started': RunRef & { readonly attempt: number };
-  /** Live progress in [0, 1], batched (not every report of the algorithm). */
-  'run:progress': RunRef & { readonly progress: number };
-  'run:completed': RunRef;
+  /**
+   * Live progress in [0, 1], batched (not every report of the algorithm), with its latest `ctx.report`
+   * once it made one; also emitted when only the report changed.
+   */
+  'run:progress': RunRef & { readonly progress: number; readonly report?: ReportView };
+  /** COMPLETE; `report` is the run's last `ctx.report`, if it made one. */
+  'run:completed': RunRef & { readonly report?: ReportView };
   /** FAILED: the run failed, was cancelled (code CANCELLED; the scenario is kept), hit its time limit, or was interrupted twice. */
-  'run:failed': RunRef & { readonly message: string; readonly code: RunErrorCode };
+  'run:failed': RunRef & { readonly message: string; readonly code: RunErrorCode; readonly report?: ReportView };
   /** Deleted while QUEUED or PROCESSING (itself or with its session); it never runs afterwards. */
   'run:cancelled': RunRef;
   /** Back to CREATED with its result cleared and progress 0. */

@@ -1,3 +1,4 @@
+import type { ReportView } from '../scenarios/run-insight.js';
 import type { StoredStatus } from '../store/database.js';
 import type { RunEvents, RunRef } from './events.js';
 
@@ -7,6 +8,8 @@ export interface LiveRun {
   readonly tag: string;
   /** The algorithm's latest report, fresher than the batched value in the database. */
   readonly progress: number;
+  /** The algorithm's latest `ctx.report`, fresher than the store's. */
+  readonly report?: ReportView | undefined;
 }
 
 /**

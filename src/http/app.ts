@@ -22,6 +22,7 @@ import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
 import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
+import { scenarioLogRoutes } from './routes/scenario-logs.js';
 import { resultRoutes } from './routes/result.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -119,6 +120,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(etlRoutes, opts);
     await scope.register(scenarioRoutes, opts);
     await scope.register(scenarioCancelRoutes, opts);
+    await scope.register(scenarioLogRoutes, opts);
     await scope.register(eventRoutes, opts);
     await scope.register(webhookRoutes, opts);
     await scope.register(compareRoutes, opts);

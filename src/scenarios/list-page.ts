@@ -22,6 +22,8 @@ export const SCENARIO_FIELDS = [
   'started_at',
   'finished_at',
   'error',
+  'report',
+  'seed',
 ] as const satisfies readonly (keyof ScenarioView)[];
 type ScenarioField = (typeof SCENARIO_FIELDS)[number];
 
@@ -101,7 +103,7 @@ export async function scenarioPage(deps: ScenarioPageDeps, sessionId: string, pa
   const last = page.at(-1);
   const next = rows.length > limit && last ? encodeCursor({ sort: sortText, value: last.sortValue, seq: last.seq }) : null;
   return {
-    items: page.map(({ record }) => pick(scenarioView(record, deps.domain, deps.executor.live(record.id)?.progress), fields)),
+    items: page.map(({ record }) => pick(scenarioView(record, deps.domain, deps.executor.live(record.id)), fields)),
     next_cursor: next,
   };
 }

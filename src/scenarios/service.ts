@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { conflict, notFound } from '../errors.js';
-import type { Executor } from '../executor/executor.js';
+import type { Executor, LiveRun } from '../executor/executor.js';
 import { ParameterError } from '../params/errors.js';
 import { validateParams } from '../params/validate.js';
 import type { Database } from '../store/database.js';
@@ -15,6 +15,7 @@ import { changeFor } from './changes.js';
 import { CANCELLED_MESSAGE } from './run-error.js';
 import { isFinished, transition, type ScenarioEvent } from './state-machine.js';
 import type { StatusCache } from './status-cache.js';
+import { logsView, type LogsView } from './logs-view.js';
 import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
 
 export interface CreateScenarioInput {
@@ -36,6 +37,11 @@ export interface ScenarioServiceDeps {
   readonly log: Logger;
   /** Only when this process is the single writer of the store (`runtime/single-writer.ts`). */
   readonly statusCache?: StatusCache;
+}
+
+/** The status of a run executing in this process, from memory. */
+function liveStatus(id: string, live: LiveRun): StatusView {
+  return { id, tag: live.tag, status: 'PROCESSING', progress: live.progress, ...(live.report ? { report: live.report } : {}) };
 }
 
 /** How many times a state change is retried when a concurrent request changed the scenario first. */
@@ -60,13 +66,13 @@ export class ScenarioService {
 
   async list(sessionId: string): Promise<ScenarioView[]> {
     const records = await this.repo.list(sessionId);
-    return records.map((record) => scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress));
+    return records.map((record) => scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)));
   }
 
   async get(ref: ScenarioRef): Promise<ScenarioView> {
     const record = await this.repo.get(ref);
     if (!record) throw notFound(`scenario '${ref.id}' not found`);
-    return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress);
+    return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id));
   }
 
   /**
@@ -75,7 +81,7 @@ export class ScenarioService {
    */
   async status(ref: ScenarioRef): Promise<StatusView> {
     const live = this.deps.executor.live(ref.id);
-    if (live && live.sessionId === ref.sessionId) return { id: ref.id, tag: live.tag, status: 'PROCESSING', progress: live.progress };
+    if (live && live.sessionId === ref.sessionId) return liveStatus(ref.id, live);
     const record = await this.readStatus(ref);
     if (!record) throw notFound(`scenario '${ref.id}' not found`);
     return statusView(record);
@@ -91,12 +97,19 @@ export class ScenarioService {
     const record = await this.repo.statusBySessionRef(sessionRef, id);
     if (!record) return this.status({ sessionId: (await resolveSession(sessionRef)).id, id });
     const live = this.deps.executor.live(id);
-    return live && live.sessionId === record.sessionId ? { id, tag: live.tag, status: 'PROCESSING', progress: live.progress } : statusView(record);
+    return live && live.sessionId === record.sessionId ? liveStatus(id, live) : statusView(record);
+  }
+
+  /** `GET .../logs`: the latest run's last 1,000 `ctx.log` lines and, when FAILED by a thrown error, that error. */
+  async logs(ref: ScenarioRef): Promise<LogsView> {
+    const record = await this.repo.logs(ref);
+    if (!record) throw notFound(`scenario '${ref.id}' not found`);
+    return logsView(record);
   }
 
   async processing(sessionId: string): Promise<ScenarioView | null> {
     const record = await this.repo.processing(sessionId);
-    return record ? scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)?.progress) : null;
+    return record ? scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)) : null;
   }
 
   /** Creates a CREATED scenario (QUEUED at once with autorun), answered from the row as written. */

@@ -3,6 +3,7 @@ import type { DomainRegistry } from '../domain/registry.js';
 import { describeParams, type ParameterDescriptor } from '../params/describe.js';
 import type { ScenarioRecord, ScenarioStatusRecord } from '../store/scenarios-repository.js';
 import { isRunErrorCode, type RunErrorCode } from './run-error.js';
+import { parseReport, type ReportView } from './run-insight.js';
 import type { ScenarioStatus } from './state-machine.js';
 
 /** A KPI entry of the scenario payload (docs/api/contract.md, "Conventions"). */
@@ -31,6 +32,10 @@ export interface ScenarioView {
   readonly finished_at: string | null;
   /** Set when FAILED; `code` (a `RunErrorCode`) says why, for machines. */
   readonly error: { readonly message: string; readonly code?: RunErrorCode } | null;
+  /** The latest `ctx.report` of the run; absent until it reports. */
+  readonly report?: ReportView;
+  /** The seed of the latest run's `ctx.random`; absent until a run started. */
+  readonly seed?: number;
 }
 
 export interface StatusView {
@@ -38,14 +43,24 @@ export interface StatusView {
   readonly tag: string;
   readonly status: ScenarioStatus;
   readonly progress: number;
+  /** Absent until the run reports, so the spec's shape is exact for algorithms that never do. */
+  readonly report?: ReportView;
+}
+
+/** What the executor running a scenario in this process knows fresher than the store. */
+export interface LiveState {
+  readonly progress: number;
+  readonly report?: ReportView | undefined;
 }
 
 /**
- * The wire form of a stored scenario. `liveProgress` (from the executor running it here) replaces the
- * batched value of the database while it is PROCESSING.
+ * The wire form of a stored scenario. `live` (from the executor running it here) replaces the batched
+ * progress and report of the database while it is PROCESSING.
  */
-export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liveProgress?: number): ScenarioView {
+export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, live?: LiveState): ScenarioView {
   const complete = record.status === 'COMPLETE';
+  const processingHere = live !== undefined && record.status === 'PROCESSING';
+  const report = (processingHere ? live.report : undefined) ?? parseReport(record.reportJson);
   const kpiValues = complete ? parseObject(record.kpiValuesJson) : {};
   const algorithm = domain.algorithm(record.algoName);
   return {
@@ -77,20 +92,25 @@ export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liv
     // COMPLETE, or FAILED with code KPI_ERROR: the result the KPIs failed on is kept (docs/api/runs.md).
     result: (complete || record.status === 'FAILED') && record.resultJson !== null ? (JSON.parse(record.resultJson) as unknown) : null,
     data_parameters: parseObject(record.dataParamsJson),
-    progress: liveProgress !== undefined && record.status === 'PROCESSING' ? liveProgress : record.progress,
+    progress: processingHere ? live.progress : record.progress,
     created_at: record.createdAt,
     started_at: record.startedAt,
     finished_at: record.finishedAt,
     error: record.status === 'FAILED' ? errorView(record) : null,
+    ...(report ? { report } : {}),
+    ...(record.seed === null ? {} : { seed: record.seed }),
   };
 }
 
-export function statusView(record: ScenarioStatusRecord, liveProgress?: number): StatusView {
+export function statusView(record: ScenarioStatusRecord, live?: LiveState): StatusView {
+  const processingHere = live !== undefined && record.status === 'PROCESSING';
+  const report = (processingHere ? live.report : undefined) ?? parseReport(record.reportJson);
   return {
     id: record.id,
     tag: record.tag,
     status: record.status,
-    progress: liveProgress !== undefined && record.status === 'PROCESSING' ? liveProgress : record.progress,
+    progress: processingHere ? live.progress : record.progress,
+    ...(report ? { report } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   scenario_kpis: ScenarioKpisTable;
+  scenario_log_lines: ScenarioLogLinesTable;
 }
 
 export interface SessionsTable {
@@ -67,6 +68,15 @@ export interface ScenariosTable {
   /** The process running it (distributed executor) and until when its lease holds. */
   lease_owner: string | null;
   lease_expires_at: string | null;
+  /** The run's latest `ctx.report`, as its wire JSON (`ReportView`); null until it reports. */
+  report: string | null;
+  /** The seed of `ctx.random`, set at claim; null before a run started. */
+  seed: number | null;
+  /** `ctx.log` lines the latest run wrote; its last 1,000 (numbered up to this) are in `scenario_log_lines`. */
+  log_count: Generated<number>;
+  /** What the run threw, when FAILED by its own error: class, and stack frames as a JSON array. */
+  error_class: string | null;
+  error_stack: string | null;
 }
 
 export interface ApiTokensTable {
@@ -136,4 +146,16 @@ export interface ScenarioKpisTable {
   session_id: string;
   name: string;
   value: number;
+}
+
+/** A `ctx.log` line of a scenario's latest run (only lines numbered up to its `log_count` count). */
+export interface ScenarioLogLinesTable {
+  scenario_seq: number;
+  /** 1 for the run's first line. */
+  line: number;
+  at: string;
+  level: string;
+  message: string;
+  /** JSON object text, or null without fields. */
+  fields: string | null;
 }

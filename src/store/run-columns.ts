@@ -4,8 +4,18 @@
  * so no transition can forget a column (a re-claimed row keeping an expired lease, say).
  */
 
+/** What a run reported about itself (docs/api/runs.md, "Run insight"): none until a run starts. */
+export const NO_INSIGHT = {
+  report: null,
+  seed: null,
+  log_count: 0,
+  error_class: null,
+  error_stack: null,
+} as const;
+
 /** Nothing of a run: what a new, reset or copied-unfinished scenario holds. */
 export const NO_RUN = {
+  ...NO_INSIGHT,
   progress: 0,
   result: null,
   kpi_values: null,
@@ -20,8 +30,9 @@ export const NO_RUN = {
   lease_expires_at: null,
 } as const;
 
-/** Back in the queue (keeping its place): not started, owned by no run, under no lease. */
+/** Back in the queue (keeping its place): not started, owned by no run, under no lease, nothing reported. */
 export const NOT_RUNNING = {
+  ...NO_INSIGHT,
   progress: 0,
   started_at: null,
   lease_owner: null,

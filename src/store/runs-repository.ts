@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { changeFor } from '../scenarios/changes.js';
 import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from '../scenarios/run-error.js';
+import { newSeed, type ThrownError } from '../scenarios/run-insight.js';
 import type { ScenarioEvent } from '../scenarios/state-machine.js';
 import { kpiUpsert, kpiValues, storeKpiValues } from './scenario-kpis.js';
 import type { Database, StoredStatus } from './database.js';
@@ -8,6 +9,7 @@ import { databaseTime } from './database-time.js';
 import type { StoreDialect } from './dialect.js';
 import { prepared, preparedByShape } from './prepared-query.js';
 import { ENDED, NO_RUN, NOT_RUNNING } from './run-columns.js';
+import { appendLogLines, deleteLogLines, type LinesWrite } from './run-log-lines.js';
 import { recordColumns, type ScenarioRecord, type ScenarioRef, type StatusChange } from './scenarios-repository.js';
 
 /**
@@ -37,6 +39,8 @@ export interface ClaimedRow {
   readonly attempts: number;
   /** The database's time of the claim (ISO). */
   readonly startedAt: string;
+  /** The seed of this run's `ctx.random`, stored on the row. */
+  readonly seed: number;
 }
 
 export interface RunFailure {
@@ -44,6 +48,19 @@ export interface RunFailure {
   readonly code: RunErrorCode;
   /** The algorithm's result when only its KPIs failed: kept, so the author can see what they measured. */
   readonly resultJson?: string;
+  /** What the domain's code threw, when that is why the run failed. */
+  readonly thrown?: ThrownError;
+}
+
+/**
+ * A flush of a run in flight: its progress and, when they changed, its latest report and new log
+ * lines; with `leaseMs` its lease is renewed too. At least one of `reportJson` and `lines`.
+ */
+export interface RunInsightWrite {
+  readonly progress?: number;
+  readonly leaseMs?: number;
+  readonly reportJson?: string;
+  readonly lines?: LinesWrite;
 }
 
 export interface InterruptedRun {
@@ -114,7 +131,7 @@ interface ClaimShape {
  */
 const claimQuery = preparedByShape(
   (shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.unflushed}`,
-  (db, shape, v: { id: string; sessionId: string; runToken: string; leaseMs: number }) => {
+  (db, shape, v: { id: string; sessionId: string; runToken: string; leaseMs: number; seed: number }) => {
     const start = change('start');
     const update = db.updateTable('scenarios').set((eb) => ({
       status: start.to,
@@ -126,6 +143,7 @@ const claimQuery = preparedByShape(
       error_code: null,
       lease_owner: v.runToken,
       lease_expires_at: shape.leased ? databaseTime(db, v.leaseMs) : null,
+      seed: v.seed,
     }));
     const targeted =
       shape.target === 'id'
@@ -151,6 +169,7 @@ const claimQuery = preparedByShape(
         'data_params as dataParamsJson',
         'attempts',
         'started_at as startedAt',
+        'seed',
       ]);
   },
 );
@@ -191,7 +210,7 @@ const completeWithKpisQuery = preparedByShape(
     completeRow(db.with('kpis', () => kpiUpsert(db, count, v)).updateTable('scenarios'), v),
 );
 
-const failQuery = prepared((db, v: RunKey & { message: string; code: string; resultJson: string | null; now: string }) => {
+const failQuery = prepared((db, v: RunKey & { message: string; code: string; resultJson: string | null; now: string; errorClass: string | null; errorStack: string | null }) => {
   const fail = change('fail');
   return owned(db, v, fail.from).set({
     status: fail.to,
@@ -200,6 +219,8 @@ const failQuery = prepared((db, v: RunKey & { message: string; code: string; res
     kpi_values: null,
     error: v.message,
     error_code: v.code,
+    error_class: v.errorClass,
+    error_stack: v.errorStack,
     finished_at: v.now,
   });
 });
@@ -223,9 +244,9 @@ export class RunsRepository {
     return (await queueQuery(this.db, c, { sessionId: ref.sessionId, id: ref.id, now })).rows[0];
   }
 
-  /** Client `reset`: clears everything of the run when the status is one of `c.from`. */
-  reset(ref: ScenarioRef, c: StatusChange): Promise<ScenarioRecord | undefined> {
-    return this.db
+  /** Client `reset`: clears everything of the run when the status is one of `c.from`, its log lines too. */
+  async reset(ref: ScenarioRef, c: StatusChange): Promise<ScenarioRecord | undefined> {
+    const reset = await this.db
       .updateTable('scenarios')
       .set({ status: c.to, ...NO_RUN })
       .where('session_id', '=', ref.sessionId)
@@ -233,6 +254,9 @@ export class RunsRepository {
       .where('status', 'in', c.from)
       .returning(recordColumns)
       .executeTakeFirst();
+    // Hidden already (log_count is 0); removed to free their space.
+    if (reset) await deleteLogLines(this.db, ref.id);
+    return reset;
   }
 
   /**
@@ -279,9 +303,10 @@ export class RunsRepository {
    */
   private async claimWhere(target: ClaimTarget, at: { id: string; sessionId: string }, runToken: string, leaseMs: number | undefined): Promise<ClaimedRow | undefined> {
     const shape = { leased: leaseMs !== undefined, target, unflushed: this.dialect === 'postgres' };
-    const row = (await claimQuery(this.db, shape, { ...at, runToken, leaseMs: leaseMs ?? 0 })).rows[0];
-    // The claim always sets started_at; the column type allows null for rows that never started.
-    return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString() };
+    const seed = newSeed();
+    const row = (await claimQuery(this.db, shape, { ...at, runToken, leaseMs: leaseMs ?? 0, seed })).rows[0];
+    // The claim always sets started_at and seed; the column types allow null for rows that never started.
+    return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString(), seed: row.seed ?? seed };
   }
 
   async writeProgress(key: RunKey, progress: number): Promise<boolean> {
@@ -291,6 +316,29 @@ export class RunsRepository {
   /** Renews the lease (by the database clock) and writes progress; false when the row is no longer this run's. */
   async renewLease(key: RunKey, progress: number, leaseMs: number): Promise<boolean> {
     return wrote(await renewQuery(this.db, { ...key, progress, leaseMs }));
+  }
+
+  /**
+   * Writes what a run in flight reported (see `RunInsightWrite`), with its progress and lease; false
+   * when the row is no longer this run's. With log lines, one transaction: the owned UPDATE first
+   * (which holds the row), then the lines, so they never land for a run that lost its row.
+   */
+  async writeRunInsight(key: RunKey, write: RunInsightWrite): Promise<boolean> {
+    const apply = async (db: Kysely<Database>): Promise<boolean> => {
+      const row = await owned(db, key, ['PROCESSING'])
+        .set({
+          ...(write.progress === undefined ? {} : { progress: write.progress }),
+          ...(write.leaseMs === undefined ? {} : { lease_expires_at: databaseTime(db, write.leaseMs) }),
+          ...(write.reportJson === undefined ? {} : { report: write.reportJson }),
+          ...(write.lines === undefined ? {} : { log_count: write.lines.count }),
+        })
+        .returning('seq')
+        .executeTakeFirst();
+      if (row === undefined) return false;
+      if (write.lines) await appendLogLines(db, row.seq, write.lines);
+      return true;
+    };
+    return write.lines ? this.db.transaction().execute(apply) : apply(this.db);
   }
 
   async complete(
@@ -310,7 +358,18 @@ export class RunsRepository {
   }
 
   async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {
-    return wrote(await failQuery(this.db, { ...key, message: failure.message, code: failure.code, resultJson: failure.resultJson ?? null, now }));
+    const thrown = failure.thrown;
+    return wrote(
+      await failQuery(this.db, {
+        ...key,
+        message: failure.message,
+        code: failure.code,
+        resultJson: failure.resultJson ?? null,
+        now,
+        errorClass: thrown?.class ?? null,
+        errorStack: thrown ? JSON.stringify(thrown.stack) : null,
+      }),
+    );
   }
 
   /**

@@ -2,6 +2,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
 import { ENDED, NO_RUN } from './run-columns.js';
 import { prepared } from './prepared-query.js';
+import { readLogLines } from './run-log-lines.js';
 import { copyKpiValues } from './scenario-kpis.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */
@@ -23,6 +24,10 @@ export interface ScenarioRecord {
   readonly createdAt: string;
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
+  /** The latest `ctx.report` as wire JSON (`ReportView`), or null. */
+  readonly reportJson: string | null;
+  /** The seed of the latest run's `ctx.random`; null before a run started. */
+  readonly seed: number | null;
 }
 
 export type NewScenario = Pick<
@@ -36,6 +41,19 @@ export interface ScenarioStatusRecord {
   readonly tag: string;
   readonly status: StoredStatus;
   readonly progress: number;
+  readonly reportJson: string | null;
+}
+
+/** What `GET .../logs` serves of a scenario: its latest run's lines and, when FAILED, what it threw. */
+export interface ScenarioLogsRecord {
+  readonly status: StoredStatus;
+  /** Lines the latest run wrote; only the last 1,000 are kept. */
+  readonly logCount: number;
+  readonly lines: readonly { line: number; at: string; level: string; message: string; fields: string | null }[];
+  readonly error: string | null;
+  readonly errorClass: string | null;
+  /** JSON array of stack frames. */
+  readonly errorStack: string | null;
 }
 
 /** A state change decided by the scenario state machine: the allowed from-states and the target. */
@@ -66,19 +84,32 @@ export const recordColumns = [
   'created_at as createdAt',
   'started_at as startedAt',
   'finished_at as finishedAt',
+  'report as reportJson',
+  'seed',
 ] as const;
 
 // The statements of the hot paths (create, run, status), compiled once (see prepared-query.ts).
 
 const statusQuery = prepared((db, ref: ScenarioRef) =>
-  db.selectFrom('scenarios').select(['id', 'tag', 'status', 'progress']).where('session_id', '=', ref.sessionId).where('id', '=', ref.id),
+  db
+    .selectFrom('scenarios')
+    .select(['id', 'tag', 'status', 'progress', 'report as reportJson'])
+    .where('session_id', '=', ref.sessionId)
+    .where('id', '=', ref.id),
 );
 
 const statusBySessionRefQuery = prepared((db, v: { sessionRef: string; id: string }) =>
   db
     .selectFrom('scenarios')
     .innerJoin('sessions', 'sessions.id', 'scenarios.session_id')
-    .select(['scenarios.id', 'scenarios.tag', 'scenarios.status', 'scenarios.progress', 'scenarios.session_id as sessionId'])
+    .select([
+      'scenarios.id',
+      'scenarios.tag',
+      'scenarios.status',
+      'scenarios.progress',
+      'scenarios.report as reportJson',
+      'scenarios.session_id as sessionId',
+    ])
     .where('scenarios.id', '=', v.id)
     .where((eb) => eb.or([eb('sessions.id', '=', v.sessionRef), eb('sessions.display_name', '=', v.sessionRef)])),
 );
@@ -168,7 +199,7 @@ export class ScenariosRepository {
   async insert(scenario: NewScenario): Promise<ScenarioRecord | undefined> {
     const result = await insertQuery(this.db, scenario);
     if (Number(result.numAffectedRows ?? 0) === 0) return undefined;
-    const { progress, result: resultJson, kpi_values, error, error_code, started_at, finished_at } = NO_RUN;
+    const { progress, result: resultJson, kpi_values, error, error_code, started_at, finished_at, report, seed } = NO_RUN;
     return {
       id: scenario.id,
       sessionId: scenario.sessionId,
@@ -186,7 +217,22 @@ export class ScenariosRepository {
       errorCode: error_code,
       startedAt: started_at,
       finishedAt: finished_at,
+      reportJson: report,
+      seed,
     };
+  }
+
+  /** The scenario's latest run's log lines (the last 1,000) and error; undefined when it does not exist. */
+  async logs(ref: ScenarioRef): Promise<ScenarioLogsRecord | undefined> {
+    const row = await this.db
+      .selectFrom('scenarios')
+      .select(['seq', 'status', 'log_count as logCount', 'error', 'error_class as errorClass', 'error_stack as errorStack'])
+      .where('session_id', '=', ref.sessionId)
+      .where('id', '=', ref.id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { seq, ...rest } = row;
+    return { ...rest, lines: rest.logCount > 0 ? await readLogLines(this.db, seq, rest.logCount) : [] };
   }
 
   /** Deletes the scenario; answers the status it had, or undefined when there was none. */
@@ -226,7 +272,8 @@ export class ScenariosRepository {
     const rows = await db.selectFrom('scenarios').selectAll().where('session_id', '=', fromSessionId).orderBy('seq').execute();
     if (rows.length === 0) return;
     const copies = rows.map(({ seq: _seq, ...row }) => {
-      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0 };
+      // Log lines are not copied: a copy has none (`log_count` 0).
+      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0, log_count: 0 };
       return keepsRun(row.status) ? base : { ...base, status: 'CREATED' as const, ...NO_RUN };
     });
     // Batches keep each statement under SQLite's bound-parameter limit.

@@ -8,6 +8,7 @@ import { DomainRegistry } from '../domain/registry.js';
 import type { RunOutcome } from '../executor/run/job.js';
 import { runScenario } from '../executor/run/run-scenario.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
+import { newSeed } from '../scenarios/run-insight.js';
 
 /** One line an algorithm logged through `ctx.log`. */
 export interface LoggedLine {
@@ -55,6 +56,8 @@ export interface RunAlgorithmOptions {
   readonly dataParams?: Readonly<Record<string, unknown>>;
   /** Aborts the run as a cancel would (`ctx.signal`). */
   readonly signal?: AbortSignal;
+  /** The seed of `ctx.random` (default: a new one), to repeat a run exactly. */
+  readonly seed?: number;
 }
 
 type AlgorithmNamed<D extends Domain, N> = Extract<D['algorithms'][number], { readonly name: N }>;
@@ -96,6 +99,7 @@ export async function runAlgorithm<D extends Domain, const N extends D['algorith
       algoParams: params,
       dataParams: options.dataParams ?? {},
       deadline: Number.MAX_SAFE_INTEGER,
+      seed: options.seed ?? newSeed(),
     },
     {
       domain: registry,

@@ -29,6 +29,7 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
       data: await get(`/sessions/${other.id}/data`),
       dataset: await get(`/sessions/${other.id}/data/example`),
       scenarios: await get(`/sessions/${other.id}/scenarios`),
+      logs: await get(`/sessions/${other.id}/scenarios/${other.scenarioId}/logs`),
     };
   };
 
@@ -159,7 +160,8 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
       if (route.method !== 'HEAD') expect(res.body).not.toContain('theirs');
       checked++;
     }
-    expect(checked).toBeGreaterThanOrEqual(6);
+    // get, delete, run, reset, cancel, status, result, logs
+    expect(checked).toBeGreaterThanOrEqual(8);
     expect(await snapshot()).toEqual(before);
   });
 

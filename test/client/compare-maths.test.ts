@@ -41,6 +41,8 @@ function record(id: string, kpis: Record<string, number> | null, algo = 'A', par
     createdAt: '2026-01-01T00:00:00.000Z',
     startedAt: null,
     finishedAt: null,
+    reportJson: null,
+    seed: null,
   };
 }
 

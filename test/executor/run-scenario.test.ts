@@ -40,6 +40,7 @@ describe('running one scenario with the shared run core', () => {
     sessionId,
     datasetKey: 'items',
     deadline: Date.now() + 3_600_000,
+    seed: 7,
     algoName,
     algoParams,
     dataParams,

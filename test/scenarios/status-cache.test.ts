@@ -20,6 +20,8 @@ const record = (id: string, sessionId = 's1'): ScenarioRecord => ({
   createdAt: '2024-01-01T00:00:00.000Z',
   startedAt: null,
   finishedAt: null,
+  reportJson: null,
+  seed: null,
 });
 
 describe('the status cache', () => {
@@ -40,7 +42,24 @@ describe('the status cache', () => {
     events.emit('run:progress', { ...ref, progress: 0.25 });
     expect(cache.get('a')).toMatchObject({ status: 'PROCESSING', progress: 0.25 });
     events.emit('run:completed', ref);
-    expect(cache.get('a')).toEqual({ id: 'a', sessionId: 's1', tag: 'tag a', status: 'COMPLETE', progress: 1 });
+    expect(cache.get('a')).toEqual({ id: 'a', sessionId: 's1', tag: 'tag a', status: 'COMPLETE', progress: 1, reportJson: null });
+  });
+
+  it('follows the latest report of a run, keeps it when a cancel announces none, and clears it on reset', () => {
+    const { events, cache } = following();
+    cache.written(record('a'));
+    const ref = { scenarioId: 'a', sessionId: 's1' };
+    const report = { objective: 3, best_so_far: 2, message: null, at: '2026-01-01T00:00:00.000Z' };
+    events.emit('run:started', { ...ref, attempt: 1 });
+    events.emit('run:progress', { ...ref, progress: 0.5, report });
+    expect(cache.get('a')?.reportJson).toBe(JSON.stringify(report));
+    events.emit('run:failed', { ...ref, message: 'cancelled', code: 'CANCELLED' });
+    expect(cache.get('a')).toMatchObject({ status: 'FAILED', reportJson: JSON.stringify(report) });
+    events.emit('run:reset', ref);
+    expect(cache.get('a')?.reportJson).toBeNull();
+    events.emit('run:started', { ...ref, attempt: 1 });
+    events.emit('run:completed', { ...ref, report: { ...report, objective: 1 } });
+    expect(cache.get('a')?.reportJson).toBe(JSON.stringify({ ...report, objective: 1 }));
   });
 
   it('keeps the last written progress of a failed run, as its row does', () => {

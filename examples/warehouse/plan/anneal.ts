@@ -39,7 +39,7 @@ export async function anneal(
   problem: SlottingProblem,
   start: Plan,
   options: AnnealOptions,
-  ctx: Pick<RunContext, 'progress' | 'signal'>,
+  ctx: Pick<RunContext, 'progress' | 'signal'> & Partial<Pick<RunContext, 'report'>>,
 ): Promise<{ plan: Plan; stats: AnnealStats }> {
   const walk = new Walk(problem, start, mulberry32(options.seed), options.moveCost);
   const chunk = Math.max(1, Math.ceil(options.iterations / REPORTS));
@@ -49,6 +49,7 @@ export async function anneal(
     const end = Math.min(options.iterations, done + chunk);
     for (; done < end; done++, temperature *= options.coolingRate) walk.step(temperature);
     ctx.progress(done / options.iterations);
+    ctx.report?.({ objective: walk.cost, bestSoFar: walk.bestCost });
     ctx.signal.throwIfAborted();
     // Yields between chunks, so an abort posted to this thread is delivered during a long run.
     await yieldToEventLoop();
@@ -82,8 +83,9 @@ class Walk {
   private readonly plan: Plan;
   private readonly slotted: Int32Array;
   private readonly used: Int32Array;
-  private cost: number;
-  private bestCost: number;
+  /** Daily travel of the current plan and of the best one seen (running sums of deltas). */
+  cost: number;
+  bestCost: number;
   /** Null while the current plan is the best one; copied only when a worsening move leaves it. */
   private bestPlan: Plan | null = null;
   accepted = 0;

@@ -116,7 +116,7 @@ export class DistributedExecutor implements Executor {
 
   live(scenarioId: string): LiveRun | undefined {
     const run = this.running.get(scenarioId);
-    return run && { sessionId: run.sessionId, tag: run.claimed.tag, progress: run.control.progress };
+    return run && { sessionId: run.sessionId, tag: run.claimed.tag, progress: run.control.progress, report: run.insight.buffer.report };
   }
 
   async cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void> {
@@ -256,7 +256,8 @@ export class DistributedExecutor implements Executor {
     this.running.set(scenarioId, run);
     try {
       this.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt });
-      const task = this.pool!.run({ job: claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal }).catch(
+      const { task: workerTask, transferList } = run.task();
+      const task = this.pool!.run(workerTask, { signal: run.taskAbort.signal, transferList }).catch(
         (thrown: unknown): RunOutcome => {
           const err = coerceError(thrown);
           return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
@@ -264,7 +265,7 @@ export class DistributedExecutor implements Executor {
       );
       run.settleWith(
         task.then(async (outcome) => {
-          const announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log).catch((err: unknown) => {
+          const announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log, run.insight).catch((err: unknown) => {
             // The lease, no longer renewed, expires and another process takes the run back.
             this.options.log.error({ err, scenario_id: scenarioId }, 'executor: could not record the outcome of a run');
             return undefined;
@@ -281,8 +282,10 @@ export class DistributedExecutor implements Executor {
   }
 
   /**
-   * Writes changed progress and renews leases of this process's runs. A run whose row is no longer
-   * its own (deleted, or reclaimed after this process was cut off) is stopped without writing.
+   * Writes changed progress, new reports and log lines, and renews leases of this process's runs
+   * (one statement per run and tick; a transaction with the lines when there are any). A run whose
+   * row is no longer its own (deleted, or reclaimed after this process was cut off) is stopped
+   * without writing.
    */
   private async flush(): Promise<void> {
     if (this.flushing) return;
@@ -292,16 +295,29 @@ export class DistributedExecutor implements Executor {
         if (run.stopReason !== undefined) continue;
         const progress = run.control.progress;
         const leaseDue = Date.now() - (run.leaseRenewedAt ?? 0) >= this.options.leaseRenewMs;
-        if (progress <= run.writtenProgress && !leaseDue) continue;
-        const owned = await this.runs.renewLease(keyOf(run.claimed), Math.max(progress, run.writtenProgress), this.options.leaseMs);
+        const insight = run.insight.buffer.take();
+        if (progress <= run.writtenProgress && !leaseDue && insight === undefined) continue;
+        const key = keyOf(run.claimed);
+        const { leaseMs } = this.options;
+        const value = Math.max(progress, run.writtenProgress);
+        let owned: boolean;
+        try {
+          owned = insight
+            ? await run.insight.buffer.writing(this.runs.writeRunInsight(key, { progress: value, leaseMs, ...insight }))
+            : await this.runs.renewLease(key, value, leaseMs);
+        } catch (err) {
+          if (insight) run.insight.buffer.putBack(insight);
+          throw err;
+        }
         if (!owned) {
           void run.stop('cancel', this.options.cancelGraceMs);
           continue;
         }
         run.leaseRenewedAt = Date.now();
-        if (progress > run.writtenProgress) {
-          run.writtenProgress = progress;
-          this.events.emit('run:progress', { ...refOf(run), progress });
+        if (progress > run.writtenProgress || insight?.reportJson !== undefined) {
+          run.writtenProgress = value;
+          const report = run.insight.buffer.report;
+          this.events.emit('run:progress', { ...refOf(run), progress: value, ...(report ? { report } : {}) });
         }
       }
     } catch (err) {

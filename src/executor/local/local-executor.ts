@@ -102,7 +102,7 @@ export class LocalExecutor implements Executor {
 
   live(scenarioId: string): LiveRun | undefined {
     const run = this.running.get(scenarioId);
-    return run && { sessionId: run.sessionId, tag: run.claimed.tag, progress: run.control.progress };
+    return run && { sessionId: run.sessionId, tag: run.claimed.tag, progress: run.control.progress, report: run.insight.buffer.report };
   }
 
   async cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void> {
@@ -227,7 +227,8 @@ export class LocalExecutor implements Executor {
   private launch(run: RunningRun): void {
     this.running.set(run.scenarioId, run);
     this.events.emit('run:started', { ...refOf(run), attempt: run.claimed.attempt });
-    const task = this.pool!.run({ job: run.claimed.job, control: run.control.buffer }, { signal: run.taskAbort.signal });
+    const { task: workerTask, transferList } = run.task();
+    const task = this.pool!.run(workerTask, { signal: run.taskAbort.signal, transferList });
     run.settleWith(
       task
         .catch((thrown: unknown): RunOutcome => {
@@ -244,7 +245,7 @@ export class LocalExecutor implements Executor {
     const ref = refOf(run);
     let announcement: Announcement | undefined;
     try {
-      announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log);
+      announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log, run.insight);
     } catch (err) {
       this.options.log.error(
         { scenario_id: ref.scenarioId, session_id: ref.sessionId, err },
@@ -257,16 +258,34 @@ export class LocalExecutor implements Executor {
     this.dispatch();
   }
 
-  /** Writes changed live progress of every run, batched (one UPDATE per run and tick at most). */
+  /**
+   * Writes changed live progress of every run, with its new report and log lines, batched (one
+   * UPDATE per run and tick at most; a transaction with the lines when there are any).
+   */
   private async flushProgress(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
     try {
       for (const run of [...this.running.values()]) {
+        if (run.stopReason !== undefined) continue;
         const progress = run.control.progress;
-        if (run.stopReason !== undefined || progress <= run.writtenProgress) continue;
-        run.writtenProgress = progress;
-        if (await this.runs.writeProgress(keyOf(run.claimed), progress)) this.events.emit('run:progress', { ...refOf(run), progress });
+        const insight = run.insight.buffer.take();
+        const moved = progress > run.writtenProgress;
+        if (!moved && insight === undefined) continue;
+        run.writtenProgress = Math.max(progress, run.writtenProgress);
+        const key = keyOf(run.claimed);
+        let written: boolean;
+        try {
+          written = insight
+            ? await run.insight.buffer.writing(this.runs.writeRunInsight(key, { progress: run.writtenProgress, ...insight }))
+            : await this.runs.writeProgress(key, progress);
+        } catch (err) {
+          if (insight) run.insight.buffer.putBack(insight);
+          throw err;
+        }
+        const report = run.insight.buffer.report;
+        const announce = written && (moved || insight?.reportJson !== undefined);
+        if (announce) this.events.emit('run:progress', { ...refOf(run), progress: run.writtenProgress, ...(report ? { report } : {}) });
       }
     } catch (err) {
       this.options.log.warn({ err }, 'executor: could not write live progress');

@@ -1,12 +1,16 @@
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import type { StopReason } from '../queue/record-outcome.js';
+import { InsightChannel } from '../run/insight-channel.js';
 import { RunControl } from './run-control.js';
+import type { WorkerTask } from './worker-task.js';
 
 export type { StopReason } from '../queue/record-outcome.js';
 
 /** One claimed run in flight on the pool, from launch until its task has settled. */
 export class RunningRun {
   readonly control = new RunControl();
+  /** Its reports and log lines, sent by the worker thread in batches. */
+  readonly insight = new InsightChannel();
   /** Aborting this makes piscina terminate the thread running the task. */
   readonly taskAbort = new AbortController();
   /** The last progress written to the database. */
@@ -23,6 +27,12 @@ export class RunningRun {
 
   get sessionId(): string {
     return this.claimed.job.sessionId;
+  }
+
+  /** What the pool runs, and what must be transferred with it. */
+  task(): { task: WorkerTask; transferList: WorkerTask['insight'][] } {
+    const port = this.insight.port;
+    return { task: { job: this.claimed.job, control: this.control.buffer, insight: port }, transferList: [port] };
   }
 
   get stopReason(): StopReason | undefined {

@@ -1,9 +1,12 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import pino, { type Logger } from 'pino';
-import { loadDomain } from '../../domain/load.js';
+import { domainModuleUrl, loadDomain } from '../../domain/load.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { openStore } from '../../store/store.js';
 import { DatasetCache } from '../run/dataset-cache.js';
+import { InsightRecorder } from '../run/insight-recorder.js';
 import type { RunOutcome } from '../run/job.js';
 import { runLogger } from '../run/run-logger.js';
 import { runScenario } from '../run/run-scenario.js';
@@ -21,6 +24,7 @@ interface ThreadResources {
   readonly domain: DomainRegistry;
   readonly datasets: DatasetCache;
   readonly log: Logger;
+  readonly domainDir: string | undefined;
 }
 
 let resources: Promise<ThreadResources> | undefined;
@@ -32,7 +36,18 @@ async function openResources(): Promise<ThreadResources> {
   // Migrations are the server's job; a worker only reads.
   const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2 });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
-  return { domain, datasets: new DatasetCache(store.datasets), log };
+  return { domain, datasets: new DatasetCache(store.datasets), log, domainDir: domainDirectory(config.domain) };
+}
+
+/** The directory of the domain module's file, when it is one (its stack frames are the author's). */
+function domainDirectory(specifier: string): string | undefined {
+  try {
+    const url = domainModuleUrl(specifier);
+    const file = url.startsWith('file:') ? url : import.meta.resolve(url);
+    return file.startsWith('file:') ? dirname(fileURLToPath(file)) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function threadResources(): Promise<ThreadResources> {
@@ -45,7 +60,17 @@ function threadResources(): Promise<ThreadResources> {
 }
 
 export default async function runTask(task: WorkerTask): Promise<RunOutcome> {
-  const { domain, datasets, log } = await threadResources();
+  const insight = new InsightRecorder((batch) => task.insight.postMessage(batch));
+  try {
+    return await run(task, insight);
+  } finally {
+    // Before the outcome: the executor waits for this final batch before it records the run.
+    insight.finish();
+  }
+}
+
+async function run(task: WorkerTask, insight: InsightRecorder): Promise<RunOutcome> {
+  const { domain, datasets, log, domainDir } = await threadResources();
   const control = new RunControl(task.control);
   const controller = new AbortController();
   const abort = () => controller.abort(new Error('the run was cancelled'));
@@ -59,7 +84,9 @@ export default async function runTask(task: WorkerTask): Promise<RunOutcome> {
         control.setProgress(fraction);
         if (control.abortRequested) abort();
       },
-      log: runLogger(log, task.job),
+      log: runLogger(log, task.job, insight),
+      report: (report) => insight.report(report),
+      domainDir,
     });
   } finally {
     stopWatching();

@@ -4,7 +4,7 @@ import type { WorkerConfig, WorkerTask } from './worker-task.js';
 
 /** The slice of piscina the executor uses. */
 export interface WorkerPool {
-  run(task: WorkerTask, options: { signal: AbortSignal }): Promise<RunOutcome>;
+  run(task: WorkerTask, options: { signal: AbortSignal; transferList: WorkerTask['insight'][] }): Promise<RunOutcome>;
   destroy(): Promise<void>;
 }
 

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { RunJob } from '../run/job.js';
 
 /** What every worker thread of the pool gets at start-up (piscina `workerData`). */
@@ -9,10 +10,14 @@ export interface WorkerConfig {
   readonly logLevel: string;
 }
 
-/** One task posted to the pool: the job and its shared control block (see `run-control.ts`). */
+/**
+ * One task posted to the pool: the job, its shared control block (see `run-control.ts`) and the port
+ * its reports and log lines go back through (`InsightBatch`es; transferred with the task).
+ */
 export interface WorkerTask {
   readonly job: RunJob;
   readonly control: SharedArrayBuffer;
+  readonly insight: MessagePort;
 }
 
 /** Narrows the untyped `workerData` a thread receives; a mismatch is a bug in the executor. */

@@ -36,6 +36,7 @@ function claimedRun(row: ClaimedRow, runToken: string, options: ClaimOptions): C
       algoParams: parseObject(row.algoParamsJson),
       dataParams: parseObject(row.dataParamsJson),
       deadline: Date.parse(row.startedAt) + timeLimitMs,
+      seed: row.seed,
     },
     tag: row.tag,
     attempt: row.attempts,

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import { timeLimitMessage, type RunErrorCode } from '../../scenarios/run-error.js';
+import { timeLimitMessage } from '../../scenarios/run-error.js';
 import type { RunKey, RunsRepository } from '../../store/runs-repository.js';
-import type { RunRef } from '../events.js';
+import type { RunEventMap, RunRef } from '../events.js';
+import type { InsightChannel } from '../run/insight-channel.js';
 import type { RunOutcome } from '../run/job.js';
 import type { ClaimedRun } from './claimed-run.js';
 
@@ -12,15 +13,20 @@ export const keyOf = (run: ClaimedRun): RunKey => ({ id: run.job.scenarioId, run
 
 /** The event to announce once a settled run has been recorded. */
 export type Announcement =
-  | { readonly name: 'run:completed'; readonly event: RunRef }
-  | { readonly name: 'run:failed'; readonly event: RunRef & { readonly message: string; readonly code: RunErrorCode } };
+  | { readonly name: 'run:completed'; readonly event: RunEventMap['run:completed'] }
+  | { readonly name: 'run:failed'; readonly event: RunEventMap['run:failed'] };
+
+/** How long an outcome waits for the run's last reports and log lines (a stopped thread sends none). */
+const INSIGHT_DRAIN_MS = 1_000;
 
 /**
  * Records how a claimed run ended, the same way for every executor: nothing for a cancelled run (its
  * canceller already wrote or deleted the row), COMPLETE whenever the algorithm finished (even during a
  * shutdown or at its time limit), back in the queue for a run stopped by a shutdown, FAILED with
  * TIME_LIMIT for one stopped at its time limit, FAILED (logged with its stack) otherwise. Every write
- * needs the run's token. Returns what to announce; nothing when the row was no longer this run's.
+ * needs the run's token. A recorded outcome first writes the run's last reports and log lines
+ * (`insight`) and announces its final report. Returns what to announce; nothing when the row was no
+ * longer this run's.
  */
 export async function recordOutcome(
   runs: RunsRepository,
@@ -28,13 +34,22 @@ export async function recordOutcome(
   stopReason: StopReason | undefined,
   outcome: RunOutcome,
   log: Logger,
+  insight?: InsightChannel,
 ): Promise<Announcement | undefined> {
   const ref: RunRef = { scenarioId: run.job.scenarioId, sessionId: run.job.sessionId };
+  const requeued = stopReason === 'shutdown' && outcome.status !== 'COMPLETE';
+  if (stopReason === 'cancel' || requeued) {
+    void insight?.drained(0);
+  } else {
+    await writeLastInsight(runs, run, insight, log);
+  }
   if (stopReason === 'cancel') return undefined;
   const key = keyOf(run);
+  const report = insight?.buffer.report;
+  const final = report ? { report } : {};
   if (outcome.status === 'COMPLETE') {
     const written = await runs.complete(key, { resultJson: outcome.resultJson, kpis: outcome.kpis }, new Date().toISOString());
-    return written ? { name: 'run:completed', event: ref } : undefined;
+    return written ? { name: 'run:completed', event: { ...ref, ...final } } : undefined;
   }
   if (stopReason === 'shutdown') {
     await runs.requeueStopped(key);
@@ -43,10 +58,25 @@ export async function recordOutcome(
   const failure =
     stopReason === 'time-limit'
       ? { message: timeLimitMessage(run.timeLimitMs), code: 'TIME_LIMIT' as const }
-      : { message: outcome.message, code: outcome.code ?? ('ALGORITHM_ERROR' as const), resultJson: outcome.resultJson };
+      : { message: outcome.message, code: outcome.code ?? ('ALGORITHM_ERROR' as const), resultJson: outcome.resultJson, ...(outcome.thrown ? { thrown: outcome.thrown } : {}) };
   const ids = { scenario_id: ref.scenarioId, session_id: ref.sessionId };
   if (stopReason === 'time-limit') log.warn({ ...ids, time_limit_ms: run.timeLimitMs }, 'scenario run stopped at its time limit');
   else log.error({ ...ids, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
   const failed = await runs.fail(key, failure, new Date().toISOString());
-  return failed ? { name: 'run:failed', event: { ...ref, message: failure.message, code: failure.code } } : undefined;
+  return failed ? { name: 'run:failed', event: { ...ref, message: failure.message, code: failure.code, ...final } } : undefined;
+}
+
+/** Waits for the run's final batch and writes what the store does not have yet; a failure is only logged. */
+async function writeLastInsight(runs: RunsRepository, run: ClaimedRun, insight: InsightChannel | undefined, log: Logger): Promise<void> {
+  if (!insight) return;
+  await insight.drained(INSIGHT_DRAIN_MS);
+  // A flush may be writing earlier lines: these go after them, and before the outcome.
+  await insight.buffer.idle();
+  const last = insight.buffer.take();
+  if (!last) return;
+  try {
+    await runs.writeRunInsight(keyOf(run), last);
+  } catch (err) {
+    log.warn({ err, scenario_id: run.job.scenarioId }, 'could not write the last reports and log lines of a run');
+  }
 }

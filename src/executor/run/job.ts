@@ -1,6 +1,7 @@
-import type { RunLogger } from '../../domain/define.js';
+import type { RunLogger, RunReport } from '../../domain/run-context.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import type { Dataset } from '../../datasets/model.js';
+import type { ThrownError } from '../../scenarios/run-insight.js';
 
 /**
  * One run of one scenario, as any executor hands it to `runScenario`: plain data, so it crosses a
@@ -16,6 +17,8 @@ export interface RunJob {
   readonly dataParams: Readonly<Record<string, unknown>>;
   /** When the run's time limit ends it (epoch ms, by the database clock at claim). */
   readonly deadline: number;
+  /** The seed of `ctx.random`, recorded on the scenario at claim. */
+  readonly seed: number;
 }
 
 /** What a run produced. `runScenario` never throws: every failure is a FAILED outcome. */
@@ -37,6 +40,8 @@ export type RunOutcome =
       readonly code?: 'ALGORITHM_ERROR' | 'KPI_ERROR';
       /** The algorithm's result (JSON text) when only a KPI failed: it is kept with the failure. */
       readonly resultJson?: string;
+      /** What the domain's code threw (an Error), for `GET .../logs`; absent for other failures. */
+      readonly thrown?: ThrownError;
     };
 
 /** Loads a session's dataset by key (a `DatasetCache` serves repeated runs without re-parsing). */
@@ -56,4 +61,8 @@ export interface RunEnvironment {
   /** Aborted when the run is cancelled; `ctx.progress()` throws once it is. */
   readonly signal: AbortSignal;
   readonly log: RunLogger;
+  /** Receives every `ctx.report` (absent: reports go nowhere). */
+  readonly report?: (report: RunReport) => void;
+  /** The domain module's directory: its frames are picked out of a thrown error's stack. */
+  readonly domainDir?: string;
 }

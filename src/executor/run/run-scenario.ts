@@ -1,10 +1,25 @@
-import type { RunContext } from '../../domain/define.js';
+import type { RunContext } from '../../domain/run-context.js';
 import { typedDataset } from '../../domain/typed-dataset.js';
 import { coerceError } from '../../errors.js';
 import { validateParams } from '../../params/validate.js';
 import { computeKpis, KpiError } from './kpis.js';
 import type { RunEnvironment, RunJob, RunOutcome } from './job.js';
 import { monotoneProgress } from './progress.js';
+import { seededRandom } from './seeded-random.js';
+import { thrownError } from './thrown-error.js';
+
+/** Wraps what the domain's own code (`prepare`, `run`) threw, to tell it from the run's own checks. */
+class ThrownByDomain {
+  constructor(readonly thrown: unknown) {}
+}
+
+async function domainCall<T>(call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (thrown) {
+    throw new ThrownByDomain(thrown);
+  }
+}
 
 /**
  * The core of every executor: one run of one scenario, from its job to its outcome. Loads the
@@ -16,10 +31,14 @@ import { monotoneProgress } from './progress.js';
 export async function runScenario(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   try {
     return await attempt(job, env);
-  } catch (thrown) {
-    const err = coerceError(thrown);
+  } catch (caught) {
+    const byDomain = caught instanceof ThrownByDomain;
+    const err = coerceError(byDomain ? caught.thrown : caught);
     const code = err instanceof KpiError ? 'KPI_ERROR' : 'ALGORITHM_ERROR';
-    return { status: 'FAILED', message: err.message || err.name, stack: err.stack, code };
+    // A KPI's own error is the cause of the KpiError that names the KPI.
+    const domainThrown = byDomain ? caught.thrown : err instanceof KpiError ? err.cause : undefined;
+    const thrown = thrownError(domainThrown, env.domainDir);
+    return { status: 'FAILED', message: err.message || err.name, stack: err.stack, code, ...(thrown ? { thrown } : {}) };
   }
 }
 
@@ -35,7 +54,8 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   env.signal.throwIfAborted();
   const source = domain.dataSource;
   const view = typedDataset(dataset, domain.domain.schemas);
-  const data: unknown = source?.prepare ? source.prepare(view, dataParams) : view;
+  // A method call, so a data source written as a class keeps its `this`.
+  const data: unknown = source?.prepare ? await domainCall(() => source.prepare!(view, dataParams)) : view;
 
   const report = monotoneProgress(env.progress);
   const ctx: RunContext = {
@@ -44,10 +64,13 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
       // A synchronous loop stops at its next report once the run is cancelled.
       env.signal.throwIfAborted();
     },
+    report: (value) => env.report?.(value),
     signal: env.signal,
     log: env.log,
+    random: seededRandom(job.seed),
+    deadline: new Date(job.deadline),
   };
-  const result: unknown = await algorithm.run(data, params, ctx);
+  const result: unknown = await domainCall(() => algorithm.run(data, params, ctx));
   env.signal.throwIfAborted();
   if (result === undefined || result === null) throw new Error(`algorithm '${algorithm.name}' returned no result (${String(result)})`);
   const resultJson = JSON.stringify(result) as string | undefined;
@@ -58,7 +81,10 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     kpis = computeKpis(domain.kpisFor(algorithm.name), result, data);
   } catch (thrown) {
     // The algorithm did its work: its result is kept beside the KPI's failure.
-    if (thrown instanceof KpiError) return { status: 'FAILED', message: thrown.message, stack: thrown.stack, code: 'KPI_ERROR', resultJson };
+    if (thrown instanceof KpiError) {
+      const cause = thrownError(thrown.cause, env.domainDir);
+      return { status: 'FAILED', message: thrown.message, stack: thrown.stack, code: 'KPI_ERROR', resultJson, ...(cause ? { thrown: cause } : {}) };
+    }
     throw thrown;
   }
   report(1);

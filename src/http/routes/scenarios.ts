@@ -21,6 +21,17 @@ const Kpi = Type.Object({
   threshold: NullableNumber,
 });
 
+/** The latest `ctx.report` of a run (docs/api/runs.md, "Run insight"). */
+export const RunReport = Type.Object(
+  {
+    objective: NullableNumber,
+    best_so_far: NullableNumber,
+    message: Type.Union([Type.String(), Type.Null()]),
+    at: Type.String({ format: 'date-time', description: 'when the algorithm reported' }),
+  },
+  { title: 'RunReport', description: "a run's latest ctx.report; absent until it reports" },
+);
+
 export const Scenario = Type.Object({
   id: Type.String(),
   tag: Type.String(),
@@ -44,6 +55,8 @@ export const Scenario = Type.Object({
     ],
     { description: 'set when FAILED' },
   ),
+  report: Type.Optional(RunReport),
+  seed: Type.Optional(Type.Integer({ minimum: 0, description: "the seed of the latest run's ctx.random; absent until a run started" })),
 });
 
 /** A page of scenarios; each item holds the `fields` asked for (all by default). */
@@ -74,7 +87,13 @@ const ScenarioListQuery = Type.Object({
 /** Whether any list query parameter was given (else the spec's plain array is answered). */
 const isListQuery = (query: object) => Object.keys(query).some((key) => key in ScenarioListQuery.properties);
 
-const ScenarioStatus = Type.Object({ id: Type.String(), tag: Type.String(), status: Status, progress: Type.Number({ minimum: 0, maximum: 1 }) });
+const ScenarioStatus = Type.Object({
+  id: Type.String(),
+  tag: Type.String(),
+  status: Status,
+  progress: Type.Number({ minimum: 0, maximum: 1 }),
+  report: Type.Optional(RunReport),
+});
 
 /** Parameter values by name; null or omitted means every default. Any other JSON type is a 422. */
 const ParamValues = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]));

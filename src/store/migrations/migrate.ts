@@ -7,6 +7,7 @@ import { apiTokensMigration } from './0003-api-tokens.js';
 import { runStateMigration } from './0004-run-state.js';
 import { eventLogMigration } from './0005-event-log.js';
 import { webhooksMigration } from './0006-webhooks.js';
+import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
@@ -18,6 +19,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0004-run-state': runStateMigration,
     '0005-event-log': eventLogMigration(dialect),
     '0006-webhooks': webhooksMigration(dialect),
+    '0007-run-insight': runInsightMigration,
     '0008-list-indexes': listIndexesMigration(dialect),
   };
 }
@@ -25,7 +27,8 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
 /** Brings the schema up to date; safe to run from several processes at once (Kysely takes a lock). */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  // Numbers are reserved per feature branch, so a store may have run a later one first (0008 before 0007).
+  const { error, results } = await new Migrator({ db, provider, allowUnorderedMigrations: true }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${inspect(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,5 +1,6 @@
 import type { Cell, ColumnType, Dataset, Table } from '../../../src/datasets/model.js';
 import type { RunContext } from '../../../src/domain/define.js';
+import { seededRandom } from '../../../src/executor/run/seeded-random.js';
 import { dataSource } from '../../../examples/warehouse/data-source.js';
 import type { WarehouseData } from '../../../examples/warehouse/model.js';
 import { schemas } from '../../../examples/warehouse/schemas.js';
@@ -88,6 +89,9 @@ export function fakeContext(onProgress?: (fraction: number, controller: AbortCon
     },
     signal: controller.signal,
     log: { info() {}, warn() {}, error() {} },
+    report() {},
+    random: seededRandom(42),
+    deadline: new Date(Date.now() + 3_600_000),
   };
   return { ctx, progress, controller };
 }
