@@ -9,8 +9,10 @@ import { seededRandom } from './seeded-random.js';
 import { thrownError } from './thrown-error.js';
 
 /** Wraps what the domain's own code (`prepare`, `run`) threw, to tell it from the run's own checks. */
-class ThrownByDomain {
-  constructor(readonly thrown: unknown) {}
+class ThrownByDomain extends Error {
+  constructor(readonly thrown: unknown) {
+    super('thrown by the domain module');
+  }
 }
 
 async function domainCall<T>(call: () => T | Promise<T>): Promise<T> {
@@ -55,7 +57,7 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   const source = domain.dataSource;
   const view = typedDataset(dataset, domain.domain.schemas);
   // A method call, so a data source written as a class keeps its `this`.
-  const data: unknown = source?.prepare ? await domainCall(() => source.prepare!(view, dataParams)) : view;
+  const data: unknown = source?.prepare ? await domainCall<unknown>(() => source.prepare!(view, dataParams)) : view;
 
   const report = monotoneProgress(env.progress);
   const ctx: RunContext = {
@@ -70,7 +72,7 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     random: seededRandom(job.seed),
     deadline: new Date(job.deadline),
   };
-  const result: unknown = await domainCall(() => algorithm.run(data, params, ctx));
+  const result: unknown = await domainCall<unknown>(() => algorithm.run(data, params, ctx));
   env.signal.throwIfAborted();
   if (result === undefined || result === null) throw new Error(`algorithm '${algorithm.name}' returned no result (${String(result)})`);
   const resultJson = JSON.stringify(result) as string | undefined;
