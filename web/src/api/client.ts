@@ -1,5 +1,6 @@
 import { createScenaristClient, type paths, type WatchEventsOptions } from 'scenarist/client';
 import { unwrap, type ApiConfig } from './http.ts';
+import type { RunLogs } from './logs.ts';
 import type { DatasetForm, DatasetSummary, Scenario } from './types.ts';
 
 export type CreateScenarioBody = paths['/sessions/{sid}/scenarios']['post']['requestBody']['content']['application/json'];
@@ -103,6 +104,7 @@ export function createApi(config: ApiConfig, fetchImpl: typeof fetch = (input, i
     cancelScenario: (sid: string, id: string) => unwrap(config, http.POST('/sessions/{sid}/scenarios/{id}/cancel', scenarioAt(sid, id))),
     resetScenario: (sid: string, id: string) => unwrap(config, http.POST('/sessions/{sid}/scenarios/{id}/reset', scenarioAt(sid, id))),
     deleteScenario: (sid: string, id: string) => unwrap(config, http.DELETE('/sessions/{sid}/scenarios/{id}', scenarioAt(sid, id))),
+    scenarioLogs: (sid: string, id: string): Promise<RunLogs> => unwrap(config, http.GET('/sessions/{sid}/scenarios/{id}/logs', scenarioAt(sid, id))),
 
     compare: (sid: string, ids: readonly string[], baseline: string) =>
       unwrap(config, http.GET('/sessions/{sid}/compare', { params: { path: { sid }, query: { ids: ids.join(','), baseline } } })),

@@ -1,16 +1,10 @@
+import type { paths } from 'scenarist/client';
+
 /**
  * A run's latest report (`ctx.report(...)` in an algorithm): on the scenario and its status only once the
  * run has reported, and on `scenario.progress` events (the final one on `scenario.completed|failed`).
- * Declared here as the run-insight contract gives it until the generated schema of the typed client
- * carries the field; then this becomes an alias of the schema's type.
  */
-export interface RunReport {
-  objective: number | null;
-  best_so_far: number | null;
-  message: string | null;
-  /** ISO time of the report. */
-  at: string;
-}
+export type RunReport = NonNullable<paths['/sessions/{sid}/scenarios/{id}/status']['get']['responses']['200']['content']['application/json']['report']>;
 
 const numberOrNull = (v: unknown): v is number | null => v === null || (typeof v === 'number' && Number.isFinite(v));
 

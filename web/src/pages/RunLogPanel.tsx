@@ -3,7 +3,6 @@ import { useEffect } from 'react';
 import { useApi } from '../api/context.tsx';
 import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
-import { getScenarioLogs } from '../api/logs.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 
 /** While the run goes on, the open panel follows its log at this pace (events refresh it at the end). */
@@ -17,7 +16,7 @@ export function RunLogPanel({ sid, id, running, onUnavailable }: { sid: string; 
   const api = useApi();
   const logs = useQuery({
     queryKey: keys.logs(sid, id),
-    queryFn: () => getScenarioLogs(api, sid, id),
+    queryFn: () => api.scenarioLogs(sid, id),
     retry: false,
     refetchInterval: running ? LIVE_LOG_MS : false,
   });
