@@ -38,6 +38,9 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
     enabled: chosenDataset !== '',
   });
   const description = algorithms.data?.find((a) => a.name === chosenAlgo)?.description;
+  // Until the chosen algorithm's (and dataset's) parameters are in, the form would send the previous
+  // choice's values, or none: creating waits for them.
+  const parametersLoading = algoParams.isPending || dataParams.isPending;
 
   const create = useMutation({
     mutationFn: async () => {
@@ -165,7 +168,7 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
             <input type="checkbox" checked={runNow} onChange={(e) => setRunNow(e.target.checked)} />
             Run at once
           </label>
-          <button type="submit" className="primary" disabled={create.isPending || chosenDataset === '' || chosenAlgo === ''}>
+          <button type="submit" className="primary" disabled={create.isPending || chosenDataset === '' || chosenAlgo === '' || parametersLoading}>
             Create scenario
           </button>
         </div>
