@@ -43,17 +43,19 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
   const parametersLoading = algoParams.isPending || dataParams.isPending;
 
   const create = useMutation({
-    mutationFn: async () => {
+    // The tag is passed in, not read from state: a reply arriving after the user typed the next tag
+    // must only clear the tag it created (see onSuccess).
+    mutationFn: async (submittedTag: string) => {
       const algoOut = collectValues(algoParams.data?.parameters ?? [], algoValues);
       const dataOut = collectValues(dataParams.data?.parameters ?? [], dataValues);
       const local = { ...dataOut.errors, ...algoOut.errors };
-      if (tag.trim() === '') local.tag = 'enter a tag';
+      if (submittedTag === '') local.tag = 'enter a tag';
       if (Object.keys(local).length > 0) {
         setFieldErrors(local);
         throw new Error('fix the marked fields');
       }
       const scenario = await api.createScenario(sid, {
-        tag: tag.trim(),
+        tag: submittedTag,
         dataset_key: chosenDataset,
         algo_name: chosenAlgo,
         algo_params: algoOut.values,
@@ -62,9 +64,10 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
       return runNow && scenario.status === 'CREATED' ? api.runScenario(sid, scenario.id) : scenario;
     },
     onMutate: () => setFieldErrors({}),
-    onSuccess: (scenario) => {
+    onSuccess: (scenario, submittedTag) => {
       setCreated(scenario.tag);
-      setTag('');
+      // Creating then running can take a while on a busy server; whatever was typed meanwhile stays.
+      setTag((current) => (current.trim() === submittedTag ? '' : current));
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
     },
     onError: (error) => {
@@ -75,7 +78,7 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setCreated(null);
-    create.mutate();
+    create.mutate(tag.trim());
   };
 
   return (
