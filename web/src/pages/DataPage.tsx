@@ -100,7 +100,7 @@ export function DataPage() {
         <ErrorNote error={download.error} />
         {datasets.data?.length === 0 && <p className="muted">No datasets yet: upload files above.</p>}
         <div className="table-scroll">
-          <table className="plain">
+          <table className="plain stack-on-phone">
             <thead>
               <tr>
                 <th scope="col">Key</th>
@@ -117,8 +117,10 @@ export function DataPage() {
                       {d.key}
                     </button>
                   </td>
-                  <td>{d.kind}</td>
-                  <td className="small">{describeTables(d)}</td>
+                  <td data-label="Kind">{d.kind}</td>
+                  <td className="small" data-label="Tables">
+                    {describeTables(d)}
+                  </td>
                   <td>
                     <div className="row">
                       <button type="button" onClick={() => setAction({ kind: 'derive', key: d.key })} aria-label={`Derive from ${d.key}`}>
