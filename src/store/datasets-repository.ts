@@ -50,14 +50,22 @@ export class DatasetsRepository {
       .executeTakeFirst();
   }
 
-  /** Stores the dataset, replacing one of the same key (its scenarios keep referring to the key). */
+  /**
+   * Stores the dataset, replacing one of the same key (its scenarios keep referring to the key). The
+   * update takes the proposed row (`excluded`) rather than binding the values again: the tables are
+   * bound once, which for a 1M-row dataset saves a copy of tens of MB and its encoding time.
+   */
   async put(record: DatasetRecord): Promise<void> {
-    const row = toRow(record);
     await this.db
       .insertInto('datasets')
-      .values(row)
+      .values(toRow(record))
       .onConflict((oc) =>
-        oc.columns(['session_id', 'key']).doUpdateSet({ kind: row.kind, created_at: row.created_at, version: row.version, tables_json: row.tables_json }),
+        oc.columns(['session_id', 'key']).doUpdateSet((eb) => ({
+          kind: eb.ref('excluded.kind'),
+          created_at: eb.ref('excluded.created_at'),
+          version: eb.ref('excluded.version'),
+          tables_json: eb.ref('excluded.tables_json'),
+        })),
       )
       .execute();
   }

@@ -3,9 +3,10 @@ import { readFile } from 'node:fs/promises';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { ScenaristError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
-import { runEtl, type UploadedFile } from '../etl/index.js';
+import { runEtl, type EtlOutcome, type UploadedFile } from '../etl/index.js';
 import { decodeJsonForm } from './json-form.js';
 import { putDataset } from './put-dataset.js';
+import { tablesJsonConsuming, type ConsumableTable } from './tables-json.js';
 import type { EtlTask, EtlTaskResult, FromJsonTask, FromJsonTaskResult, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
 
 /** What a task needs: the domain (schemas, data source) and a store to write the dataset to. */
@@ -31,17 +32,27 @@ export async function runIngestTask<T extends IngestTask>(env: IngestEnvironment
 
 /** Stores the dataset only when the ETL produced no error-level message. */
 export async function storeEtl(env: IngestEnvironment, sessionId: string, datasetName: string, files: readonly UploadedFile[]): Promise<EtlTaskResult> {
-  const outcome = await runEtl(env.domain.domain.schemas, files);
+  return storeEtlOutcome(env, sessionId, datasetName, await runEtl(env.domain.domain.schemas, files));
+}
+
+async function storeEtlOutcome(env: IngestEnvironment, sessionId: string, datasetName: string, outcome: EtlOutcome): Promise<EtlTaskResult> {
   if (!outcome.success) return { success: false, messages: outcome.messages };
-  await putDataset(env.store, {
-    sessionId, key: datasetName, kind: 'master', createdAt: new Date().toISOString(), version: randomUUID(), tablesJson: JSON.stringify(outcome.tables),
-  });
+  // The ETL built these tables for this task alone and nothing reads them after this: their rows may go
+  // as their JSON is written.
+  const tablesJson = tablesJsonConsuming(outcome.tables as Readonly<Record<string, ConsumableTable>>);
+  await putDataset(env.store, { sessionId, key: datasetName, kind: 'master', createdAt: new Date().toISOString(), version: randomUUID(), tablesJson });
   return { success: true, messages: outcome.messages };
 }
 
 async function runEtlTask(env: IngestEnvironment, task: EtlTask): Promise<EtlTaskResult> {
-  const files = await Promise.all(task.files.map(async ({ filename, path }) => ({ filename, data: await readFile(path) })));
-  return storeEtl(env, task.sessionId, task.datasetName, files);
+  // The files' bytes are never bound here: once parsed they can be collected before the tables'
+  // JSON is built, which keeps them out of a large upload's peak memory.
+  const outcome = await runEtl(env.domain.domain.schemas, await readStagedFiles(task));
+  return storeEtlOutcome(env, task.sessionId, task.datasetName, outcome);
+}
+
+function readStagedFiles(task: EtlTask): Promise<UploadedFile[]> {
+  return Promise.all(task.files.map(async ({ filename, path }) => ({ filename, data: await readFile(path) })));
 }
 
 /** Stores the dataset of a JSON form under the key it carries, replacing one of that key. */

@@ -4,8 +4,12 @@ import { entryData, ZipFormatError, type ZipEntry } from '../../zip-directory.js
 import type { InflateBudget } from '../inflate-budget.js';
 
 const STORED = 0;
-/** Output piece size: big enough that per-piece costs vanish, small enough to stay a few per sheet in memory. */
-const PIECE_BYTES = 256 * 1024;
+/**
+ * Output piece size: big enough that per-piece costs vanish, and below V8's large-object size (128 KB):
+ * a string that large is allocated and freed page by page outside the young generation, which made
+ * decoding 256 KB pieces seven times slower than 64 KB ones (a 1M-row sheet: about 1 s against 0.15 s).
+ */
+const PIECE_BYTES = 64 * 1024;
 
 /**
  * The text of one zip entry, inflated (natively, off the JavaScript thread) and decoded piece by piece,
