@@ -92,6 +92,29 @@ function noneProcessingInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
   );
 }
 
+/**
+ * No scenario of the row's session was queued before it (queue order, then creation): a session's runs
+ * start in the order they were queued even when claimed by id, as a job of its own is. Without it a
+ * run whose job was put back (its session was busy) could be overtaken by the next run's job.
+ */
+function firstQueuedInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('scenarios as q')
+        .select(sql<number>`1`.as('one'))
+        .whereRef('q.session_id', '=', 'scenarios.session_id')
+        .where('q.status', '=', 'QUEUED')
+        .where((e) =>
+          e.or([
+            e('q.queue_order', '<', e.ref('scenarios.queue_order')),
+            e.and([e('q.queue_order', '=', e.ref('scenarios.queue_order')), e('q.seq', '<', e.ref('scenarios.seq'))]),
+          ]),
+        ),
+    ),
+  );
+}
+
 function owned(db: Kysely<Database>, key: RunKey, from: readonly Status[]) {
   return db.updateTable('scenarios').where('id', '=', key.id).where('lease_owner', '=', key.runToken).where('status', 'in', from);
 }
@@ -147,7 +170,7 @@ const claimQuery = preparedByShape(
     }));
     const targeted =
       shape.target === 'id'
-        ? update.where('id', '=', v.id)
+        ? update.where('id', '=', v.id).where(firstQueuedInSession)
         : update
             .where('id', '=', (eb) =>
               eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
