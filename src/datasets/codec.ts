@@ -58,15 +58,23 @@ function checkTable(name: string, table: unknown): asserts table is Table {
     seen.add(column.name);
   });
   if (!Array.isArray(rows)) throw badInput(`${where}: "rows" must be an array of arrays`);
-  const types = (columns as Column[]).map((c) => c.type);
+  checkRows(name, columns as Column[], rows, 0);
+}
+
+/**
+ * Checks rows of a table whose columns are checked already: each an array of the columns' width, each
+ * cell of its column's type. `firstRow` is the index of `rows[0]` in the table (rows may come in pieces).
+ */
+export function checkRows(table: string, columns: readonly Column[], rows: readonly unknown[], firstRow: number): asserts rows is Cell[][] {
+  const types = columns.map((c) => c.type);
   for (let r = 0; r < rows.length; r++) {
     const row: unknown = rows[r];
     if (!Array.isArray(row) || row.length !== types.length) {
-      throw badInput(`${where}: row ${r} must be an array of ${types.length} values`);
+      throw badInput(`table "${table}": row ${firstRow + r} must be an array of ${types.length} values`);
     }
     for (let c = 0; c < types.length; c++) {
       if (!cellFits(row[c], types[c]!)) {
-        throw badInput(`${where}: row ${r}, column "${(columns as Column[])[c]!.name}": ${describe(row[c])} is not a ${types[c]}`);
+        throw badInput(`table "${table}": row ${firstRow + r}, column "${columns[c]!.name}": ${describe(row[c])} is not a ${types[c]}`);
       }
     }
   }

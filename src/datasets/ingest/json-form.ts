@@ -1,24 +1,48 @@
+import { randomUUID } from 'node:crypto';
 import { badInput, ScenaristError } from '../../errors.js';
 import type { DomainRegistry } from '../../domain/registry.js';
-import { checkTables, decodeDataset, encodeDataset } from '../codec.js';
-import type { Dataset } from '../model.js';
+import { checkRows, checkTables, decodeDataset, encodeDataset } from '../codec.js';
+import type { Dataset, DatasetKind } from '../model.js';
+import { checkJsonDepth, splitJsonForm, type SplitForm } from './json-form-split.js';
 
-/** Deeper than this, a JSON form is not a dataset (the default form nests 5 levels); and serialising it again would overflow the stack. */
-export const MAX_JSON_DEPTH = 100;
+/** A dataset as it is stored: its tables as their JSON text (`JSON.stringify` of the checked tables). */
+export interface StoredForm {
+  readonly key: string;
+  readonly kind: DatasetKind;
+  readonly createdAt: string;
+  readonly tablesJson: string;
+}
+
+/**
+ * A dataset to store from the text of its JSON form, checked like any other input; every problem is a
+ * 400 (`ScenaristError` BAD_INPUT). The default form is parsed a piece of rows at a time (see
+ * `splitJsonForm`), so its time grows in step with its rows; a domain's own form is decoded whole.
+ */
+export function readJsonForm(domain: DomainRegistry, text: string): StoredForm {
+  if (isBlank(text)) throw emptyBody();
+  const split = domain.dataSource?.decode ? undefined : splitJsonForm(text);
+  if (split) {
+    try {
+      const stored = storedFromSplit(split);
+      if (stored) return stored;
+    } catch (err) {
+      // Parsed whole, a text that is not JSON fails before anything is checked: that error comes first.
+      if (err instanceof ScenaristError) parseWhole(text);
+      throw err;
+    }
+  }
+  const dataset = decodeJsonForm(domain, text);
+  return { key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, tablesJson: JSON.stringify(dataset.tables) };
+}
 
 /**
  * A dataset from the text of its JSON form: parsed, decoded by the domain's data source when it has
  * its own form, and checked like any other input. Every problem is a 400 (`ScenaristError` BAD_INPUT).
  */
-export function decodeJsonForm(domain: DomainRegistry, text: string): Dataset {
-  if (text.trim() === '') throw badInput('the request body is empty; send the JSON form of a dataset');
-  checkDepth(text);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw badInput(`the request body is not valid JSON: ${(err as Error).message}`);
-  }
+function decodeJsonForm(domain: DomainRegistry, text: string): Dataset {
+  if (isBlank(text)) throw emptyBody();
+  checkJsonDepth(text);
+  const json = parseWhole(text);
   const source = domain.dataSource;
   if (!source?.decode) return decodeDataset(json);
   let decoded: Dataset;
@@ -35,24 +59,59 @@ export function decodeJsonForm(domain: DomainRegistry, text: string): Dataset {
   return decodeDataset(encodeDataset(decoded));
 }
 
-/** Rejects nesting deeper than `MAX_JSON_DEPTH` before parsing: one pass, strings skipped. */
-function checkDepth(text: string): void {
-  let depth = 0;
-  for (let at = 0; at < text.length; at++) {
-    const c = text.charCodeAt(at);
-    if (c === 0x22) {
-      // Skip the string, escapes included.
-      for (at++; at < text.length; at++) {
-        const s = text.charCodeAt(at);
-        if (s === 0x5c) at++;
-        else if (s === 0x22) break;
-      }
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_JSON_DEPTH) throw badInput(`the JSON nests deeper than ${MAX_JSON_DEPTH} levels; a dataset's JSON form is far flatter`);
-    } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-    }
+/** Stops at the first character that is not white space (trimming would copy a large text). */
+const isBlank = (text: string) => !/\S/.test(text);
+const emptyBody = () => badInput('the request body is empty; send the JSON form of a dataset');
+
+function parseWhole(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badInput(`the request body is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** JSON.parse, or undefined when the text is not JSON (the caller then parses the whole form for the error). */
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The stored form from a split one: the skeleton checked as a dataset (its tables' rows empty), then
+ * each piece of rows parsed, checked and written again as `JSON.stringify` writes it, and let go.
+ * Undefined when a part is not JSON.
+ */
+function storedFromSplit(split: SplitForm): StoredForm | undefined {
+  const skeleton = parseOrUndefined(split.skeleton);
+  if (skeleton === undefined) return undefined;
+  const dataset = decodeDataset(skeleton);
+  // Each table's rows stand in as a unique string until the tables' text is written around them.
+  const markers = new Map<string, string>();
+  for (const { table, pieces } of split.rows) {
+    const columns = dataset.tables[table]!.columns;
+    const written: string[] = [];
+    let firstRow = 0;
+    for (const piece of pieces) {
+      const rows = parseOrUndefined(`[${piece}]`);
+      if (!Array.isArray(rows)) return undefined;
+      checkRows(table, columns, rows, firstRow);
+      firstRow += rows.length;
+      if (rows.length > 0) written.push(JSON.stringify(rows).slice(1, -1));
+    }
+    const marker = `rows ${randomUUID()}`;
+    markers.set(JSON.stringify(marker), `[${written.join(',')}]`);
+    (dataset.tables[table] as { rows: unknown }).rows = marker;
+  }
+  let tablesJson = JSON.stringify(dataset.tables);
+  for (const [marker, rowsJson] of markers) {
+    const at = tablesJson.indexOf(marker);
+    tablesJson = `${tablesJson.slice(0, at)}${rowsJson}${tablesJson.slice(at + marker.length)}`;
+  }
+  return { key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, tablesJson };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { DomainRegistry } from '../../domain/registry.js';
 import { ScenaristError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import { runEtl, type EtlOutcome, type UploadedFile } from '../etl/index.js';
-import { decodeJsonForm } from './json-form.js';
+import { readJsonForm } from './json-form.js';
 import { putDataset } from './put-dataset.js';
 import { tablesJsonConsuming, type ConsumableTable } from './tables-json.js';
 import type { EtlTask, EtlTaskResult, FromJsonTask, FromJsonTaskResult, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
@@ -57,11 +57,9 @@ function readStagedFiles(task: EtlTask): Promise<UploadedFile[]> {
 
 /** Stores the dataset of a JSON form under the key it carries, replacing one of that key. */
 export async function storeJsonForm(env: IngestEnvironment, sessionId: string, text: string): Promise<FromJsonTaskResult> {
-  const dataset = decodeJsonForm(env.domain, text);
-  await putDataset(env.store, {
-    sessionId, key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, version: randomUUID(), tablesJson: JSON.stringify(dataset.tables),
-  });
-  return { key: dataset.key };
+  const { key, kind, createdAt, tablesJson } = readJsonForm(env.domain, text);
+  await putDataset(env.store, { sessionId, key, kind, createdAt, version: randomUUID(), tablesJson });
+  return { key };
 }
 
 async function runFromJsonTask(env: IngestEnvironment, task: FromJsonTask): Promise<FromJsonTaskResult> {
