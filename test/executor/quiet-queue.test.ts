@@ -39,6 +39,20 @@ describe('what the executor knows of its queue without looking', () => {
     expect(quiet.loneHead([], ['x'])).toBeUndefined();
   });
 
+  it('names the one session that may hold queued scenarios outside the excluded ones', () => {
+    const quiet = new QuietQueue();
+    expect(quiet.onlySession([])).toBeUndefined();
+    quiet.nothingOutside(quiet.beforeLook(), ['a']);
+    expect(quiet.onlySession([])).toBe('a');
+    expect(quiet.onlySession(['a'])).toBeUndefined();
+    quiet.nothingOutside(quiet.beforeLook(), ['a', 'b']);
+    expect(quiet.onlySession([])).toBeUndefined();
+    expect(quiet.onlySession(['b'])).toBe('a');
+    // A newcomer of another session is a second candidate.
+    quiet.queued(ref('x', 'c'));
+    expect(quiet.onlySession(['b'])).toBeUndefined();
+  });
+
   it('knows nothing once two newcomers arrived outside the proven sessions', () => {
     const quiet = new QuietQueue();
     quiet.nothingOutside(quiet.beforeLook(), []);

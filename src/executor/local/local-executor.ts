@@ -6,7 +6,8 @@ import { dialectOf } from '../../store/dialect.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
 import { INTERRUPTED_TWICE } from '../../scenarios/run-error.js';
-import { claim } from '../queue/claim.js';
+import { claim, claimHeadOfSession } from '../queue/claim.js';
+import type { ClaimedRun } from '../queue/claimed-run.js';
 import { nextQueued, processingSessions } from '../queue/next-queued.js';
 import { keyOf, recordOutcome, type Announcement } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
@@ -189,6 +190,15 @@ export class LocalExecutor implements Executor {
       const exclude = { sessions: [...busy, ...this.stoppingSessions, ...elsewhere], ids: [...this.cancelling] };
       if (this.quiet.isQuiet(exclude.sessions)) return;
       const look = this.quiet.beforeLook();
+      // Only one session may hold queued rows outside the exclusions (a session going on with its
+      // queue): its head is claimed without a look. Should an excluded session hold an older row, the
+      // queue's head is elsewhere, this claim takes nothing and the look below decides.
+      const only = exclude.ids.length === 0 ? this.quiet.onlySession(exclude.sessions) : undefined;
+      const next = only === undefined ? undefined : await claimHeadOfSession(this.runs, only, randomUUID(), { timeLimitOf: this.options.timeLimitOf });
+      if (next) {
+        if ((await this.launchClaimed(next)) === 'closed') return;
+        continue;
+      }
       // A lone newcomer is the head there: claimed without a look. Otherwise two rows are read,
       // since a lone head means nothing else is queued outside the exclusions once it is claimed.
       const lone = this.quiet.loneHead(exclude.sessions, exclude.ids);
@@ -208,15 +218,22 @@ export class LocalExecutor implements Executor {
         elsewhere = await processingSessions(this.db);
         continue;
       }
-      if (this.state !== 'started') {
-        await this.runs.requeueStopped(keyOf(claimed));
-        return;
-      }
-      // Cancelled while being claimed: its canceller is about to delete the row; never start it.
-      if (this.cancelling.has(head.id) || this.stoppingSessions.has(head.sessionId)) continue;
-      this.launch(new RunningRun(claimed));
-      if (lone || (heads.length === 1 && exclude.ids.length === 0)) this.quiet.nothingOutside(look, exclude.sessions);
+      const started = await this.launchClaimed(claimed);
+      if (started === 'closed') return;
+      if (started === 'launched' && (lone || (heads.length === 1 && exclude.ids.length === 0))) this.quiet.nothingOutside(look, exclude.sessions);
     }
+  }
+
+  /** Launches a run just claimed; unless the executor has closed meanwhile (back in the queue) or it is being cancelled. */
+  private async launchClaimed(claimed: ClaimedRun): Promise<'launched' | 'cancelled' | 'closed'> {
+    if (this.state !== 'started') {
+      await this.runs.requeueStopped(keyOf(claimed));
+      return 'closed';
+    }
+    // Cancelled while being claimed: its canceller is about to delete the row; never start it.
+    if (this.cancelling.has(claimed.job.scenarioId) || this.stoppingSessions.has(claimed.job.sessionId)) return 'cancelled';
+    this.launch(new RunningRun(claimed));
+    return 'launched';
   }
 
   private runsSession(sessionId: string): boolean {

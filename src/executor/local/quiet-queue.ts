@@ -31,6 +31,23 @@ export class QuietQueue {
     return lone;
   }
 
+  /**
+   * The one session outside `sessions` that may hold QUEUED scenarios, when that is all that is known
+   * to be queued there (no lone newcomer elsewhere): a session going on with its queue after its run
+   * ended. Its head is then the only candidate outside `sessions`, though not necessarily the queue's
+   * head (an excluded session may hold older rows).
+   */
+  onlySession(sessions: readonly string[]): string | undefined {
+    if (this.proven === undefined || this.lone !== undefined) return undefined;
+    let only: string | undefined;
+    for (const session of this.proven) {
+      if (sessions.includes(session)) continue;
+      if (only !== undefined) return undefined;
+      only = session;
+    }
+    return only;
+  }
+
   /** Taken before a look at the queue (or a claim); hand it to `nothingOutside` with what was proved. */
   beforeLook(): number {
     return this.news;
