@@ -32,6 +32,7 @@ export class LocalExecutor implements Executor {
   private readonly options: FilledLocalExecutorOptions;
   private state: 'new' | 'started' | 'closed' = 'new';
   private pool: WorkerPool | undefined;
+  private stopWarming: (() => void) | undefined;
   /** Runs from launch until their outcome is recorded, by scenario id. */
   private readonly running = new Map<string, RunningRun>();
   /** Scenarios and sessions being cancelled: never claimed meanwhile. */
@@ -85,7 +86,9 @@ export class LocalExecutor implements Executor {
       log.error({ scenario_id: scenarioId, session_id: sessionId }, 'run interrupted twice; scenario FAILED');
       this.events.emit('run:failed', { scenarioId, sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
     }
-    this.pool = createWorkerPool(workers, { databaseUrl: this.options.databaseUrl, domain: this.options.domain, logLevel: log.level });
+    // The threads start with the first scenario created here, so that its run finds them ready
+    // (domain loaded, store open): a process that only serves datasets never starts them.
+    this.stopWarming = this.events.on('run:created', () => this.workerPool());
     this.flushTimer = setInterval(() => void this.flushProgress(), this.options.progressFlushMs);
     this.flushTimer.unref();
     this.state = 'started';
@@ -145,8 +148,16 @@ export class LocalExecutor implements Executor {
     clearInterval(this.flushTimer);
     await this.dispatching;
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
+    this.stopWarming?.();
     await this.pool?.destroy();
     this.releaseLock();
+  }
+
+  /** The pool of worker threads, started on first use. */
+  private workerPool(): WorkerPool {
+    const { workers, databaseUrl, domain, log } = this.options;
+    this.pool ??= createWorkerPool(workers, { databaseUrl, domain, logLevel: log.level });
+    return this.pool;
   }
 
   private releaseLock(): void {
@@ -156,7 +167,7 @@ export class LocalExecutor implements Executor {
 
   /** Fills free worker slots from the queue; calls while it runs make it look again afterwards. */
   private dispatch(): void {
-    if (this.state !== 'started' || this.pool === undefined) return;
+    if (this.state !== 'started' || this.options.workers === 0) return;
     if (this.dispatching) {
       this.dispatchAgain = true;
       return;
@@ -245,7 +256,7 @@ export class LocalExecutor implements Executor {
     this.running.set(run.scenarioId, run);
     this.events.emit('run:started', { ...refOf(run), attempt: run.claimed.attempt });
     const { task: workerTask, transferList } = run.task();
-    const task = this.pool!.run(workerTask, { signal: run.taskAbort.signal, transferList });
+    const task = this.workerPool().run(workerTask, { signal: run.taskAbort.signal, transferList });
     run.settleWith(
       task
         .catch((thrown: unknown): RunOutcome => {

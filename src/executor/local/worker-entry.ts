@@ -59,6 +59,10 @@ function threadResources(): Promise<ThreadResources> {
   return resources;
 }
 
+// Loaded as the thread starts, before its first task: a run then never waits for the domain's
+// import or the store to open. A failure here is met again (and reported) by the first task.
+threadResources().catch(() => undefined);
+
 export default async function runTask(task: WorkerTask): Promise<RunOutcome> {
   const insight = new InsightRecorder((batch) => task.insight.postMessage(batch));
   try {

@@ -9,17 +9,17 @@ export interface WorkerPool {
 }
 
 /**
- * A pool of `threads` worker threads running `worker-entry`. From `dist/` the entry is the compiled
- * `.js`; under vitest the sources run as `.ts`, so the threads load tsx to import them.
+ * A pool of `threads` worker threads running `worker-entry`, started at once. From `dist/` the entry
+ * is the compiled `.js`; under vitest the sources run as `.ts`, so the threads load tsx to import them.
  */
 export function createWorkerPool(threads: number, config: WorkerConfig): WorkerPool {
   const fromSources = import.meta.url.endsWith('.ts');
   const filename = new URL(`./worker-entry.${fromSources ? 'ts' : 'js'}`, import.meta.url).href;
   return new Piscina<WorkerTask, RunOutcome>({
     filename,
-    // Threads start with the first runs (an API-heavy process never pays for idle threads) and then
-    // stay: they hold the loaded domain, a store connection and the dataset cache.
-    minThreads: 0,
+    // Every thread starts with the pool (the executor creates it once a scenario exists) and stays:
+    // each holds the loaded domain, a store connection and the dataset cache, loaded as it starts.
+    minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
     concurrentTasksPerWorker: 1,
