@@ -266,6 +266,11 @@ export class ScenarioService {
     event: ScenarioEvent,
     write: (change: StatusChange) => Promise<ScenarioRecord | undefined>,
   ): Promise<ScenarioRecord | undefined> {
+    // The write goes first: it applies exactly when the state machine allows a change from the
+    // current status, so the status is read only when it did not, to say why (a round trip less on
+    // PostgreSQL for every run request that succeeds).
+    const optimistic = await write(changeFor(event));
+    if (optimistic) return optimistic;
     for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
       // The first look may come from memory; after a lost race only the database knows who won.
       const current = attempt === 0 ? await this.readStatus(ref) : await this.repo.status(ref);
