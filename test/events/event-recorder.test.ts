@@ -1,31 +1,23 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventLog, type AppendResult } from '../../src/events/event-log.js';
 import { EventRecorder } from '../../src/events/event-recorder.js';
 import type { EventFacts } from '../../src/events/event-types.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
+import { DIALECTS } from '../support/dialects.js';
+import { useTestStore } from '../support/test-store.js';
 
 const renamed = (n: number): EventFacts => ({ type: 'session.renamed', session_id: 'recorder', display_name: `name ${n}` });
 
 describe.each(DIALECTS)('the event recorder on %s', (dialect) => {
-  let database: TestDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    store = await openStore(database.url);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
-  });
+  const store = useTestStore(dialect);
 
   /** A recorder on the real log; each committed batch is kept, as its event names. */
   function recorder(batchWindowMs: number): { recorder: EventRecorder; batches: string[][] } {
     const batches: string[][] = [];
     const onAppended = (result: AppendResult) => batches.push(result.events.map((e) => JSON.parse(e.json).display_name as string));
-    return { recorder: new EventRecorder(new EventLog(store.db, dialect), { log: pino({ level: 'silent' }), onAppended, batchWindowMs }), batches };
+    const log = new EventLog(store().db, dialect);
+    return { recorder: new EventRecorder(log, { log: pino({ level: 'silent' }), onAppended, batchWindowMs }), batches };
   }
 
   it('writes the events of one batch window in one transaction, and what arrives later in the next', async () => {
