@@ -146,9 +146,9 @@ export class LocalExecutor implements Executor {
     if (this.state === 'closed') return;
     this.state = 'closed';
     clearInterval(this.flushTimer);
+    this.stopWarming?.();
     await this.dispatching;
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
-    this.stopWarming?.();
     await this.pool?.destroy();
     this.releaseLock();
   }
