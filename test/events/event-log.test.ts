@@ -73,6 +73,22 @@ describe.each(DIALECTS)('the event log on %s', (dialect) => {
     expect((await log.append([{ type: 'scenario.progress', session_id: 'x', scenario_id: 'gone', progress: 0.6 }])).events).toEqual([]);
   });
 
+  it('logs a batch whose tags the emitter knew under consecutive ids after the last, as given', async () => {
+    const log = new EventLog(stores[0]!.db, dialect);
+    const before = await log.lastId();
+    const result = await log.append([
+      { type: 'scenario.queued', session_id: 'x', scenario_id: 'known', status: 'QUEUED', tag: 'first run' },
+      { type: 'scenario.started', session_id: 'x', scenario_id: 'known', status: 'PROCESSING', tag: 'first run' },
+    ]);
+    expect(result.events.map((e) => e.id)).toEqual([before + 1, before + 2]);
+    expect(result.lastId).toBe(before + 2);
+    expect(await log.lastId()).toBe(before + 2);
+    expect(result.events.map((e) => JSON.parse(e.json) as { tag: string; status: string })).toMatchObject([
+      { tag: 'first run', status: 'QUEUED' },
+      { tag: 'first run', status: 'PROCESSING' },
+    ]);
+  });
+
   it('prunes events older than the retention', async () => {
     const log = new EventLog(stores[0]!.db, dialect);
     const kept = await log.append([renamed('old', 1)]);
