@@ -34,21 +34,16 @@ export class StatementNames {
   }
 }
 
-type QueryWithValues = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
-
 /**
  * Makes `client` run its repeated statements as named ones. Kysely calls `query(text, values)`; that
  * one form is rewritten to `query({ name, text, values })`, every other call goes through unchanged.
  */
 export function nameRepeatedStatements(client: pg.PoolClient, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const named: QueryWithValues = (text, values) => {
-    const name = names.nameOf(text);
-    return query(name === undefined ? text : { name, text, values }, ...(name === undefined ? [values] : [])) as Promise<pg.QueryResult>;
-  };
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const [text, values] = args;
-    if (args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0) return named(text, values);
-    return query(...args);
+    const withValues = args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0;
+    const name = withValues ? names.nameOf(text) : undefined;
+    return name === undefined ? query(...args) : query({ name, text, values });
   };
 }
