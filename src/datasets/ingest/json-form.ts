@@ -20,7 +20,10 @@ export interface StoredForm {
  */
 export function readJsonForm(domain: DomainRegistry, text: string): StoredForm {
   if (isBlank(text)) throw emptyBody();
-  const split = domain.dataSource?.decode ? undefined : splitJsonForm(text);
+  // One pass checks the nesting depth, whichever way the form is then parsed.
+  let split: SplitForm | undefined;
+  if (domain.dataSource?.decode) checkJsonDepth(text);
+  else split = splitJsonForm(text);
   if (split) {
     try {
       const stored = storedFromSplit(split);
@@ -31,18 +34,15 @@ export function readJsonForm(domain: DomainRegistry, text: string): StoredForm {
       throw err;
     }
   }
-  const dataset = decodeJsonForm(domain, text);
+  const dataset = decodeJsonForm(domain, parseWhole(text));
   return { key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, tablesJson: JSON.stringify(dataset.tables) };
 }
 
 /**
- * A dataset from the text of its JSON form: parsed, decoded by the domain's data source when it has
- * its own form, and checked like any other input. Every problem is a 400 (`ScenaristError` BAD_INPUT).
+ * A dataset from its parsed JSON form: decoded by the domain's data source when it has its own form,
+ * and checked like any other input. Every problem is a 400 (`ScenaristError` BAD_INPUT).
  */
-function decodeJsonForm(domain: DomainRegistry, text: string): Dataset {
-  if (isBlank(text)) throw emptyBody();
-  checkJsonDepth(text);
-  const json = parseWhole(text);
+function decodeJsonForm(domain: DomainRegistry, json: unknown): Dataset {
   const source = domain.dataSource;
   if (!source?.decode) return decodeDataset(json);
   let decoded: Dataset;
@@ -106,12 +106,22 @@ function storedFromSplit(split: SplitForm): StoredForm | undefined {
     markers.set(JSON.stringify(marker), `[${written.join(',')}]`);
     (dataset.tables[table] as { rows: unknown }).rows = marker;
   }
-  let tablesJson = JSON.stringify(dataset.tables);
-  for (const [marker, rowsJson] of markers) {
-    const at = tablesJson.indexOf(marker);
-    tablesJson = `${tablesJson.slice(0, at)}${rowsJson}${tablesJson.slice(at + marker.length)}`;
+  // The markers are found in the small text of the tables without their rows, and the whole is joined
+  // once: splicing the rows in one table after another would copy the large text for every table.
+  const outline = JSON.stringify(dataset.tables);
+  const places = [...markers].map(([marker, rowsJson]) => {
+    const at = outline.indexOf(marker);
+    return { at, end: at + marker.length, rowsJson };
+  });
+  places.sort((a, b) => a.at - b.at);
+  const parts: string[] = [];
+  let from = 0;
+  for (const { at, end, rowsJson } of places) {
+    parts.push(outline.slice(from, at), rowsJson);
+    from = end;
   }
-  return { key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, tablesJson };
+  parts.push(outline.slice(from));
+  return { key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, tablesJson: parts.join('') };
 }
 
 /**
