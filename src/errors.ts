@@ -15,6 +15,9 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT', // the request did not arrive within request_timeout: 408
   'HEADERS_TOO_LARGE', // request line and headers over Node's header size limit: 431
   'INTERNAL_ERROR', // a failure of the service itself, never of the request: 500
+  'UPLOAD_STRUCTURE_LIMIT', // an uploaded file has a row, cell, record or run of text over upload_max_field: 400
+  'UPLOAD_TIME_LIMIT', // an upload's work took longer than upload_time_limit and was stopped: 413
+  'UPLOAD_BUSY', // every upload thread is busy and the queue is full or its wait ran out: 503 + Retry-After
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -32,6 +35,9 @@ export const ERROR_CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
   INVALID_REQUEST: 'the request fails its schema; `errors` lists each offending field',
   UNSUPPORTED_MEDIA_TYPE: 'the body is of a content type the route does not take',
   INTERNAL_ERROR: 'the service failed; the request may be retried',
+  UPLOAD_STRUCTURE_LIMIT: 'an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting',
+  UPLOAD_TIME_LIMIT: 'the upload needed more time than the upload_time_limit setting; nothing was stored',
+  UPLOAD_BUSY: 'every upload thread is busy; retry after the Retry-After seconds',
 };
 
 export interface FieldError {

@@ -5,6 +5,7 @@ import { isLoopbackHost } from './loopback.js';
 import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings, type Settings } from './settings.js';
 import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString, parseTimeout } from './parse-value.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
+import { DEFAULT_MAX_FIELD_BYTES } from '../datasets/etl/limits.js';
 import { isIP } from 'node:net';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
@@ -40,6 +41,9 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     domain: raw.domain === undefined ? DEFAULT_DOMAIN : nonEmpty('domain', raw.domain),
     bodyLimitBytes: raw.body_limit === undefined ? 64 * MiB : parseSize('body_limit', raw.body_limit),
     uploadLimitBytes: raw.upload_limit === undefined ? 256 * MiB : parseSize('upload_limit', raw.upload_limit),
+    uploadMaxFieldBytes: raw.upload_max_field === undefined ? DEFAULT_MAX_FIELD_BYTES : parseSize('upload_max_field', raw.upload_max_field),
+    uploadTimeLimitMs: raw.upload_time_limit === undefined ? 120_000 : parseDuration('upload_time_limit', raw.upload_time_limit),
+    uploadQueueWaitMs: raw.upload_queue_wait === undefined ? 1_000 : parseTimeout('upload_queue_wait', raw.upload_queue_wait, true),
     logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
     // Reachable from other machines means tokens unless someone explicitly says otherwise.
     auth: raw.auth === undefined ? (isLoopbackHost(host) ? 'none' : 'token') : parseAuthMode(raw.auth),

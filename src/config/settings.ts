@@ -21,6 +21,12 @@ export interface Settings {
   readonly domain: string;
   readonly bodyLimitBytes: number;
   readonly uploadLimitBytes: number;
+  /** Longest row, cell, CSV record, JSON string or XLSX run of text an upload may hold (over it: 400). */
+  readonly uploadMaxFieldBytes: number;
+  /** Longest time an upload's work may take on its thread before it is stopped (413, nothing stored). */
+  readonly uploadTimeLimitMs: number;
+  /** Longest time an upload waits for a free upload thread before a 503 with Retry-After; 0 = none. */
+  readonly uploadQueueWaitMs: number;
   readonly logLevel: LogLevel;
   /** `token`: every route but health, docs and UI needs a bearer token; `none`: no authentication. */
   readonly auth: AuthMode;
@@ -64,6 +70,9 @@ export const SETTING_NAMES = [
   'domain',
   'body_limit',
   'upload_limit',
+  'upload_max_field',
+  'upload_time_limit',
+  'upload_queue_wait',
   'log_level',
   'auth',
   'run_time_limit',

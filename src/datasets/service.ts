@@ -57,10 +57,11 @@ export class DatasetService {
 
   /**
    * Registers a dataset from its JSON form (a staged request body) under the key it carries, replacing
-   * one of that key. Parsing, decoding and storing run on the ingest runner, off the HTTP thread.
+   * one of that key. Parsing, decoding and storing run on the ingest runner, off the HTTP thread;
+   * `signal` aborts when the client went away, which stops the work.
    */
-  async ingestStaged(sessionId: string, path: string): Promise<string[]> {
-    const { key } = await this.ingestRunner.run({ kind: 'from-json', sessionId, path });
+  async ingestStaged(sessionId: string, path: string, signal?: AbortSignal): Promise<string[]> {
+    const { key } = await this.ingestRunner.run({ kind: 'from-json', sessionId, path }, { signal });
     await this.hooks.datasetStored(sessionId, key);
     return this.listKeys(sessionId);
   }
@@ -99,10 +100,11 @@ export class DatasetService {
 
   /**
    * Runs the ETL pipeline over staged upload files on the ingest runner (off the HTTP thread); the
-   * dataset is stored only when it produced no error-level message.
+   * dataset is stored only when it produced no error-level message. `signal` aborts when the client
+   * went away, which stops the work.
    */
-  async etlStaged(sessionId: string, datasetName: string, files: readonly StagedFile[]): Promise<EtlResult> {
-    const result = await this.ingestRunner.run({ kind: 'etl', sessionId, datasetName, files });
+  async etlStaged(sessionId: string, datasetName: string, files: readonly StagedFile[], signal?: AbortSignal): Promise<EtlResult> {
+    const result = await this.ingestRunner.run({ kind: 'etl', sessionId, datasetName, files }, { signal });
     return this.etlDone(sessionId, datasetName, result);
   }
 

@@ -17,6 +17,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
+  UPLOAD_STRUCTURE_LIMIT: 400,
+  UPLOAD_TIME_LIMIT: 413,
+  UPLOAD_BUSY: 503,
 };
 
 /** The HTTP status an error code is answered with. */

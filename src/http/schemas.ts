@@ -78,7 +78,7 @@ export const ParameterSchema = Type.Object({ name: Type.String(), parameters: Ty
 export const KeyList = Type.Object({ keys: Type.Array(Type.String()) });
 
 /** The error responses a route can give, for the OpenAPI document. */
-export function errorResponses(...codes: (400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 431 | 500)[]): Record<number, TSchema> {
+export function errorResponses(...codes: (400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 431 | 500 | 503)[]): Record<number, TSchema> {
   const responses: Record<number, TSchema> = {};
   for (const code of codes) responses[code] = code === 422 ? ValidationErrorBody : ErrorBody;
   return responses;

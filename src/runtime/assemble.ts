@@ -70,7 +70,14 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       },
       datasetDeleted: (sessionId, key) => serverEvents.recorder.record({ type: 'dataset.deleted', session_id: sessionId, dataset_key: key }),
     },
-    createIngestPool({ databaseUrl: settings.databaseUrl, domain: settings.domain, ...INGEST_POOL }),
+    createIngestPool({
+      databaseUrl: settings.databaseUrl,
+      domain: settings.domain,
+      ...INGEST_POOL,
+      maxFieldBytes: settings.uploadMaxFieldBytes,
+      timeLimitMs: settings.uploadTimeLimitMs,
+      queueWaitMs: settings.uploadQueueWaitMs,
+    }),
   );
   const sessions = new SessionService(
     store,

@@ -1,4 +1,4 @@
-import { ScenaristError } from '../../errors.js';
+import { ScenaristError, type ErrorCode } from '../../errors.js';
 
 /**
  * A request-level ETL failure (HTTP 400): the upload as a whole cannot be processed, e.g. no files, an
@@ -10,12 +10,21 @@ export class EtlInputError extends ScenaristError {
     message: string,
     /** The uploaded file name the error is about, when it is about one file. */
     readonly file?: string,
+    code: ErrorCode = 'BAD_INPUT',
   ) {
-    super('BAD_INPUT', message);
+    super(code, message);
   }
 }
 
 /** An `EtlInputError` whose message starts with the file's name, so the client knows which upload to fix. */
 export function fileError(file: string, problem: string): EtlInputError {
   return new EtlInputError(`file '${file}': ${problem}`, file);
+}
+
+/**
+ * A file whose structure passes the `maxFieldBytes` limit (a row, cell, record or run of text): a 400 with
+ * the code `UPLOAD_STRUCTURE_LIMIT`, its message naming the file and where in it (sheet, row or line).
+ */
+export function structureError(file: string, where: string, problem: string): EtlInputError {
+  return new EtlInputError(`file '${file}', ${where}: ${problem}`, file, 'UPLOAD_STRUCTURE_LIMIT');
 }

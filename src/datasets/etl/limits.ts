@@ -11,16 +11,23 @@ export interface EtlLimits {
   readonly maxZipEntries: number;
   /** Cells (rows x columns) read from all files of one upload together. */
   readonly maxCells: number;
-  /** Length of one CSV record (and so of any field in it). */
+  /**
+   * The longest unit of structure a reader holds at once: a CSV record, a JSON string, an XLSX row, cell
+   * or run of text without a tag. Readers keep at most about this much text, and past it answer with a
+   * located 400 (`UPLOAD_STRUCTURE_LIMIT`), so the shape of a file can never make their work quadratic.
+   */
   readonly maxFieldBytes: number;
 }
+
+/** The `upload_max_field` setting's default: far above any real row or cell, far below a bomb. */
+export const DEFAULT_MAX_FIELD_BYTES = 4 * 1024 * 1024;
 
 export const DEFAULT_ETL_LIMITS: EtlLimits = Object.freeze({
   maxUncompressedBytes: 512 * 1024 * 1024,
   maxInflatedBytes: 400 * 1024 * 1024,
   maxZipEntries: 10_000,
   maxCells: 50_000_000,
-  maxFieldBytes: 16 * 1024 * 1024,
+  maxFieldBytes: DEFAULT_MAX_FIELD_BYTES,
 });
 
 /** Fills defaults and checks each given limit, naming the option when it is unusable (a programming error). */

@@ -1,8 +1,9 @@
 import { Piscina } from 'piscina';
-import { ScenaristError } from '../../errors.js';
-import type { IngestRunner } from './ingest-runner.js';
+import { badInput, ScenaristError } from '../../errors.js';
+import type { IngestRunner, RunOptions } from './ingest-runner.js';
 import { unwrapOutcome } from './ingest-runner.js';
 import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
+import { UploadSlots } from './upload-slots.js';
 import type { IngestWorkerConfig } from './worker-config.js';
 
 export interface IngestPoolOptions extends IngestWorkerConfig {
@@ -12,12 +13,28 @@ export interface IngestPoolOptions extends IngestWorkerConfig {
   readonly maxHeapMb: number;
   /** How long an idle thread stays; it then exits and its heap goes back to the system. */
   readonly idleTimeoutMs: number;
+  /** Longest work on one upload (`upload_time_limit`); past it its thread is stopped and it gets a 413. */
+  readonly timeLimitMs: number;
+  /** Longest wait for a free thread (`upload_queue_wait`); past it a 503 (see `UploadSlots`). */
+  readonly queueWaitMs: number;
 }
+
+/** Uploads that may wait for a thread, per thread. */
+const WAITING_PER_THREAD = 4;
+
+/** Why a running upload was stopped; the abort reasons given to piscina. */
+const TIME_LIMIT = Symbol('upload time limit');
+const CLIENT_GONE = Symbol('client gone');
 
 /**
  * A pool of its own for uploads (apart from the algorithm workers), so an upload never waits behind a
  * scenario run and the reverse. Threads start with the first upload and exit when idle: between uploads
  * the server holds none of their memory. From the sources (vitest) the threads load tsx.
+ *
+ * Each upload's work is bounded: it waits for a thread at most `queueWaitMs` (503 past it), works at
+ * most `timeLimitMs`, and stops when its client goes away. Stopping aborts the piscina task, which
+ * terminates its thread wherever it is (even in a loop that never yields), rolling back a transaction in
+ * progress with the thread's store connection; the next upload gets a fresh thread.
  */
 export function createIngestPool(options: IngestPoolOptions): IngestRunner {
   const fromSources = import.meta.url.endsWith('.ts');
@@ -29,22 +46,42 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
     concurrentTasksPerWorker: 1,
     atomics: 'async',
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
-    workerData: { databaseUrl: options.databaseUrl, domain: options.domain } satisfies IngestWorkerConfig,
+    workerData: { databaseUrl: options.databaseUrl, domain: options.domain, maxFieldBytes: options.maxFieldBytes } satisfies IngestWorkerConfig,
     ...(fromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
   });
-  return {
-    run: async <T extends IngestTask>(task: T) => {
-      let outcome: TaskOutcome<TaskResult<IngestTask>>;
-      try {
-        outcome = await pool.run(task);
-      } catch (err) {
-        if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-          throw new ScenaristError('TOO_LARGE', `the upload needs more than the ${options.maxHeapMb} MB of memory an upload may use; send it in smaller files`);
-        }
-        throw err;
+  const slots = new UploadSlots(options.threads, options.threads * WAITING_PER_THREAD, options.queueWaitMs);
+
+  async function runBounded(task: IngestTask, client?: AbortSignal): Promise<TaskOutcome<TaskResult<IngestTask>>> {
+    const release = await slots.acquire(client);
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(TIME_LIMIT), options.timeLimitMs);
+    const onClientGone = () => stop.abort(CLIENT_GONE);
+    client?.addEventListener('abort', onClientGone, { once: true });
+    if (client?.aborted) onClientGone();
+    try {
+      return await pool.run(task, { signal: stop.signal });
+    } catch (err) {
+      if (stop.signal.aborted) throw stopped(stop.signal.reason, options.timeLimitMs);
+      if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new ScenaristError('TOO_LARGE', `the upload needs more than the ${options.maxHeapMb} MB of memory an upload may use; send it in smaller files`);
       }
-      return unwrapOutcome(outcome) as TaskResult<T>;
-    },
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      client?.removeEventListener('abort', onClientGone);
+      release();
+    }
+  }
+
+  return {
+    run: async <T extends IngestTask>(task: T, runOptions: RunOptions = {}) => unwrapOutcome(await runBounded(task, runOptions.signal)) as TaskResult<T>,
     close: () => pool.destroy(),
   };
+}
+
+function stopped(reason: unknown, timeLimitMs: number): ScenaristError {
+  if (reason === TIME_LIMIT) {
+    return new ScenaristError('UPLOAD_TIME_LIMIT', `the upload needed more than the ${timeLimitMs / 1000} s an upload may take (upload_time_limit) and was stopped; nothing was stored. Send it in smaller files`);
+  }
+  return badInput('the client closed the connection; the upload was stopped and nothing was stored');
 }

@@ -18,7 +18,7 @@ async function openEnvironment(): Promise<IngestEnvironment> {
   const domain = await loadDomain(config.domain);
   // Migrations are the server's job.
   const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 1 });
-  return { domain, store };
+  return { domain, store, maxFieldBytes: config.maxFieldBytes };
 }
 
 export default async function runTask(task: IngestTask): Promise<TaskOutcome<TaskResult<IngestTask>>> {

@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { ScenaristError } from '../../errors.js';
+import { JsonShapeGuard } from '../etl/readers/json-shape-guard.js';
+import { DEFAULT_MAX_FIELD_BYTES } from '../etl/limits.js';
 import type { Store } from '../../store/store.js';
 import { runEtl, type EtlOutcome, type UploadedFile } from '../etl/index.js';
 import { readJsonForm } from './json-form.js';
+import { checkStagedShapes, streamThrough } from './staged-shape.js';
 import { putDataset } from './put-dataset.js';
 import { tablesJsonConsuming, type ConsumableTable } from './tables-json.js';
 import type { EtlTask, EtlTaskResult, FromJsonTask, FromJsonTaskResult, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
@@ -13,6 +16,8 @@ import type { EtlTask, EtlTaskResult, FromJsonTask, FromJsonTaskResult, IngestTa
 export interface IngestEnvironment {
   readonly domain: DomainRegistry;
   readonly store: Store;
+  /** The `upload_max_field` setting (default `DEFAULT_MAX_FIELD_BYTES`). */
+  readonly maxFieldBytes?: number;
 }
 
 /**
@@ -32,7 +37,7 @@ export async function runIngestTask<T extends IngestTask>(env: IngestEnvironment
 
 /** Stores the dataset only when the ETL produced no error-level message. */
 export async function storeEtl(env: IngestEnvironment, sessionId: string, datasetName: string, files: readonly UploadedFile[]): Promise<EtlTaskResult> {
-  return storeEtlOutcome(env, sessionId, datasetName, await runEtl(env.domain.domain.schemas, files));
+  return storeEtlOutcome(env, sessionId, datasetName, await runEtl(env.domain.domain.schemas, files, { maxFieldBytes: maxFieldOf(env) }));
 }
 
 async function storeEtlOutcome(env: IngestEnvironment, sessionId: string, datasetName: string, outcome: EtlOutcome): Promise<EtlTaskResult> {
@@ -45,9 +50,11 @@ async function storeEtlOutcome(env: IngestEnvironment, sessionId: string, datase
 }
 
 async function runEtlTask(env: IngestEnvironment, task: EtlTask): Promise<EtlTaskResult> {
+  // Streamed from disk first: a file whose structure is over the limit is never read into memory.
+  await checkStagedShapes(task.files, maxFieldOf(env));
   // The files' bytes are never bound here: once parsed they can be collected before the tables'
   // JSON is built, which keeps them out of a large upload's peak memory.
-  const outcome = await runEtl(env.domain.domain.schemas, await readStagedFiles(task));
+  const outcome = await runEtl(env.domain.domain.schemas, await readStagedFiles(task), { maxFieldBytes: maxFieldOf(env) });
   return storeEtlOutcome(env, task.sessionId, task.datasetName, outcome);
 }
 
@@ -63,5 +70,11 @@ export async function storeJsonForm(env: IngestEnvironment, sessionId: string, t
 }
 
 async function runFromJsonTask(env: IngestEnvironment, task: FromJsonTask): Promise<FromJsonTaskResult> {
+  // A string over the limit fails as the body streams from disk, before the body is read into memory.
+  // Nesting is checked by the form's own scan (`splitJsonForm`), with its own message.
+  const maxStringBytes = maxFieldOf(env);
+  await streamThrough(task.path, new JsonShapeGuard({ maxStringBytes, maxDepth: Infinity }, (where, problem) => new ScenaristError('UPLOAD_STRUCTURE_LIMIT', `the request body, ${where}: ${problem}`)));
   return storeJsonForm(env, task.sessionId, await readFile(task.path, 'utf8'));
 }
+
+const maxFieldOf = (env: IngestEnvironment) => env.maxFieldBytes ?? DEFAULT_MAX_FIELD_BYTES;

@@ -4,11 +4,15 @@ export interface IngestWorkerConfig {
   readonly databaseUrl: string;
   /** The domain module specifier: its schemas and data source, loaded once per thread. */
   readonly domain: string;
+  /** The `upload_max_field` setting: the longest row, cell, record or string the readers hold. */
+  readonly maxFieldBytes: number;
 }
 
 /** Narrows the untyped `workerData`; a mismatch is a bug in the pool. */
 export function asIngestWorkerConfig(data: unknown): IngestWorkerConfig {
-  const { databaseUrl, domain } = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
-  if (typeof databaseUrl !== 'string' || typeof domain !== 'string') throw new TypeError('ingest worker: workerData needs string databaseUrl and domain');
-  return { databaseUrl, domain };
+  const { databaseUrl, domain, maxFieldBytes } = (typeof data === 'object' && data !== null ? data : {}) as Record<string, unknown>;
+  if (typeof databaseUrl !== 'string' || typeof domain !== 'string' || typeof maxFieldBytes !== 'number') {
+    throw new TypeError('ingest worker: workerData needs string databaseUrl and domain, and a number maxFieldBytes');
+  }
+  return { databaseUrl, domain, maxFieldBytes };
 }

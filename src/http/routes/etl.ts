@@ -7,6 +7,7 @@ import type { StagedFile } from '../../datasets/ingest/tasks.js';
 import { errorResponses, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { readMultipart, type MultipartLimits } from './etl-multipart.js';
+import { clientGoneSignal, withRetryAfter } from './upload-bounds.js';
 
 const EtlMessage = Type.Object({
   severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]),
@@ -48,10 +49,10 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
         tags: ['datasets'],
         params: SessionParams,
         consumes: ['multipart/form-data'],
-        response: { 200: EtlResult, ...errorResponses(400, 404, 413, 422) },
+        response: { 200: EtlResult, ...errorResponses(400, 404, 413, 422, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const session = await services.sessions.resolve(request.params.sid);
       if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
         throw badInput('send the upload as multipart/form-data with files and dataset_name');
@@ -68,7 +69,7 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
           throw invalidRequest((err as Error).message, [{ path: 'dataset_name', message: (err as Error).message }]);
         }
         if (files.length === 0) throw badInput('no file uploaded; send one or more files under files');
-        return await services.datasets.etlStaged(session.id, datasetName, files);
+        return await services.datasets.etlStaged(session.id, datasetName, files, clientGoneSignal(reply)).catch((err: unknown) => withRetryAfter(reply, err));
       } finally {
         await staging.removeAll();
       }

@@ -3,6 +3,7 @@ import { ScenaristError } from '../../errors.js';
 import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
 import { errorResponses, KeyList, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { clientGoneSignal, withRetryAfter } from './upload-bounds.js';
 
 /**
  * `POST .../data/from-json` takes the raw JSON form with no envelope, whatever its root and content
@@ -26,7 +27,7 @@ export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         params: SessionParams,
         consumes: ['application/json'],
         body: Type.Unknown({ description: "the dataset's JSON form, as returned by GET .../data/{key}" }),
-        response: { 201: KeyList, ...errorResponses(400, 404, 413) },
+        response: { 201: KeyList, ...errorResponses(400, 404, 413, 503) },
       },
     },
     async (request, reply) => {
@@ -36,7 +37,8 @@ export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
       const staging = new UploadStaging(dir);
       try {
         const { path } = await staging.stage(request.raw, limit, tooLarge);
-        return reply.code(201).send({ keys: await services.datasets.ingestStaged(session.id, path) });
+        const keys = await services.datasets.ingestStaged(session.id, path, clientGoneSignal(reply)).catch((err: unknown) => withRetryAfter(reply, err));
+        return reply.code(201).send({ keys });
       } finally {
         await staging.removeAll();
       }

@@ -86,15 +86,20 @@ describe('CSV reader', () => {
     await expectInputError(SCHEMAS, [upload('people.csv', 'name,age\nA,1\nB,2\n"C,3\nD,4\n')], /Quote Not Closed.* at line 5$/);
   });
 
-  it('rejects a 50 MB single-line CSV quickly, before parsing it', async () => {
+  it('rejects a 50 MB single-line CSV quickly, before parsing it, naming the file and line', async () => {
     const huge = Buffer.alloc(50 * 1024 * 1024, 'a');
     huge.write('name,age\n', 0);
-    await expectInputError(SCHEMAS, [upload('people.csv', huge)], /'people\.csv': a CSV line is longer than the limit of 16777216 bytes/);
+    await expectInputError(SCHEMAS, [upload('people.csv', huge)], /'people\.csv', line 2: a CSV record is longer than the limit of 4 MiB/, undefined, 'UPLOAD_STRUCTURE_LIMIT');
+  });
+
+  it('rejects a quote never closed at the start of a large CSV once the record passes the limit, naming its line', async () => {
+    const text = `name,age\nA,1\n"B,2\n${'C,3\n'.repeat(300_000)}`;
+    await expectInputError(SCHEMAS, [upload('people.csv', text)], /'people\.csv', line 3: a quoted field opened in this record is not closed within the limit of 1000000 bytes/, { maxFieldBytes: 1_000_000 }, 'UPLOAD_STRUCTURE_LIMIT');
   });
 
   it('rejects a quoted record spanning many short lines once it passes maxFieldBytes', async () => {
     const field = `"${'line\n'.repeat(2000)}"`;
-    await expectInputError(SCHEMAS, [upload('people.csv', `name,age\n${field},1\n`)], /a CSV record is longer than the limit of 1000 characters/, { maxFieldBytes: 1000 });
+    await expectInputError(SCHEMAS, [upload('people.csv', `name,age\n${field},1\n`)], /line 2: a quoted field opened in this record is not closed within the limit of 1000 bytes/, { maxFieldBytes: 1000 }, 'UPLOAD_STRUCTURE_LIMIT');
     await expectSuccess(SCHEMAS, [upload('people.csv', `name,age\n${field},1\n`)], { maxFieldBytes: 20_000 });
   });
 

@@ -1,7 +1,8 @@
 import { matchName } from '../column-match.js';
 import { decodeText } from '../decode-text.js';
-import { fileError } from '../errors.js';
+import { fileError, structureError } from '../errors.js';
 import { rootTables } from '../group-tables.js';
+import { JsonShapeGuard, MAX_JSON_DEPTH } from './json-shape-guard.js';
 import { buildJsonTables } from './json-tables.js';
 import type { GroupReader, ReadContext } from './reader.js';
 
@@ -11,6 +12,8 @@ import type { GroupReader, ReadContext } from './reader.js';
  * root tables; a child table given there is read flat, with its foreign-key column in each record).
  */
 export const readJson: GroupReader = async (data, context) => {
+  // Before decoding and parsing: a huge string or deep nesting fails in one pass that keeps nothing.
+  jsonShapeGuard(context.file, context.limits.maxFieldBytes).feed(data);
   const text = decodeText(context.file, data);
   let root: unknown;
   try {
@@ -20,6 +23,11 @@ export const readJson: GroupReader = async (data, context) => {
   }
   return buildJsonTables(topLevelTables(root, context), context);
 };
+
+/** The string-length and depth check of a JSON upload, failing with a 400 that names the file and line. */
+export function jsonShapeGuard(file: string, maxFieldBytes: number): JsonShapeGuard {
+  return new JsonShapeGuard({ maxStringBytes: maxFieldBytes, maxDepth: MAX_JSON_DEPTH }, (where, problem) => structureError(file, where, problem));
+}
 
 /** The arrays of records the document gives per table. Throws `EtlInputError` for any other shape. */
 function topLevelTables(root: unknown, { file, group, groupName, log }: ReadContext): Map<string, unknown[]> {

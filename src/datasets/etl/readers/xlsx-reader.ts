@@ -39,12 +39,14 @@ export const readXlsx: GroupReader = async (data, context) => {
     if (layout.sharedStrings) streamed.add(layout.sharedStrings);
     await checkUnreadEntries(file, data, entries.filter((entry) => !streamed.has(entry)));
     const styles = layout.styles ? CellStyles.parse(await entryTextAll(file, data, layout.styles, context.inflated)) : CellStyles.none();
-    const sharedStrings = layout.sharedStrings ? await readSharedStrings(new PieceQueue(textOf(layout.sharedStrings)), layout.sharedStrings.name) : [];
+    const { maxFieldBytes } = context.limits;
+    const sharedStrings = layout.sharedStrings ? await readSharedStrings(new PieceQueue(textOf(layout.sharedStrings)), file, layout.sharedStrings.name, maxFieldBytes) : [];
     const tables = new Map<string, RawTable>();
     for (const [table, sheet] of picked) {
       const queue = new PieceQueue(textOf(sheet.entry));
-      const rows = new SheetRows(new XmlScanner(() => queue.take(), sheet.entry.name), { file, sheet: sheet.name, sharedStrings, styles, date1904: layout.date1904 });
-      tables.set(table, await sheetTable(rows, queue, context));
+      const scanner = new XmlScanner(() => queue.take(), sheet.entry.name, maxFieldBytes);
+      const rows = new SheetRows(scanner, { file, sheet: sheet.name, sharedStrings, styles, date1904: layout.date1904, maxFieldBytes });
+      tables.set(table, await sheetTable(rows, scanner, queue, context));
     }
     return tables;
   } catch (err) {
@@ -82,12 +84,14 @@ function pickSheets(sheets: readonly Sheet[], { file, group, groupName, log }: R
  * inflating the sheet as the scan goes, so a sheet's cells are never all in memory.
  * Data row index = sheet row - header row - 1.
  */
-async function sheetTable(rows: SheetRows, queue: PieceQueue, { file, cells }: ReadContext): Promise<RawTable> {
+async function sheetTable(rows: SheetRows, scanner: XmlScanner, queue: PieceQueue, { file, cells }: ReadContext): Promise<RawTable> {
+  // At least as much new text as the scanner keeps: see `XmlScanner` on linear work.
+  const refill = () => queue.fill(scanner.keptChars);
   let header: string[] = [];
   let headerRow = 0;
   for (let state = rows.next(); ; state = rows.next()) {
     if (state === NEED_TEXT) {
-      await queue.fill();
+      await refill();
     } else if (state !== ROW_READY) {
       break;
     } else if (!isBlank(rows.cells)) {
@@ -105,7 +109,7 @@ async function sheetTable(rows: SheetRows, queue: PieceQueue, { file, cells }: R
       try {
         for (let state = rows.next(); ; state = rows.next()) {
           if (state === NEED_TEXT) {
-            await queue.fill();
+            await refill();
           } else if (state === ROW_READY) {
             cells.charge(file, 1, rows.cells.length);
             visit(rows.cells, rows.rowNumber - headerRow - 1);

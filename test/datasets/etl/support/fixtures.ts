@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { ErrorCode } from '../../../../src/errors.js';
 import { EtlInputError, runEtl, type EtlLimits, type EtlMessage, type EtlOutcome, type UploadedFile } from '../../../../src/datasets/etl/index.js';
 import type { Table } from '../../../../src/datasets/model.js';
 import type { Schemas } from '../../../../src/datasets/schema.js';
@@ -41,15 +42,15 @@ export async function expectFailure(schemas: Schemas, files: UploadedFile[], lim
   return outcome.messages;
 }
 
-/** Runs the pipeline and expects it to throw an `EtlInputError` (HTTP 400) whose message matches. */
-export async function expectInputError(schemas: Schemas, files: UploadedFile[], pattern: RegExp, limits?: Partial<EtlLimits>): Promise<EtlInputError> {
+/** Runs the pipeline and expects it to throw an `EtlInputError` (HTTP 400) of `code` whose message matches. */
+export async function expectInputError(schemas: Schemas, files: UploadedFile[], pattern: RegExp, limits?: Partial<EtlLimits>, code: ErrorCode = 'BAD_INPUT'): Promise<EtlInputError> {
   const error = await runEtl(schemas, files, limits).then(
     () => expect.fail('expected an EtlInputError'),
     (err: unknown) => err,
   );
   expect(error).toBeInstanceOf(EtlInputError);
   const input = error as EtlInputError;
-  expect(input.code).toBe('BAD_INPUT');
+  expect(input.code).toBe(code);
   expect(input.message).toMatch(pattern);
   return input;
 }

@@ -68,7 +68,8 @@ export const NEED_MORE = new Error('the XLSX scanner needs more inflated text');
  * its last mark and waits for the reader to push again.
  */
 export class PieceQueue {
-  private readonly pieces: string[] = [];
+  private pieces: string[] = [];
+  private queuedChars = 0;
   private ended = false;
   private readonly iterator: AsyncIterator<string>;
 
@@ -76,18 +77,36 @@ export class PieceQueue {
     this.iterator = source[Symbol.asyncIterator]();
   }
 
-  /** For the scanner: the next piece, `undefined` at the real end, or `NEED_MORE` thrown. */
+  /**
+   * For the scanner: everything queued as one text (so that a rescan after a rewind is one pass over
+   * one string, not one per piece), `undefined` at the real end, or `NEED_MORE` thrown.
+   */
   take(): string | undefined {
-    const piece = this.pieces.shift();
-    if (piece !== undefined || this.ended) return piece;
-    throw NEED_MORE;
+    if (this.pieces.length === 0) {
+      if (this.ended) return undefined;
+      throw NEED_MORE;
+    }
+    const text = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
+    this.pieces = [];
+    this.queuedChars = 0;
+    return text;
   }
 
-  /** Inflates the next piece into the queue (or marks the end). */
-  async fill(): Promise<void> {
-    const next = await this.iterator.next();
-    if (next.done) this.ended = true;
-    else this.pieces.push(next.value);
+  /**
+   * Inflates pieces into the queue until it holds at least `minChars` characters (at least one piece),
+   * or marks the end. A reader passes what its scanner keeps (`XmlScanner.keptChars`), so that the text
+   * it scans again after a rewind at least doubles each time: linear work whatever the row's length.
+   */
+  async fill(minChars = 0): Promise<void> {
+    do {
+      const next = await this.iterator.next();
+      if (next.done) {
+        this.ended = true;
+        return;
+      }
+      this.pieces.push(next.value);
+      this.queuedChars += next.value.length;
+    } while (this.queuedChars < minChars);
   }
 
   /** Stops the inflater early (a reader that does not need the rest). */

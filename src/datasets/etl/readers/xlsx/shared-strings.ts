@@ -1,14 +1,23 @@
+import { structureError } from '../../errors.js';
+import { formatBytes } from '../inflate-budget.js';
 import { NEED_MORE, type PieceQueue } from './entry-text.js';
-import { PHONETIC, STRING_ITEM, TEXT, XmlScanner } from './xml-scanner.js';
+import { KEPT_TOO_LONG, PHONETIC, STRING_ITEM, TEXT, XmlScanner } from './xml-scanner.js';
 
 /**
  * The shared string table: text cells refer to it by index. Read piece by piece as the part inflates;
  * its size is bounded by the upload's inflate budget. Rich text is its runs' text joined; phonetic
  * reading aids (`<rPh>`) are not part of the value.
  */
-export async function readSharedStrings(queue: PieceQueue, part: string): Promise<string[]> {
-  const reader = new SharedStringsReader(new XmlScanner(() => queue.take(), part));
-  while (!reader.readAvailable()) await queue.fill();
+export async function readSharedStrings(queue: PieceQueue, file: string, part: string, maxFieldBytes: number): Promise<string[]> {
+  const scanner = new XmlScanner(() => queue.take(), part, maxFieldBytes);
+  const reader = new SharedStringsReader(scanner);
+  try {
+    // At least as much new text as is kept: see `XmlScanner` on linear work.
+    while (!reader.readAvailable()) await queue.fill(scanner.keptChars);
+  } catch (err) {
+    if (err !== KEPT_TOO_LONG) throw err;
+    throw structureError(file, `shared string ${reader.strings.length + 1}`, `the string (or a run of text near it) is longer than the limit of ${formatBytes(maxFieldBytes)} (upload_max_field)`);
+  }
   return reader.strings;
 }
 

@@ -1,8 +1,9 @@
-import { fileError } from '../../errors.js';
+import { fileError, structureError } from '../../errors.js';
+import { formatBytes } from '../inflate-budget.js';
 import { BadCell, type RawCell } from '../reader.js';
 import { excelSerialToDate, type CellStyles } from './cell-styles.js';
 import { NEED_MORE } from './entry-text.js';
-import { CELL, FORMULA, INLINE_STRING, PHONETIC, ROW, SHEET_DATA, TEXT, VALUE, type XmlScanner } from './xml-scanner.js';
+import { CELL, FORMULA, INLINE_STRING, KEPT_TOO_LONG, PHONETIC, ROW, SHEET_DATA, TEXT, VALUE, type XmlScanner } from './xml-scanner.js';
 
 export const ROW_READY = 0;
 export const SHEET_END = 1;
@@ -20,6 +21,8 @@ export interface SheetContext {
   readonly sharedStrings: readonly string[];
   readonly styles: CellStyles;
   readonly date1904: boolean;
+  /** The scanner's `maxKept`, for the message when a row passes it. */
+  readonly maxFieldBytes: number;
 }
 
 /**
@@ -32,6 +35,8 @@ export class SheetRows {
   rowNumber = 0;
   readonly cells: RawCell[] = [];
   private ended = false;
+  /** Whether the current row's tag was read (so an overlong text is inside that row, not after it). */
+  private inRow = false;
   /** Type and style of the cell being read. */
   private type = 0;
   private style = 0;
@@ -49,9 +54,11 @@ export class SheetRows {
     if (this.ended) return SHEET_END;
     const previous = this.rowNumber;
     this.scanner.mark();
+    this.inRow = false;
     try {
       return this.readRow() ? ROW_READY : SHEET_END;
     } catch (err) {
+      if (err === KEPT_TOO_LONG) throw this.tooLong(previous);
       if (err !== NEED_MORE) throw err;
       this.scanner.rewind();
       this.rowNumber = previous;
@@ -59,11 +66,20 @@ export class SheetRows {
     }
   }
 
+  /** The located 400 for a row (or a run of text between rows) longer than the limit. */
+  private tooLong(previous: number) {
+    const { file, sheet, maxFieldBytes } = this.context;
+    const where = this.inRow ? `sheet '${sheet}', row ${this.rowNumber}` : `sheet '${sheet}', after row ${previous}`;
+    const what = this.inRow ? 'the row (or a cell or run of text in it)' : 'a run of text without a tag';
+    return structureError(file, where, `${what} is longer than the limit of ${formatBytes(maxFieldBytes)} (upload_max_field)`);
+  }
+
   private readRow(): boolean {
     const { scanner } = this;
     while (!this.ended && scanner.next()) {
       if (scanner.tag === ROW && !scanner.closing) {
         this.rowNumber = this.rowNumberOf(scanner.attr('r'));
+        this.inRow = true;
         this.cells.length = 0;
         if (!scanner.selfClosing) this.readCells();
         return true;

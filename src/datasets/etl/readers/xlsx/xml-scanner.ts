@@ -23,10 +23,23 @@ const DOUBLE_QUOTE = 0x22;
 const SINGLE_QUOTE = 0x27;
 
 /**
+ * Thrown when the text a reader keeps (from its mark on: a row, a shared string, or a run of text with no
+ * tag) would pass the scanner's `maxKept`. One instance, caught by identity like `NEED_MORE`; the reader
+ * turns it into a located error (file, sheet, row).
+ */
+export const KEPT_TOO_LONG = new Error('the XLSX scanner would keep more text than its limit');
+
+/**
  * A forward-only scanner over XML text that arrives in pieces (see `EntryText`): it stops at each
  * element tag, says which of the few elements above it is (namespace prefixes ignored), reads an
- * attribute on demand, and reads text content. Only the unread tail of the text is kept, so memory stays
- * at one piece whatever the part's size. It does not validate XML: a reader of known parts, not a parser.
+ * attribute on demand, and reads text content. Only the text from the mark (or the unread tail) on is
+ * kept, and never more than `maxKept` characters, so memory stays bounded whatever the part's size. It
+ * does not validate XML: a reader of known parts, not a parser.
+ *
+ * Linear work: a reader that runs dry rewinds to its mark and scans the kept text again, so the source
+ * hands over everything queued at once (`PieceQueue.take`) and the reader queues at least as much new
+ * text as it keeps before trying again (`keptChars`): each rescan is then of a text at least twice as
+ * long as the last, and all rescans together cost at most about twice the text's length.
  */
 export class XmlScanner {
   private buf = '';
@@ -45,7 +58,14 @@ export class XmlScanner {
   constructor(
     private readonly source: () => string | undefined,
     private readonly part: string,
+    /** Most characters kept across refills (the `maxFieldBytes` limit); past it `KEPT_TOO_LONG` is thrown. */
+    private readonly maxKept: number = Number.MAX_SAFE_INTEGER,
   ) {}
+
+  /** Characters kept for the unit being read (from the mark, or from the unread position). */
+  get keptChars(): number {
+    return this.buf.length - (this.markAt >= 0 && this.markAt < this.pos ? this.markAt : this.pos);
+  }
 
   /** Advances to the next element tag; false at the end of the text. */
   next(): boolean {
@@ -247,6 +267,7 @@ export class XmlScanner {
       return false;
     }
     const keepFrom = this.markAt >= 0 && this.markAt < this.pos ? this.markAt : this.pos;
+    if (this.buf.length - keepFrom + piece.length > this.maxKept) throw KEPT_TOO_LONG;
     this.buf = this.buf.slice(keepFrom) + piece;
     this.pos -= keepFrom;
     if (this.markAt >= 0) this.markAt -= keepFrom;
