@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'UPLOAD_STRUCTURE_LIMIT', // an uploaded file has a row, cell, record or run of text over upload_max_field: 400
   'UPLOAD_TIME_LIMIT', // an upload's work took longer than upload_time_limit and was stopped: 413
   'UPLOAD_BUSY', // every upload thread is busy and the queue is full or its wait ran out: 503 + Retry-After
+  'VIEW_ERROR', // a domain view threw or returned an unusable spec: 422
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -38,6 +39,7 @@ export const ERROR_CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
   UPLOAD_STRUCTURE_LIMIT: 'an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting',
   UPLOAD_TIME_LIMIT: 'the upload needed more time than the upload_time_limit setting; nothing was stored',
   UPLOAD_BUSY: 'every upload thread is busy; retry after the Retry-After seconds',
+  VIEW_ERROR: "a domain view threw or returned an unusable spec; `detail` names the view and the error",
 };
 
 export interface FieldError {

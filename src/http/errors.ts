@@ -20,6 +20,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UPLOAD_STRUCTURE_LIMIT: 400,
   UPLOAD_TIME_LIMIT: 413,
   UPLOAD_BUSY: 503,
+  VIEW_ERROR: 422,
 };
 
 /** The HTTP status an error code is answered with. */
