@@ -54,8 +54,9 @@ export function paretoSpec(points: readonly ParetoPoint[], x: KpiAxis, y: KpiAxi
       {
         mark: { type: 'point', filled: true, size: 90 },
         encoding: {
-          x: { field: 'x', type: 'quantitative', title: title(x), scale: { zero: false } },
-          y: { field: 'y', type: 'quantitative', title: title(y), scale: { zero: false } },
+          // Padding keeps the points at the ends (and their labels) off the frame.
+          x: { field: 'x', type: 'quantitative', title: title(x), scale: { zero: false, padding: 24 } },
+          y: { field: 'y', type: 'quantitative', title: title(y), scale: { zero: false, padding: 24 } },
           color: { field: 'set', type: 'nominal', title: null, scale: { domain: ['non-dominated', 'dominated'], range: ['#d0661a', '#7b8794'] } },
           shape: { field: 'set', type: 'nominal', title: null, scale: { domain: ['non-dominated', 'dominated'], range: ['diamond', 'circle'] } },
           tooltip: [

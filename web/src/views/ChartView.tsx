@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ChartSpec } from '../api/views.ts';
 import { useTheme } from '../theme.ts';
+import { loadVega } from './load-vega.ts';
 
 /**
  * A chart view: its Vega-Lite spec drawn by vega-embed, which is imported only here (a separate chunk)
@@ -20,7 +21,7 @@ export function ChartView({ spec, title }: { spec: ChartSpec; title: string }) {
     let cancelled = false;
     setError(null);
     setRenderedAt(null);
-    import('./vega-render.ts')
+    loadVega()
       .then(({ renderVegaLite }) => renderVegaLite(el, spec.vega_lite, dark))
       .then((finalize) => {
         if (cancelled) finalize();

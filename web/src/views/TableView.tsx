@@ -1,20 +1,22 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useApi } from '../api/context.tsx';
-import { renderView, targetKey, type TableSpec, type ViewTarget } from '../api/views.ts';
+import { renderView, targetKey, type ViewTarget } from '../api/views.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { columnHeading, formatCell, isNumeric } from './cells.ts';
 
 const PAGE_SIZES = [25, 100, 500] as const;
+/** A page the reader takes in at a glance; the server's own default (100) is a choice away. */
+const DEFAULT_PAGE = 25;
 
 /**
  * A table view, paged and sorted by the server: `?limit=` rows a page, `?cursor=` for the next page
  * (the cursors seen are kept to go back), `?sort=column` or `-column` from the header buttons.
  */
-export function TableView({ target, name, title, initial }: { target: ViewTarget; name: string; title: string; initial?: TableSpec }) {
+export function TableView({ target, name, title }: { target: ViewTarget; name: string; title: string }) {
   const api = useApi();
   const limitId = useId();
-  const [limit, setLimit] = useState<number>(100);
+  const [limit, setLimit] = useState<number>(DEFAULT_PAGE);
   const [sort, setSort] = useState<string | undefined>(undefined);
   // cursors[n] opens page n (page 0 has none).
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -24,7 +26,6 @@ export function TableView({ target, name, title, initial }: { target: ViewTarget
     queryKey: [...targetKey(target), name, limit, cursor ?? '', sort ?? ''],
     queryFn: () => renderView(api, target, name, { limit, cursor, sort }),
     placeholderData: keepPreviousData,
-    initialData: initial && page === 0 && sort === undefined && limit === 100 ? { name, title, kind: 'table' as const, spec: initial } : undefined,
   });
   const spec = view.data?.kind === 'table' ? view.data.spec : undefined;
 
