@@ -57,6 +57,8 @@ export function ChartView({ spec, title }: { spec: ChartSpec; title: string }) {
         className="chart-host"
         role="figure"
         aria-label={title}
+        // A chart wider than a phone scrolls inside its box; the keyboard can reach and scroll it.
+        tabIndex={0}
         data-testid="chart"
         data-rendered={renderedAt !== null}
         data-rendered-at={renderedAt ?? undefined}
