@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT', // the request did not arrive within request_timeout: 408
   'HEADERS_TOO_LARGE', // request line and headers over Node's header size limit: 431
   'INTERNAL_ERROR', // a failure of the service itself, never of the request: 500
+  'VIEW_ERROR', // a domain view threw or returned an unusable spec: 422
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -32,6 +33,7 @@ export const ERROR_CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
   INVALID_REQUEST: 'the request fails its schema; `errors` lists each offending field',
   UNSUPPORTED_MEDIA_TYPE: 'the body is of a content type the route does not take',
   INTERNAL_ERROR: 'the service failed; the request may be retried',
+  VIEW_ERROR: "a domain view threw or returned an unusable spec; `detail` names the view and the error",
 };
 
 export interface FieldError {

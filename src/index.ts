@@ -30,6 +30,24 @@ export {
   type Unprepared,
 } from './domain/define.js';
 export type { AnyDataset, AnyRow, CellOf, CellTypes, DatasetOf, RowOf, TableName, TablesOf, TypedTable } from './domain/typed-tables.js';
+export {
+  defineComparisonView,
+  defineDatasetView,
+  defineResultView,
+  VIEW_KINDS,
+  type ChartViewSpec,
+  type ComparedRun,
+  type ComparisonView,
+  type DatasetView,
+  type MetricItem,
+  type MetricsViewSpec,
+  type ResultView,
+  type TableViewSpec,
+  type TextViewSpec,
+  type ViewColumn,
+  type ViewKind,
+  type ViewSpecOf,
+} from './domain/views.js';
 export { param } from './params/builders.js';
 export type { ParamDecl, ParamDecls, ParamKind, ParamValues, IntervalValue } from './params/kinds.js';
 export type { Cell, Column, ColumnType, Dataset, DatasetKind, Table, Tables } from './datasets/model.js';

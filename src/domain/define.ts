@@ -3,6 +3,7 @@ import type { Schemas } from '../datasets/schema.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
 import type { AnyDataset, DatasetOf } from './typed-tables.js';
 import type { RunContext } from './run-context.js';
+import type { AnyView, ComparisonView, DatasetView, ResultView } from './views.js';
 
 export type { RunContext, RunLogger, RunRandom, RunReport } from './run-context.js';
 
@@ -42,8 +43,8 @@ export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R
   // `prepare` output an algorithm cannot take is a compile error in `defineDomain`.
   readonly run: (data: TData, params: ParamValues<P>, ctx: RunContext) => R | Promise<R>;
   /**
-   * A tabular view of a result, for `GET .../scenarios/{id}/result?format=csv`. Rows may be produced
-   * lazily (a generator), so a large result is streamed rather than copied.
+   * @deprecated Declare a result view of kind `table` (`defineResultView`) instead: the result export
+   * uses the first table view of the result, and this table only for an algorithm that has none.
    */
   resultTable?(result: NoInfer<R>): ResultTable;
 }
@@ -181,6 +182,8 @@ export interface Domain<S extends Schemas = Schemas, A extends readonly AnyAlgor
   readonly schemas: S;
   readonly algorithms: A;
   readonly kpis: readonly AnyKpi[];
+  /** Dataset, result and comparison views, in the order clients list them. */
+  readonly views?: readonly AnyView[];
   readonly dataSource?: AnyDataSource;
   readonly seed?: DomainSeed;
 }
@@ -217,21 +220,52 @@ type KpiCheck<K, A extends readonly AnyAlgorithm[]> = K extends { readonly appli
         : NoAlgorithmReturnsThisKpisResult<R>
       : unknown;
 
+/** The compile error of a view over a result no algorithm of the domain returns. */
+export interface NoAlgorithmReturnsThisViewsResult<R> {
+  readonly 'error: no algorithm of this domain returns the result this view draws': R;
+}
+/** The compile error of a view listing an algorithm the domain does not have. */
+export interface ViewAlgorithmNotInDomain<Alg> {
+  readonly 'error: this view applies to an algorithm that is not in the domain': Alg;
+}
+
+/** As `KpiCheck`, for views: a dataset view always fits; a result or comparison view must draw a returned result. */
+type ViewCheck<V, A extends readonly AnyAlgorithm[]> = V extends { readonly scope: 'dataset' }
+  ? unknown
+  : V extends { readonly appliesTo: readonly AnyAlgorithm[] }
+    ? [V['appliesTo'][number]] extends [A[number]]
+      ? unknown
+      : ViewAlgorithmNotInDomain<V['appliesTo'][number]>
+    : V extends { readonly appliesTo: ResultType<infer R> }
+      ? [ResultType<R>] extends [ResultTypesOf<A>]
+        ? unknown
+        : NoAlgorithmReturnsThisViewsResult<R>
+      : V extends ResultView<infer R, any, any>
+        ? true extends Returns<A[number], R>
+          ? unknown
+          : NoAlgorithmReturnsThisViewsResult<R>
+        : unknown;
+
+/** A view of this domain: a dataset view over its typed dataset, or a view over its data (`DomainData`). */
+type DomainView<S extends Schemas, TData> = DatasetView<DatasetOf<S>, any> | ResultView<any, TData, any> | ComparisonView<any, TData, any>;
+
 /**
  * Declares the domain, checking it as a whole: every algorithm and KPI must take the domain's data (the
  * data source's `prepare` output, else `DatasetOf<typeof schemas>`), `prepare` must take the dataset,
- * and every KPI must measure a result some algorithm returns.
+ * every KPI must measure a result some algorithm returns, and so must every result and comparison view.
  */
 export function defineDomain<
   const S extends Schemas,
   DS extends DataSource<any, any, DatasetOf<S>> = DataSource<Record<string, never>, Unprepared, AnyDataset>,
   const A extends readonly Algorithm<any, DomainData<S, DS>, any, any, any>[] = readonly [],
   const K extends readonly Kpi<any, DomainData<S, DS>>[] = readonly [],
+  const V extends readonly DomainView<S, DomainData<S, DS>>[] = readonly [],
 >(domain: {
   readonly name: string;
   readonly schemas: S;
   readonly algorithms: A;
   readonly kpis: K & NoInfer<{ readonly [I in keyof K]: KpiCheck<K[I], A> }>;
+  readonly views?: V & NoInfer<{ readonly [I in keyof V]: ViewCheck<V[I], A> }>;
   readonly dataSource?: DS;
   readonly seed?: DomainSeed;
 }): Domain<S, A> {

@@ -2,6 +2,7 @@ import { MAX_DURATION_MS } from '../config/parse-value.js';
 import { checkDecls } from '../params/check-decls.js';
 import type { ParamDecls } from '../params/kinds.js';
 import type { AnyAlgorithm, AnyDataSource, AnyKpi, Domain } from './define.js';
+import { DomainViews } from './view-registry.js';
 
 /**
  * A loaded, validated domain: algorithms and KPIs by name. Validation happens once, at load, so a
@@ -13,6 +14,8 @@ export class DomainRegistry {
   private readonly kpisByName = new Map<string, AnyKpi>();
   /** The KPIs each algorithm's runs are measured by, in the domain's KPI order. */
   private readonly kpisByAlgorithm = new Map<string, AnyKpi[]>();
+  /** The domain's dataset, result and comparison views, checked and indexed. */
+  readonly views: DomainViews;
 
   constructor(readonly domain: Domain) {
     this.name = domain.name;
@@ -37,8 +40,9 @@ export class DomainRegistry {
     }
     for (const name of this.algorithmsByName.keys()) this.kpisByAlgorithm.set(name, []);
     for (const kpi of domain.kpis) {
-      for (const name of this.algorithmsMeasuredBy(kpi)) this.kpisByAlgorithm.get(name)!.push(kpi);
+      for (const name of this.algorithmsIn(kpi.appliesTo, `KPI "${kpi.name}"`)) this.kpisByAlgorithm.get(name)!.push(kpi);
     }
+    this.views = new DomainViews(domain.views ?? [], [...this.algorithmsByName.values()], (scope, what) => this.algorithmsIn(scope, what));
     checkDecls(this.dataParameters, 'data source');
   }
 
@@ -78,24 +82,24 @@ export class DomainRegistry {
     return this.algorithmsByName.get(algoName)?.timeLimitMs ?? fallbackMs;
   }
 
-  /** The names of the algorithms `kpi.appliesTo` names; every algorithm without it. */
-  private algorithmsMeasuredBy(kpi: AnyKpi): string[] {
-    const scope: unknown = kpi.appliesTo;
+  /** The names of the algorithms an `appliesTo` (of `what`, a KPI or a view) names; every algorithm without it. */
+  private algorithmsIn(appliesTo: unknown, what: string): string[] {
+    const scope = appliesTo;
     const all = [...this.algorithmsByName.values()];
     if (scope === undefined) return all.map((a) => a.name);
     if (Array.isArray(scope)) {
       return (scope as unknown[]).map((algorithm) => {
         const name = (algorithm as { name?: unknown } | null | undefined)?.name;
         if (typeof name !== 'string' || !this.algorithmsByName.has(name)) {
-          throw new Error(`domain: KPI "${kpi.name}" applies to algorithm "${String(name)}", which is not in the domain's algorithms`);
+          throw new Error(`domain: ${what} applies to algorithm "${String(name)}", which is not in the domain's algorithms`);
         }
         return name;
       });
     }
     const resultType = (scope as { name?: unknown }).name;
-    if (typeof resultType !== 'string') throw new Error(`domain: KPI "${kpi.name}" has an appliesTo that is neither a list of algorithms nor a result type`);
+    if (typeof resultType !== 'string') throw new Error(`domain: ${what} has an appliesTo that is neither a list of algorithms nor a result type`);
     const names = all.filter((a) => a.result?.name === resultType).map((a) => a.name);
-    if (names.length === 0) throw new Error(`domain: KPI "${kpi.name}" applies to result type "${resultType}", which no algorithm of the domain returns`);
+    if (names.length === 0) throw new Error(`domain: ${what} applies to result type "${resultType}", which no algorithm of the domain returns`);
     return names;
   }
 

@@ -26,6 +26,7 @@ import { scenarioLogRoutes } from './routes/scenario-logs.js';
 import { resultRoutes } from './routes/result.js';
 import { scenarioRoutes } from './routes/scenarios.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { viewRoutes } from './routes/views.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { Services } from './services.js';
 import { uiRoutes } from './ui.js';
@@ -125,6 +126,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(webhookRoutes, opts);
     await scope.register(compareRoutes, opts);
     await scope.register(resultRoutes, opts);
+    await scope.register(viewRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

@@ -17,6 +17,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   REQUEST_TIMEOUT: 408,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
+  VIEW_ERROR: 422,
 };
 
 /** The HTTP status an error code is answered with. */

@@ -6,6 +6,7 @@ import type { Executor } from '../executor/executor.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
+import type { ViewService } from '../views/view-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 
 /** Everything route plugins need, built by the app factory's caller and injected (no singletons). */
@@ -20,6 +21,8 @@ export interface Services {
   /** Live events for SSE subscribers (read from the event log). */
   readonly eventFeed: EventFeed;
   readonly webhooks: WebhookService;
+  /** The domain's views of datasets, results and comparisons. */
+  readonly views: ViewService;
 }
 
 export interface RouteOptions {

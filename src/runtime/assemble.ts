@@ -13,11 +13,12 @@ import { ScenarioService } from '../scenarios/service.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
 import { openStore } from '../store/store.js';
+import { ViewService } from '../views/view-service.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { isSingleWriter } from './single-writer.js';
 
-/** Uploads in parallel, heap per upload, idle time before a thread exits (see `createIngestPool`). */
+/** Uploads (and view renders) in parallel, heap per task, idle time before a thread exits (see `createIngestPool`). */
 const INGEST_POOL = { threads: 2, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
 
 export interface Runtime {
@@ -60,6 +61,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const statusCache = singleWriter ? new StatusCache() : undefined;
   statusCache?.follow(events);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });
+  // Uploads and domain views run on this pool: off the HTTP thread, whatever the `workers` setting.
+  const ingestPool = createIngestPool({ databaseUrl: settings.databaseUrl, domain: settings.domain, ...INGEST_POOL });
   const datasets = new DatasetService(
     store,
     domain,
@@ -70,8 +73,9 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       },
       datasetDeleted: (sessionId, key) => serverEvents.recorder.record({ type: 'dataset.deleted', session_id: sessionId, dataset_key: key }),
     },
-    createIngestPool({ databaseUrl: settings.databaseUrl, domain: settings.domain, ...INGEST_POOL }),
+    ingestPool,
   );
+  const views = new ViewService({ store, domain, runner: ingestPool, log });
   const sessions = new SessionService(
     store,
     {
@@ -96,7 +100,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   });
   log.debug({ dialect: store.dialect }, 'store open');
   return {
-    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db) },
+    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db), views },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.

@@ -35,6 +35,9 @@ export type NewScenario = Pick<
   'id' | 'sessionId' | 'tag' | 'datasetKey' | 'algoName' | 'algoParamsJson' | 'dataParamsJson' | 'createdAt'
 >;
 
+/** A scenario's latest run as views see it, without its result. */
+export type RunSummary = Pick<ScenarioRecord, 'id' | 'tag' | 'status' | 'algoName' | 'datasetKey' | 'finishedAt'>;
+
 /** The few columns the status route needs: polling never reads a result. */
 export interface ScenarioStatusRecord {
   readonly id: string;
@@ -156,6 +159,17 @@ export class ScenariosRepository {
   getMany(sessionId: string, ids: readonly string[]): Promise<ScenarioRecord[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.selectFrom('scenarios').select(recordColumns).where('session_id', '=', sessionId).where('id', 'in', ids).execute();
+  }
+
+  /** The run summaries of the session's scenarios among `ids` (no result read): what views key their cache by. */
+  runSummaries(sessionId: string, ids: readonly string[]): Promise<RunSummary[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('scenarios')
+      .select(['id', 'tag', 'status', 'algo_name as algoName', 'dataset_key as datasetKey', 'finished_at as finishedAt'])
+      .where('session_id', '=', sessionId)
+      .where('id', 'in', ids)
+      .execute();
   }
 
   get(ref: ScenarioRef): Promise<ScenarioRecord | undefined> {

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { ScenaristError } from '../../errors.js';
 import type { Store } from '../../store/store.js';
+import { runViewTask } from '../../views/view-task.js';
 import { runEtl, type EtlOutcome, type UploadedFile } from '../etl/index.js';
 import { readJsonForm } from './json-form.js';
 import { putDataset } from './put-dataset.js';
@@ -22,7 +23,7 @@ export interface IngestEnvironment {
  */
 export async function runIngestTask<T extends IngestTask>(env: IngestEnvironment, task: T): Promise<TaskOutcome<TaskResult<T>>> {
   try {
-    const result = task.kind === 'etl' ? await runEtlTask(env, task) : await runFromJsonTask(env, task);
+    const result = task.kind === 'etl' ? await runEtlTask(env, task) : task.kind === 'view' ? await runViewTask(env, task) : await runFromJsonTask(env, task);
     return { ok: true, result: result as TaskResult<T> };
   } catch (err) {
     if (err instanceof ScenaristError) return { ok: false, error: { code: err.code, message: err.message, fields: err.fields } };

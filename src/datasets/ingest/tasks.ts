@@ -1,4 +1,5 @@
 import type { ErrorCode, FieldError } from '../../errors.js';
+import type { ViewTask, ViewTaskResult } from '../../views/view-task.js';
 import type { EtlMessage } from '../etl/index.js';
 
 /**
@@ -26,7 +27,8 @@ export interface FromJsonTask {
   readonly path: string;
 }
 
-export type IngestTask = EtlTask | FromJsonTask;
+/** A domain view is drawn on this pool too: its threads hold the domain and a store connection. */
+export type IngestTask = EtlTask | FromJsonTask | ViewTask;
 
 export interface EtlTaskResult {
   readonly success: boolean;
@@ -38,7 +40,7 @@ export interface FromJsonTaskResult {
   readonly key: string;
 }
 
-export type TaskResult<T extends IngestTask> = T extends EtlTask ? EtlTaskResult : FromJsonTaskResult;
+export type TaskResult<T extends IngestTask> = T extends EtlTask ? EtlTaskResult : T extends ViewTask ? ViewTaskResult : FromJsonTaskResult;
 
 /** A task's result, or the client error it ended with (a `ScenaristError` as data). */
 export type TaskOutcome<R> = { readonly ok: true; readonly result: R } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string; readonly fields: readonly FieldError[] } };

@@ -32,6 +32,7 @@ export function swaggerOptions(settings: Settings): SwaggerOptions {
         { name: 'discovery', description: 'Algorithms and KPIs of the domain' },
         { name: 'datasets', description: 'Datasets: upload, JSON form, exports' },
         { name: 'scenarios', description: 'Scenarios: create, run, compare, results' },
+        { name: 'views', description: 'Views the domain draws of datasets, results and comparisons' },
         { name: 'events', description: 'Live events of a session (server-sent events)' },
         { name: 'webhooks', description: 'Event deliveries to your own URLs' },
       ],

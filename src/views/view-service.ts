@@ -1,0 +1,162 @@
+import type { Logger } from 'pino';
+import type { DomainRegistry } from '../domain/registry.js';
+import { summarise, type ViewSummary } from '../domain/view-registry.js';
+import type { AnyView } from '../domain/views.js';
+import { badInput, conflict, notFound, ScenaristError } from '../errors.js';
+import type { Store } from '../store/store.js';
+import type { RunSummary } from '../store/scenarios-repository.js';
+import { tablePage, type PageQuery } from './paging.js';
+import type { RenderedTable, RenderedView, ViewBody } from './rendered.js';
+import { ViewCache } from './view-cache.js';
+import type { RunRef, ViewTarget, ViewTask, ViewTaskResult } from './view-task.js';
+
+/** How many results a comparison view draws. */
+export const MIN_COMPARED_VIEWS = 2;
+export const MAX_COMPARED_VIEWS = 6;
+
+/** Where view tasks run: the ingest pool's threads (or, for tools and tests, the calling thread). */
+export interface ViewRunner {
+  run(task: ViewTask): Promise<ViewTaskResult>;
+}
+
+export interface ViewServiceDeps {
+  readonly store: Store;
+  readonly domain: DomainRegistry;
+  readonly runner: ViewRunner;
+  readonly log: Logger;
+  readonly cache?: ViewCache;
+}
+
+/**
+ * The domain's views of a session's datasets, results and comparisons: which apply, and each drawn off
+ * the HTTP thread, cached by what it drew from, and served with its table paged.
+ */
+export class ViewService {
+  private readonly cache: ViewCache;
+
+  constructor(private readonly deps: ViewServiceDeps) {
+    this.cache = deps.cache ?? new ViewCache();
+  }
+
+  private get views() {
+    return this.deps.domain.views;
+  }
+
+  async scenarioViews(sessionId: string, id: string): Promise<ViewSummary[]> {
+    const run = await this.run(sessionId, id);
+    return this.views.resultViewsFor(run.algoName).map(summarise);
+  }
+
+  async scenarioView(sessionId: string, id: string, name: string, page: PageQuery): Promise<ViewBody> {
+    const run = await this.run(sessionId, id);
+    const view = this.views.resultViewsFor(run.algoName).find((v) => v.name === name);
+    if (!view) throw notFound(`scenario '${id}' has no view '${name}'`);
+    const rendered = await this.rendered(sessionId, view, { scope: 'result', run: completeRun(run) }, await this.runsKey(sessionId, [run]));
+    return body(view, rendered, page);
+  }
+
+  async datasetViews(sessionId: string, key: string): Promise<ViewSummary[]> {
+    await this.datasetVersion(sessionId, key);
+    return this.views.dataset.map(summarise);
+  }
+
+  async datasetView(sessionId: string, key: string, name: string, page: PageQuery): Promise<ViewBody> {
+    const version = await this.datasetVersion(sessionId, key);
+    const view = this.views.named('dataset', name);
+    if (!view) throw notFound(`dataset '${key}' has no view '${name}'`);
+    const rendered = await this.rendered(sessionId, view, { scope: 'dataset', datasetKey: key, version }, `dataset\u0000${sessionId}\u0000${key}\u0000${version}`);
+    return body(view, rendered, page);
+  }
+
+  async comparisonViews(sessionId: string, ids: string): Promise<ViewSummary[]> {
+    const { resultType } = await this.compared(sessionId, ids);
+    return this.views.comparisonViewsFor(resultType).map(summarise);
+  }
+
+  async comparisonView(sessionId: string, ids: string, name: string, page: PageQuery): Promise<ViewBody> {
+    const { resultType, runs } = await this.compared(sessionId, ids);
+    const view = this.views.comparisonViewsFor(resultType).find((v) => v.name === name);
+    if (!view) throw notFound(`results of type '${resultType}' have no comparison view '${name}'`);
+    const target: ViewTarget = { scope: 'comparison', runs: runs.map(completeRun) };
+    return body(view, await this.rendered(sessionId, view, target, await this.runsKey(sessionId, runs)), page);
+  }
+
+  /**
+   * The rows of the result's first table view, for the CSV and XLSX exports; undefined when the
+   * algorithm has no table view. The scenario must be COMPLETE (else 409).
+   */
+  async resultTable(sessionId: string, id: string): Promise<RenderedTable | undefined> {
+    const run = await this.run(sessionId, id);
+    const view = this.views.firstResultTable(run.algoName);
+    if (!view) return undefined;
+    const rendered = await this.rendered(sessionId, view, { scope: 'result', run: completeRun(run) }, await this.runsKey(sessionId, [run]));
+    return rendered.rendered.kind === 'table' ? rendered.rendered.table : undefined;
+  }
+
+  /**
+   * What a result or comparison view draws from: each run (by when it finished: a reset or rerun
+   * changes it) and the version of each dataset they read (replaced, it is read anew).
+   */
+  private async runsKey(sessionId: string, runs: readonly RunSummary[]): Promise<string> {
+    const keys = [...new Set(runs.map((r) => r.datasetKey))];
+    const versions = await Promise.all(keys.map(async (key) => `${key}@${(await this.deps.store.datasets.getMeta(sessionId, key))?.version ?? '-'}`));
+    return ['runs', sessionId, ...runs.map((r) => `${r.id}@${r.finishedAt ?? '-'}`), ...versions].join('\u0000');
+  }
+
+  private async run(sessionId: string, id: string): Promise<RunSummary> {
+    const [run] = await this.deps.store.scenarios.runSummaries(sessionId, [id]);
+    if (!run) throw notFound(`scenario '${id}' not found`);
+    return run;
+  }
+
+  private async datasetVersion(sessionId: string, key: string): Promise<string> {
+    const meta = await this.deps.store.datasets.getMeta(sessionId, key);
+    if (!meta) throw notFound(`dataset '${key}' not found`);
+    return meta.version;
+  }
+
+  /** 2-6 distinct COMPLETE scenarios whose algorithms declare one result type, in the order given. */
+  private async compared(sessionId: string, idsText: string): Promise<{ resultType: string; runs: RunSummary[] }> {
+    const ids = idsText.split(',').map((id) => id.trim());
+    if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries');
+    const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`);
+    if (ids.length < MIN_COMPARED_VIEWS || ids.length > MAX_COMPARED_VIEWS) {
+      throw badInput(`comparison views draw ${MIN_COMPARED_VIEWS} to ${MAX_COMPARED_VIEWS} scenarios, got ${ids.length}`);
+    }
+    const found = new Map((await this.deps.store.scenarios.runSummaries(sessionId, ids)).map((r) => [r.id, r]));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined) throw notFound(`scenario '${missing}' not found`);
+    const runs = ids.map((id) => found.get(id)!);
+    const types = new Set(runs.map((r) => this.views.resultTypeOf(r.algoName) ?? `(none: ${r.algoName})`));
+    const [resultType] = types;
+    if (types.size > 1 || resultType === undefined || resultType.startsWith('(none')) {
+      throw badInput(`comparison views draw results of one result type; these scenarios' algorithms return ${[...types].join(', ')}`);
+    }
+    runs.forEach(completeRun);
+    return { resultType, runs };
+  }
+
+  private rendered(sessionId: string, view: AnyView, target: ViewTarget, key: string): Promise<RenderedView> {
+    return this.cache.get(`${key}\u0000${view.name}`, async () => {
+      try {
+        const { rendered } = await this.deps.runner.run({ kind: 'view', sessionId, view: view.name, target });
+        return { name: view.name, title: view.title, rendered };
+      } catch (err) {
+        if (err instanceof ScenaristError && err.code === 'VIEW_ERROR') this.deps.log.warn({ view: view.name, scope: view.scope, session: sessionId, err }, 'a view failed');
+        throw err;
+      }
+    });
+  }
+}
+
+/** The run a view draws from; 409 unless the scenario is COMPLETE. */
+function completeRun(run: RunSummary): RunRef {
+  if (run.status !== 'COMPLETE' || run.finishedAt === null) throw conflict(`scenario '${run.id}' is ${run.status}; its views are drawn once it is COMPLETE`);
+  return { id: run.id, finishedAt: run.finishedAt };
+}
+
+function body(view: AnyView, { rendered }: RenderedView, page: PageQuery): ViewBody {
+  const spec = rendered.kind === 'table' ? tablePage(rendered.table, page) : rendered.spec;
+  return { name: view.name, title: view.title, kind: view.kind, spec };
+}
