@@ -29,7 +29,18 @@ const sessionIndex = createRoute({
 });
 // Pages other than the first ones a visitor sees load on demand: a smaller first download.
 const data = createRoute({ getParentRoute: () => session, path: '/data', component: lazyRouteComponent(() => import('./pages/DataPage.tsx'), 'DataPage') });
-const scenarios = createRoute({ getParentRoute: () => session, path: '/scenarios', component: ScenariosPage });
+const scenarios = createRoute({
+  getParentRoute: () => session,
+  path: '/scenarios',
+  component: ScenariosPage,
+  // `?copy=<id>`: the create form opens filled with that scenario's parameters.
+  validateSearch: (search: Record<string, unknown>): { copy?: string } => ({ copy: typeof search.copy === 'string' ? search.copy : undefined }),
+});
+const scenario = createRoute({
+  getParentRoute: () => session,
+  path: '/scenarios/$id',
+  component: lazyRouteComponent(() => import('./pages/ScenarioPage.tsx'), 'ScenarioPage'),
+});
 const compare = createRoute({
   getParentRoute: () => session,
   path: '/compare',
@@ -45,7 +56,7 @@ const overview = createRoute({
   component: lazyRouteComponent(() => import('./pages/OverviewPage.tsx'), 'OverviewPage'),
 });
 
-export const routeTree = root.addChildren([sessions, session.addChildren([sessionIndex, data, scenarios, compare, overview])]);
+export const routeTree = root.addChildren([sessions, session.addChildren([sessionIndex, data, scenarios, scenario, compare, overview])]);
 
 export function buildRouter(history: RouterHistory = createHashHistory()) {
   return createRouter({ routeTree, history, defaultPreload: false });

@@ -11,4 +11,6 @@ export const keys = {
   algorithmParameters: (sid: string, name: string) => ['algorithm-parameters', sid, name] as const,
   kpis: (sid: string) => ['kpis', sid] as const,
   compare: (sid: string) => ['compare', sid] as const,
+  /** Views: `views(sid, 'scenario', id)`, `views(sid, 'dataset', key)`, `views(sid, 'compare')`, or all of a session. */
+  views: (sid: string, ...of: string[]) => ['views', sid, ...of] as const,
 };

@@ -30,9 +30,13 @@ export function applyEvent(client: QueryClient, sid: string, event: ScenaristEve
       void client.invalidateQueries({ queryKey: keys.scenario(sid, id) });
       void client.invalidateQueries({ queryKey: keys.logs(sid, id) });
       void client.invalidateQueries({ queryKey: keys.compare(sid) });
+      // A run's views are cached per run: a reset or rerun shows the new one.
+      void client.invalidateQueries({ queryKey: keys.views(sid, 'scenario', id) });
+      void client.invalidateQueries({ queryKey: keys.views(sid, 'compare') });
     }
   } else if (event.type.startsWith('dataset.')) {
     void client.invalidateQueries({ queryKey: keys.datasets(sid) });
+    void client.invalidateQueries({ queryKey: keys.views(sid, 'dataset') });
   } else if (event.type.startsWith('session.')) {
     void client.invalidateQueries({ queryKey: keys.sessions });
   }

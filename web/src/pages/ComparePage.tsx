@@ -4,7 +4,9 @@ import { lazy, Suspense, useMemo } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { CompareResult } from '../api/types.ts';
+import { CompareExtras } from '../compare/CompareExtras.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
 import { useSid } from '../session.ts';
@@ -146,6 +148,7 @@ function ComparisonView({ result }: { result: CompareResult }) {
           </div>
         ))}
       </section>
+      <CompareExtras result={result} />
       <section className="card" aria-labelledby="param-title">
         <h2 id="param-title" style={{ marginTop: 0 }}>
           Parameters <span className="muted small">(differences highlighted)</span>
@@ -157,7 +160,7 @@ function ComparisonView({ result }: { result: CompareResult }) {
                 <th scope="col">Parameter</th>
                 {result.scenarios.map((s) => (
                   <th key={s.id} scope="col">
-                    {s.tag}
+                    <ScenarioLink id={s.id} tag={s.tag} />
                   </th>
                 ))}
               </tr>

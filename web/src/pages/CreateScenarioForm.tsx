@@ -6,22 +6,24 @@ import { keys } from '../api/keys.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ParamFields } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
+import type { ScenarioPrefill } from './copy-prefill.ts';
 
 /**
  * Creates a scenario: tag, dataset, algorithm, then a form generated from the algorithm's (and the
  * data source's) parameter descriptors. The server judges the values; its messages land at the field.
+ * `prefill` starts it with a copied scenario's choices and values.
  */
-export function CreateScenarioForm({ sid }: { sid: string }) {
+export function CreateScenarioForm({ sid, prefill }: { sid: string; prefill?: ScenarioPrefill }) {
   const api = useApi();
   const client = useQueryClient();
   const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
   const algorithms = useQuery({ queryKey: keys.algorithms(sid), queryFn: () => api.algorithms(sid) });
-  const [tag, setTag] = useState('');
-  const [datasetKey, setDatasetKey] = useState('');
-  const [algo, setAlgo] = useState('');
+  const [tag, setTag] = useState(prefill?.tag ?? '');
+  const [datasetKey, setDatasetKey] = useState(prefill?.datasetKey ?? '');
+  const [algo, setAlgo] = useState(prefill?.algo ?? '');
   const [runNow, setRunNow] = useState(true);
-  const [algoValues, setAlgoValues] = useState<Record<string, FormValue>>({});
-  const [dataValues, setDataValues] = useState<Record<string, FormValue>>({});
+  const [algoValues, setAlgoValues] = useState<Record<string, FormValue>>(prefill?.algoValues ?? {});
+  const [dataValues, setDataValues] = useState<Record<string, FormValue>>(prefill?.dataValues ?? {});
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [created, setCreated] = useState<string | null>(null);
 

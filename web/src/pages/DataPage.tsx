@@ -12,6 +12,7 @@ import { PromptDialog } from '../components/PromptDialog.tsx';
 import { saveBlob } from '../csv.ts';
 import { useSid } from '../session.ts';
 import { DatasetPreview } from './DatasetPreview.tsx';
+import { DatasetViews } from './DatasetViews.tsx';
 
 /** Data: ETL upload with its report, the dataset list, previews, derive, delete, downloads. */
 export function DataPage() {
@@ -144,7 +145,12 @@ export function DataPage() {
         </div>
       </section>
 
-      {selected && <DatasetPreview sid={sid} datasetKey={selected} />}
+      {selected && (
+        <div className="beside">
+          <DatasetPreview sid={sid} datasetKey={selected} />
+          <DatasetViews key={selected} sid={sid} datasetKey={selected} />
+        </div>
+      )}
 
       <PromptDialog
         open={action?.kind === 'derive'}

@@ -13,6 +13,7 @@ import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { Scenario } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { saveBlob, toCsv } from '../csv.ts';
 import { formatNumber, formatTime } from '../format.ts';
 import { useSid } from '../session.ts';
@@ -20,7 +21,7 @@ import { useSid } from '../session.ts';
 /** The overview's rows: one per completed scenario, KPI values by name. */
 export function overviewColumns(kpiNames: readonly string[]): ColumnDef<Scenario>[] {
   return [
-    { id: 'tag', header: 'Scenario', accessorFn: (s) => s.tag },
+    { id: 'tag', header: 'Scenario', accessorFn: (s) => s.tag, cell: (c) => <ScenarioLink id={c.row.original.id} tag={c.getValue<string>()} /> },
     { id: 'algorithm', header: 'Algorithm', accessorFn: (s) => s.algorithm.name },
     { id: 'dataset', header: 'Dataset', accessorFn: (s) => s.input_data_id },
     { id: 'finished', header: 'Finished', accessorFn: (s) => s.finished_at ?? '', cell: (c) => formatTime(c.getValue<string>()), enableGlobalFilter: false },

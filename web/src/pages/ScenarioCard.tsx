@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
@@ -44,7 +45,9 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
     <article className="card" aria-labelledby={titleId} data-testid="scenario-card" data-tag={s.tag} data-status={s.status} style={{ marginBottom: 0 }}>
       <div className="row">
         <h3 id={titleId} style={{ margin: 0 }}>
-          {s.tag}
+          <Link to="/s/$sid/scenarios/$id" params={{ sid, id: s.id }} data-testid="scenario-link">
+            {s.tag}
+          </Link>
         </h3>
         <span className="spacer" />
         <StatusBadge status={s.status} />

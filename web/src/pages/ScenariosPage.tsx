@@ -6,6 +6,8 @@ import { STATUSES, type Status } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { useLiveMode } from '../live-mode.ts';
 import { useSid } from '../session.ts';
+import { useSearch } from '@tanstack/react-router';
+import { useCopyPrefill } from './copy-prefill.ts';
 import { CreateScenarioForm } from './CreateScenarioForm.tsx';
 import { ScenarioCard } from './ScenarioCard.tsx';
 
@@ -18,6 +20,8 @@ export function ScenariosPage() {
   const [filter, setFilter] = useState<Status | ''>('');
   const [query, setQuery] = useState('');
   const mode = useLiveMode();
+  const { copy } = useSearch({ strict: false }) as { copy?: string };
+  const copying = useCopyPrefill(sid, copy);
   const list = useQuery({
     queryKey: keys.scenarios(sid),
     queryFn: () => api.listScenarios(sid),
@@ -32,7 +36,8 @@ export function ScenariosPage() {
   return (
     <>
       <h1>Scenarios</h1>
-      <CreateScenarioForm sid={sid} />
+      <ErrorNote error={copying.error} />
+      {copying.loading ? <p role="status">Loading the scenario to copy…</p> : <CreateScenarioForm key={copying.prefill?.from ?? 'new'} sid={sid} prefill={copying.prefill} />}
       <section aria-labelledby="list-title">
         <div className="row" style={{ marginBottom: '0.5rem' }}>
           <h2 id="list-title" style={{ margin: 0 }}>

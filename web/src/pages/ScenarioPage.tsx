@@ -1,0 +1,329 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { useState } from 'react';
+import type { ExportFormat } from '../api/client.ts';
+import { useApi } from '../api/context.tsx';
+import { ApiError } from '../api/http.ts';
+import { keys } from '../api/keys.ts';
+import { downloadResult } from '../api/result-download.ts';
+import type { Scenario } from '../api/types.ts';
+import { ErrorNote } from '../components/ErrorNote.tsx';
+import { ConfirmDialog } from '../components/Modal.tsx';
+import { ProgressBar } from '../components/ProgressBar.tsx';
+import { RunReportLine } from '../components/RunReportLine.tsx';
+import { StatusBadge } from '../components/StatusBadge.tsx';
+import { saveBlob } from '../csv.ts';
+import { formatNumber, formatParam, formatTime } from '../format.ts';
+import { useLiveMode } from '../live-mode.ts';
+import { useSid } from '../session.ts';
+import { ViewList } from '../views/ViewList.tsx';
+import { RunLogPanel } from './RunLogPanel.tsx';
+import { ACTIVE } from './ScenariosPage.tsx';
+import { bestInSession, formatDuration, humanise, runDuration } from './scenario-facts.ts';
+
+const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
+
+/**
+ * One scenario: what it is (tag, algorithm, dataset, every parameter), how its run went (status,
+ * progress and report, duration, seed, logs), its KPIs against the session's best, the domain's result
+ * views, downloads, and its actions. The session's live events keep it current.
+ */
+export function ScenarioPage() {
+  const api = useApi();
+  const sid = useSid();
+  const { id } = useParams({ strict: false }) as { id: string };
+  const mode = useLiveMode();
+  // The session's list is what live events update in place (status, progress, report): read it first.
+  const list = useQuery({
+    queryKey: keys.scenarios(sid),
+    queryFn: () => api.listScenarios(sid),
+    refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
+  });
+  const single = useQuery({ queryKey: keys.scenario(sid, id), queryFn: () => api.scenario(sid, id), retry: false });
+  const scenario = list.data?.find((s) => s.id === id) ?? single.data;
+
+  if (!scenario) {
+    const gone = single.error instanceof ApiError && single.error.status === 404;
+    return (
+      <>
+        <h1>Scenario</h1>
+        {gone ? (
+          <p className="alert error" role="alert">
+            There is no scenario {id} in this session. <Link to="/s/$sid/scenarios" params={{ sid }}>All scenarios</Link>
+          </p>
+        ) : (
+          <ErrorNote error={single.error ?? list.error} />
+        )}
+        {!single.error && <p role="status">Loading…</p>}
+      </>
+    );
+  }
+  return <ScenarioDetails sid={sid} scenario={scenario} session={list.data ?? []} />;
+}
+
+function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario: Scenario; session: readonly Scenario[] }) {
+  const active = ACTIVE.has(s.status);
+  const complete = s.status === 'COMPLETE';
+  return (
+    <>
+      <p className="small" style={{ margin: '0 0 0.25rem' }}>
+        <Link to="/s/$sid/scenarios" params={{ sid }}>
+          Scenarios
+        </Link>{' '}
+        / {s.tag}
+      </p>
+      <div className="row" style={{ marginBottom: '0.75rem' }}>
+        <h1 style={{ margin: 0 }} data-testid="scenario-title">
+          {s.tag}
+        </h1>
+        <StatusBadge status={s.status} />
+      </div>
+      <ScenarioActions sid={sid} scenario={s} />
+      <div className="scenario-top">
+        <RunSection scenario={s} active={active} />
+        <ParametersSection sid={sid} scenario={s} />
+      </div>
+      {complete && <KpiSection scenario={s} session={session} />}
+      <section className="card" aria-labelledby="views-title">
+        <div className="row">
+          <h2 id="views-title" style={{ margin: 0 }}>
+            Result
+          </h2>
+          <span className="spacer" />
+          {complete && <ResultDownloads sid={sid} scenario={s} />}
+        </div>
+        {complete ? (
+          <ViewList target={{ of: 'scenario', sid, id: s.id }} empty="The domain declares no views of this result." />
+        ) : (
+          <p className="muted">The result and its views appear when the run is complete.</p>
+        )}
+      </section>
+      {s.status !== 'CREATED' && <LogsSection sid={sid} scenario={s} active={active} />}
+    </>
+  );
+}
+
+function RunSection({ scenario: s, active }: { scenario: Scenario; active: boolean }) {
+  return (
+    <section className="card" aria-labelledby="run-title">
+      <h2 id="run-title" style={{ marginTop: 0 }}>
+        Run
+      </h2>
+      {(active || s.status === 'COMPLETE') && (
+        <div className="row small">
+          <div style={{ flex: 1 }}>
+            <ProgressBar value={s.status === 'COMPLETE' ? 1 : s.progress} label={`Progress of ${s.tag}`} />
+          </div>
+          <span data-testid="progress">{Math.round((s.status === 'COMPLETE' ? 1 : s.progress) * 100)}%</span>
+        </div>
+      )}
+      <RunReportLine report={s.report} />
+      {s.status === 'FAILED' && s.error && (
+        <div className="alert error" data-testid="failure">
+          {s.error.code && <code>{s.error.code}</code>} {s.error.message}
+        </div>
+      )}
+      <dl className="facts">
+        <dt>Status</dt>
+        <dd data-testid="status">{s.status.toLowerCase()}</dd>
+        <dt>Duration</dt>
+        <dd data-testid="duration">{formatDuration(runDuration(s))}</dd>
+        <dt>Seed</dt>
+        <dd data-testid="seed">{s.seed ?? '—'}</dd>
+        <dt>Created</dt>
+        <dd>{formatTime(s.created_at)}</dd>
+        <dt>Started</dt>
+        <dd>{formatTime(s.started_at)}</dd>
+        <dt>Finished</dt>
+        <dd>{formatTime(s.finished_at)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function ParametersSection({ sid, scenario: s }: { sid: string; scenario: Scenario }) {
+  const api = useApi();
+  // The dataset's parameter descriptors give the data parameters their descriptions.
+  const dataParams = useQuery({
+    queryKey: keys.dataParameters(sid, s.input_data_id),
+    queryFn: () => api.dataParameters(sid, s.input_data_id),
+    retry: false,
+  });
+  const dataDescriptions = new Map((dataParams.data?.parameters ?? []).map((d) => [d.name, d.description]));
+  const dataEntries = Object.entries(s.data_parameters ?? {});
+  return (
+    <section className="card" aria-labelledby="params-title">
+      <h2 id="params-title" style={{ marginTop: 0 }}>
+        Setup
+      </h2>
+      <dl className="facts" data-testid="parameters">
+        <dt>Algorithm</dt>
+        <dd>{s.algorithm.name}</dd>
+        <dt>Dataset</dt>
+        <dd>
+          <Link to="/s/$sid/data" params={{ sid }}>
+            {s.input_data_id}
+          </Link>
+        </dd>
+        {s.algorithm.parameters.map((p) => (
+          <ParamFact key={`a-${p.name}`} name={p.name} description={p.description} value={p.value} />
+        ))}
+        {dataEntries.map(([name, value]) => (
+          <ParamFact key={`d-${name}`} name={name} description={dataDescriptions.get(name)} value={value} />
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function ParamFact({ name, description, value }: { name: string; description: string | undefined; value: unknown }) {
+  return (
+    <>
+      <dt title={name}>
+        {humanise(name)}
+        {description && <span className="hint">{description}</span>}
+      </dt>
+      <dd data-param={name}>{formatParam(value)}</dd>
+    </>
+  );
+}
+
+function KpiSection({ scenario: s, session }: { scenario: Scenario; session: readonly Scenario[] }) {
+  const best = bestInSession(session.some((x) => x.id === s.id) ? session : [...session, s]);
+  const kpis = Object.values(s.kpis);
+  return (
+    <section aria-labelledby="kpis-title">
+      <h2 id="kpis-title">KPIs</h2>
+      {kpis.length === 0 ? (
+        <p className="muted">This algorithm reports no KPIs.</p>
+      ) : (
+        <div className="grid kpi-grid">
+          {kpis.map((k) => {
+            const isBest = k.value !== null && best.get(k.name) === k.value;
+            return (
+              <div key={k.name} className="kpi-card" data-testid="kpi" data-kpi={k.name} data-best={isBest}>
+                <div className="small muted">
+                  {k.name}
+                  {isBest && <strong className="best"> ★ best in session</strong>}
+                </div>
+                <div className="value">
+                  {formatNumber(k.value)} <span className="small">{k.unit}</span>
+                </div>
+                <div className="small muted">
+                  {DIRECTION[k.better_when]}
+                  {k.threshold !== null && ` ${formatNumber(k.threshold)} ${k.unit}`}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ResultDownloads({ sid, scenario: s }: { sid: string; scenario: Scenario }) {
+  const api = useApi();
+  const download = useMutation({
+    mutationFn: async (format: ExportFormat) => saveBlob(await downloadResult(api, sid, s.id, format), `${s.tag}.${format}`),
+  });
+  return (
+    <>
+      <button type="button" onClick={() => download.mutate('csv')} disabled={download.isPending} aria-label={`Download the result of ${s.tag} as CSV`}>
+        CSV
+      </button>
+      <button type="button" onClick={() => download.mutate('xlsx')} disabled={download.isPending} aria-label={`Download the result of ${s.tag} as XLSX`}>
+        XLSX
+      </button>
+      {download.error && (
+        <div style={{ flexBasis: '100%' }}>
+          <ErrorNote error={download.error} />
+        </div>
+      )}
+    </>
+  );
+}
+
+function LogsSection({ sid, scenario: s, active }: { sid: string; scenario: Scenario; active: boolean }) {
+  const [unavailable, setUnavailable] = useState(false);
+  if (unavailable) return null;
+  return (
+    <section className="card" aria-labelledby="logs-title">
+      <h2 id="logs-title" style={{ marginTop: 0 }}>
+        Logs
+      </h2>
+      <RunLogPanel sid={sid} id={s.id} running={active} onUnavailable={() => setUnavailable(true)} />
+    </section>
+  );
+}
+
+function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const active = ACTIVE.has(s.status);
+  const act = useMutation({
+    mutationFn: async (action: 'run' | 'cancel' | 'reset' | 'delete') => {
+      if (action === 'run') await api.runScenario(sid, s.id);
+      else if (action === 'cancel') await api.cancelScenario(sid, s.id);
+      else if (action === 'reset') await api.resetScenario(sid, s.id);
+      else await api.deleteScenario(sid, s.id);
+    },
+    onSuccess: (_r, action) => {
+      void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
+      void client.invalidateQueries({ queryKey: keys.scenario(sid, s.id) });
+      void client.invalidateQueries({ queryKey: keys.views(sid, 'scenario', s.id) });
+      if (action === 'delete') {
+        setConfirmDelete(false);
+        void navigate({ to: '/s/$sid/scenarios', params: { sid } });
+      }
+    },
+  });
+  return (
+    <>
+      <div className="row" style={{ marginBottom: '1rem' }} role="group" aria-label="Actions">
+        {s.status === 'CREATED' && (
+          <button type="button" className="primary" onClick={() => act.mutate('run')} disabled={act.isPending}>
+            Run
+          </button>
+        )}
+        {active && (
+          <button type="button" onClick={() => act.mutate('cancel')} disabled={act.isPending}>
+            Cancel
+          </button>
+        )}
+        {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
+          <button type="button" onClick={() => act.mutate('reset')} disabled={act.isPending}>
+            Reset
+          </button>
+        )}
+        <Link className="button" to="/s/$sid/scenarios" params={{ sid }} search={{ copy: s.id }}>
+          Copy as new scenario
+        </Link>
+        <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>
+          Delete
+        </button>
+      </div>
+      {!confirmDelete && <ErrorNote error={act.error} />}
+      <ConfirmDialog
+        open={confirmDelete}
+        title={`Delete scenario ${s.tag}`}
+        message={
+          <>
+            Delete scenario <strong>{s.tag}</strong>
+            {active ? ' (its run is cancelled)' : ''}? This cannot be undone.
+            <ErrorNote error={act.error} />
+          </>
+        }
+        confirmLabel="Delete scenario"
+        busy={act.isPending}
+        onConfirm={() => act.mutate('delete')}
+        onCancel={() => {
+          setConfirmDelete(false);
+          act.reset();
+        }}
+      />
+    </>
+  );
+}
