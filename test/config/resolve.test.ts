@@ -47,6 +47,9 @@ describe('resolveSettings', () => {
     [{ workers: '-1' }, 'workers'],
     [{ database_url: 'mysql://x' }, 'database_url'],
     [{ upload_limit: 'lots' }, 'upload_limit'],
+    [{ upload_max_field: '0' }, 'upload_max_field'],
+    [{ upload_time_limit: 'soon' }, 'upload_time_limit'],
+    [{ upload_queue_wait: '-1s' }, 'upload_queue_wait'],
     [{ log_level: 'loud' }, 'log_level'],
   ])('rejects %j naming the setting', (raw, name) => {
     expect(() => resolveSettings(raw)).toThrowError(SettingError);
@@ -67,6 +70,13 @@ describe('resolveSettings', () => {
     expect(s.forwardedAllowIps).toEqual(['10.0.0.1', '::1']);
     expect(s.uploadLimitBytes).toBe(2 * 1024 * 1024);
     expect(resolveSettings({ forwarded_allow_ips: '*' }).forwardedAllowIps).toBe('*');
+  });
+
+  it('bounds uploads by default: 4 MiB per field, 120 s of work, 1 s of waiting for a thread', () => {
+    const defaults = resolveSettings({});
+    expect([defaults.uploadMaxFieldBytes, defaults.uploadTimeLimitMs, defaults.uploadQueueWaitMs]).toEqual([4 * 1024 * 1024, 120_000, 1_000]);
+    const given = resolveSettings({ upload_max_field: '1MiB', upload_time_limit: '30s', upload_queue_wait: '0' });
+    expect([given.uploadMaxFieldBytes, given.uploadTimeLimitMs, given.uploadQueueWaitMs]).toEqual([1024 * 1024, 30_000, 0]);
   });
 });
 

@@ -74,25 +74,29 @@ function stagedBytes(server: ServerProcess): number {
 }
 
 describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
-  let database: TestDatabase | undefined;
+  const databases: TestDatabase[] = [];
   let server: ServerProcess;
   let timeLimited: ServerProcess;
   /** A valid upload large enough to keep a thread busy for seconds (1M rows). */
   let slowCsv: Buffer;
 
   beforeAll(async () => {
-    const args = ['--upload-limit', '2GiB', '--workers', '0'];
-    if (dialect === 'postgres') {
-      database = await createTestDatabase('postgres');
-      args.push('--database-url', database.url);
-    }
-    [server, timeLimited] = await Promise.all([startServer({ args }), startServer({ args: [...args, '--upload-time-limit', '3s'] })]);
+    /** Each server its own database (on SQLite, its own data directory). */
+    const argsOf = async (...more: string[]) => {
+      const args = ['--upload-limit', '2GiB', '--workers', '0', ...more];
+      if (dialect === 'sqlite') return args;
+      const database = await createTestDatabase('postgres');
+      databases.push(database);
+      return [...args, '--database-url', database.url];
+    };
+    server = await startServer({ args: await argsOf() });
+    timeLimited = await startServer({ args: await argsOf('--upload-time-limit', '3s') });
     slowCsv = Buffer.from(generateWarehouse({ skus: 1_000_000, locations: 1_000, seed: 3 }).skuCsv);
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all([server?.dispose(), timeLimited?.dispose()]);
-    await database?.drop();
+    for (const database of databases) await database.drop();
   });
 
   it('answers each bomb with a 4xx and its code, stores nothing, frees the pool, and grows the server by under 300 MB', async () => {

@@ -53,7 +53,8 @@ export class UploadSlots {
       };
       const onAbort = () => {
         leave();
-        reject(signal!.reason);
+        const reason: unknown = signal!.reason;
+        reject(reason instanceof Error ? reason : new Error('the client went away while its upload waited'));
       };
       const timer = setTimeout(() => {
         leave();

@@ -25,7 +25,7 @@ export interface StreamedUpload {
  */
 export function streamUpload(url: string, parts: readonly StreamedPart[]): StreamedUpload {
   const boundary = `----scenarist${randomBytes(8).toString('hex')}`;
-  let req: ClientRequest;
+  let req!: ClientRequest;
   const answer = new Promise<UploadAnswer>((resolve, reject) => {
     req = request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' } }, (res) => {
       const chunks: Buffer[] = [];
