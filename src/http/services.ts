@@ -3,6 +3,8 @@ import type { DatasetService } from '../datasets/service.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { EventFeed } from '../events/event-feed.js';
 import type { Executor } from '../executor/executor.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { Readiness } from '../runtime/readiness.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
@@ -20,6 +22,10 @@ export interface Services {
   /** Live events for SSE subscribers (read from the event log). */
   readonly eventFeed: EventFeed;
   readonly webhooks: WebhookService;
+  /** This process's Prometheus registry (`GET /metrics`). */
+  readonly metrics: ServiceMetrics;
+  /** What `GET /health/ready` checks; told when a graceful shutdown starts. */
+  readonly readiness: Readiness;
 }
 
 export interface RouteOptions {
