@@ -10,9 +10,13 @@
  *
  * Run: npm run build && node --import tsx bench/many-runs.bench.ts [--database-url postgres://.../postgres]
  *   [--dialect sqlite|postgres] [--only runs|data] [--repeat N] [--baseline-root /path/to/other/build]
+ *   [--scrape-metrics FILE]
+ * `--scrape-metrics` writes one `GET /metrics` taken while the first timed runs are queued (the example
+ * in docs/operations.md).
  * With `--baseline-root` the same figures of that build (its `bin/` and `dist/`) are measured in the
  * same run, alternating with this one's, so a change can be compared on a noisy machine.
  */
+import { writeFileSync } from 'node:fs';
 import { generateWarehouse } from '../examples/warehouse/generate-samples.js';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { adminDatabaseUrl, json, post, REPO_ROOT, report, startBareNode, startScenarist, withScratchDatabase, type BenchServer } from './support.js';
@@ -26,6 +30,7 @@ const argument = (name: string): string | undefined => {
 
 const dialects: Dialect[] = argument('dialect') ? [argument('dialect') as Dialect] : ['sqlite', 'postgres'];
 const only = argument('only');
+let scrapeTo = argument('scrape-metrics');
 const repeat = Number(argument('repeat') ?? 1);
 const builds: { name: string; root: string }[] = [
   { name: 'this build', root: REPO_ROOT },
@@ -78,6 +83,11 @@ async function timeInstantRuns(server: BenchServer, sessions: number, perSession
   const path = (api: string) => api.slice(server.url.length);
   const started = performance.now();
   for (const { api, ids } of bySession) for (const id of ids) await client.request('POST', `${path(api)}/scenarios/${id}/run`);
+  if (scrapeTo !== undefined) {
+    // Once, mid-run: the queue is full and the workers busy. Not timed apart: it is one request.
+    writeFileSync(scrapeTo, await (await fetch(`${server.url}/metrics`)).text());
+    scrapeTo = undefined;
+  }
   // A session runs its scenarios in FIFO order: its last one final means all of them are.
   for (const { api, ids } of bySession) {
     for (;;) {

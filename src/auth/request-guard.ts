@@ -29,7 +29,7 @@ export function requireToken(access: RouteAccess, deps: GuardDependencies): Hook
     }
     if (!scopeAllows(principal.scope, access.scope)) {
       reply.header('www-authenticate', `${CHALLENGE}, error="insufficient_scope", scope="${access.scope}"`);
-      throw forbidden(`this route needs a token of scope ${access.scope} or above; this token has scope ${principal.scope}`);
+      throw forbidden(`this route needs a token of scope ${access.scope}${access.scope === 'metrics' ? ' or admin' : ' or above'}; this token has scope ${principal.scope}`);
     }
     if (principal.sessionId !== null) await checkBoundSession(principal.sessionId, access, request.params, deps);
     request.principal = principal;

@@ -1,6 +1,11 @@
-/** Token scopes, each one including the ones before it: read < run < admin. */
-export const SCOPES = ['read', 'run', 'admin'] as const;
+/**
+ * Token scopes. `read` < `run` < `admin` are ordered, each including the ones before it; `metrics`
+ * stands apart: it reaches `GET /metrics` only (a scraper's token), which `admin` also reaches.
+ */
+export const SCOPES = ['read', 'run', 'admin', 'metrics'] as const;
 export type Scope = (typeof SCOPES)[number];
+
+const ORDERED: readonly Scope[] = ['read', 'run', 'admin'];
 
 export function isScope(value: unknown): value is Scope {
   return typeof value === 'string' && (SCOPES as readonly string[]).includes(value);
@@ -8,5 +13,7 @@ export function isScope(value: unknown): value is Scope {
 
 /** Whether a token of scope `held` may do what needs scope `needed`. */
 export function scopeAllows(held: Scope, needed: Scope): boolean {
-  return SCOPES.indexOf(held) >= SCOPES.indexOf(needed);
+  if (held === 'admin') return true;
+  if (held === 'metrics' || needed === 'metrics') return held === needed;
+  return ORDERED.indexOf(held) >= ORDERED.indexOf(needed);
 }

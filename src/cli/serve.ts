@@ -25,8 +25,12 @@ export async function serve(settings: Settings): Promise<number> {
   }
   log.info({ prefix: settings.prefix, database: settings.databaseUrl.split(':')[0], workers: settings.workers }, 'scenarist ready');
 
-  return exitCodeAfterSignal(log, async () => {
-    await app.close();
-    await runtime.close();
-  });
+  return exitCodeAfterSignal(
+    log,
+    async () => {
+      await app.close();
+      await runtime.close();
+    },
+    { started: () => runtime.services.readiness.shutdownStarted(), delayMs: settings.shutdownDelayMs },
+  );
 }

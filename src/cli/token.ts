@@ -12,7 +12,7 @@ const BARE_FLAGS = new Set(['--json', '--help', '-h']);
 
 const USAGE = `Usage: scenarist token <create|list|revoke> [flags]
 
-  token create --scope read|run|admin [--session NAME_OR_ID] [--name LABEL]
+  token create --scope read|run|admin|metrics [--session NAME_OR_ID] [--name LABEL]
                  prints a new API token on stdout; it is shown only this once
   token list [--json]
                  every token (never the secret): id, scope, session, name, created, last used, revoked
@@ -88,7 +88,7 @@ async function list(store: Store, tokens: TokensRepository, json: boolean): Prom
     return 0;
   }
   if (rows.length === 0) {
-    console.log('no API tokens (create one with: scenarist token create --scope read|run|admin)');
+    console.log('no API tokens (create one with: scenarist token create --scope read|run|admin|metrics)');
     return 0;
   }
   const table = [

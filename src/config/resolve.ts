@@ -53,6 +53,8 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     requestTimeoutMs: raw.request_timeout === undefined ? 300_000 : parseTimeout('request_timeout', raw.request_timeout, true),
     headersTimeoutMs: raw.headers_timeout === undefined ? 0 : parseTimeout('headers_timeout', raw.headers_timeout),
     keepAliveTimeoutMs: raw.keep_alive_timeout === undefined ? 72_000 : parseTimeout('keep_alive_timeout', raw.keep_alive_timeout),
+    // 0: close at once. Behind a load balancer that probes /health/ready, its probe interval or more.
+    shutdownDelayMs: raw.shutdown_delay === undefined ? 0 : parseTimeout('shutdown_delay', raw.shutdown_delay, true),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).

@@ -40,6 +40,8 @@ export interface Settings {
   readonly headersTimeoutMs: number;
   /** How long an idle keep-alive connection stays open, in ms. */
   readonly keepAliveTimeoutMs: number;
+  /** After SIGTERM/SIGINT, how long to keep serving with `/health/ready` at 503 before closing, in ms. */
+  readonly shutdownDelayMs: number;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -80,6 +82,7 @@ export const SETTING_NAMES = [
   'request_timeout',
   'headers_timeout',
   'keep_alive_timeout',
+  'shutdown_delay',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -11,7 +11,7 @@ import { checkTables, encodeStored } from './codec.js';
 import type { EtlMessage, UploadedFile } from './etl/index.js';
 import { inProcessRunner, type IngestRunner } from './ingest/ingest-runner.js';
 import { storeEtl } from './ingest/run-task.js';
-import type { StagedFile } from './ingest/tasks.js';
+import type { EtlTaskResult, StagedFile } from './ingest/tasks.js';
 import type { Dataset, Tables } from './model.js';
 
 export interface DatasetHooks {
@@ -26,6 +26,8 @@ export interface EtlResult {
   readonly success: boolean;
   readonly keys: string[];
   readonly messages: EtlMessage[];
+  /** Rows stored (not part of the response; the ETL rows metric). */
+  readonly rows: number;
 }
 
 /** Datasets of a session: list, JSON form, ingest, derive, delete, ETL, and data parameters. */
@@ -119,10 +121,10 @@ export class DatasetService {
     return this.ingestRunner.close();
   }
 
-  private async etlDone(sessionId: string, datasetName: string, result: { success: boolean; messages: EtlMessage[] }): Promise<EtlResult> {
-    if (!result.success) return { dataset_name: datasetName, success: false, keys: [], messages: result.messages };
+  private async etlDone(sessionId: string, datasetName: string, result: EtlTaskResult): Promise<EtlResult> {
+    if (!result.success) return { dataset_name: datasetName, success: false, keys: [], messages: result.messages, rows: 0 };
     await this.hooks.datasetStored(sessionId, datasetName);
-    return { dataset_name: datasetName, success: true, keys: [datasetName], messages: result.messages };
+    return { dataset_name: datasetName, success: true, keys: [datasetName], messages: result.messages, rows: result.rows };
   }
 
   /** Fills a new `main` session with the domain's sample dataset, so a new user sees data at once. */

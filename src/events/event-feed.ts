@@ -80,6 +80,20 @@ export class EventFeed {
     return n;
   }
 
+  /**
+   * How far the slowest subscriber has been brought: the feed's own position for a live one (it has
+   * every event of its session up to there), its replay position for one still catching up. Undefined
+   * without subscribers. The event-feed lag metric is the newest logged id minus this.
+   */
+  slowestPosition(): number | undefined {
+    let slowest: number | undefined;
+    this.each((s) => {
+      const position = s.held === undefined ? this.cursor : s.cursor;
+      if (slowest === undefined || position < slowest) slowest = position;
+    });
+    return slowest;
+  }
+
   /** New events may be committed: read them (coalesced; one read at a time). */
   poke(): void {
     if (this.closed) return;

@@ -21,6 +21,7 @@ import { etlRoutes } from './routes/etl.js';
 import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
 import { scenarioLogRoutes } from './routes/scenario-logs.js';
 import { resultRoutes } from './routes/result.js';
@@ -91,9 +92,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.removeContentTypeParser('text/plain');
   // Before any route: every route registered from here on gets its token check (src/auth).
   installAuth(app, services);
-  // The request as served: method, URL, client address and scheme (through trusted proxies), status, time.
+  // The request as served: method, URL, client address and scheme (through trusted proxies), status, time;
+  // and its duration by route template (never the raw URL: names would make the label set unbounded).
+  const { httpDuration } = services.metrics;
   app.addHook('onResponse', (request, reply, done) => {
     request.log.info({ req: request, status: reply.statusCode, ms: Number(reply.elapsedTime.toFixed(2)) }, 'request');
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode };
+    httpDuration.observe(labels, reply.elapsedTime / 1000);
     done();
   });
 
@@ -114,6 +119,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const routes = async (scope: FastifyInstance) => {
     const opts = { services };
     await scope.register(healthRoutes, opts);
+    await scope.register(metricsRoutes, opts);
     await scope.register(sessionRoutes, opts);
     await scope.register(discoveryRoutes, opts);
     await scope.register(datasetRoutes, opts);
@@ -134,7 +140,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const openapi = async () => app.swagger();
   const hidden = { schema: { hide: true } };
   for (const base of new Set(['', settings.prefix])) {
-    if (base !== settings.prefix) await app.register(healthRoutes, { services, prefix: base });
+    if (base !== settings.prefix) {
+      await app.register(healthRoutes, { services, prefix: base });
+      await app.register(metricsRoutes, { services, prefix: base });
+    }
     app.get(`${base}/openapi.json`, hidden, openapi);
     // Each UI in its own scope: swagger-ui decorates its instance, and two on one scope collide.
     await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: `${base}/docs` }));

@@ -3,6 +3,8 @@ import type { DatasetService } from '../datasets/service.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { EventFeed } from '../events/event-feed.js';
 import type { Executor } from '../executor/executor.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import type { Readiness } from '../runtime/readiness.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
@@ -23,6 +25,10 @@ export interface Services {
   readonly webhooks: WebhookService;
   /** The domain's views of datasets, results and comparisons. */
   readonly views: ViewService;
+  /** This process's Prometheus registry (`GET /metrics`). */
+  readonly metrics: ServiceMetrics;
+  /** What `GET /health/ready` checks; told when a graceful shutdown starts. */
+  readonly readiness: Readiness;
 }
 
 export interface RouteOptions {

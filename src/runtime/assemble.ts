@@ -12,10 +12,14 @@ import type { Services } from '../http/services.js';
 import { ScenarioService } from '../scenarios/service.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
+import { followRuns } from '../metrics/run-metrics.js';
+import { ServiceMetrics } from '../metrics/service-metrics.js';
+import { registerStoreGauges } from '../metrics/store-gauges.js';
 import { openStore } from '../store/store.js';
 import { ViewService } from '../views/view-service.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
+import { Readiness } from './readiness.js';
 import { isSingleWriter } from './single-writer.js';
 
 /** Uploads (and view renders) in parallel, heap per task, idle time before a thread exits (see `createIngestPool`). */
@@ -41,6 +45,10 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     await store.close();
     throw err;
   });
+  // A registry per runtime (never prom-client's global one): tests run many in one process.
+  const metrics = new ServiceMetrics();
+  const stopRunMetrics = followRuns(events, store.db, metrics);
+  registerStoreGauges(metrics, store.db, serverEvents.feed);
   const executorOptions = {
     store,
     events,
@@ -99,19 +107,35 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     { cacheResolution: singleWriter },
   );
   await sessions.ensureMain();
+  const readiness = await Readiness.of(store, settings.databaseUrl);
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
   await executor.start().catch(async (err: unknown) => {
+    stopRunMetrics();
     await serverEvents.close();
     await store.close();
     throw err;
   });
   log.debug({ dialect: store.dialect }, 'store open');
   return {
-    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db), views },
+    services: {
+      settings,
+      store,
+      domain,
+      sessions,
+      datasets,
+      scenarios,
+      executor,
+      eventFeed: serverEvents.feed,
+      webhooks: new WebhookService(store.db),
+      metrics,
+      readiness,
+      views,
+    },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.
       await executor.close();
+      stopRunMetrics();
       await datasets.close();
       statusCache?.clear();
       // After the executor: its last outcomes are logged (and sent) before the store goes away.

@@ -86,7 +86,7 @@ export interface ApiTokensTable {
   name: string | null;
   /** SHA-256 hex of the whole token; the token itself is shown once and never stored. */
   token_hash: string;
-  scope: 'read' | 'run' | 'admin';
+  scope: 'read' | 'run' | 'admin' | 'metrics';
   /** The only session the token may touch; null for every session. */
   session_id: string | null;
   created_at: string;

@@ -56,3 +56,24 @@ export async function deleteLogLines(db: Kysely<Database>, scenarioId: string): 
     .where('scenario_seq', 'in', (eb) => eb.selectFrom('scenarios').select('seq').where('id', '=', scenarioId))
     .execute();
 }
+
+/**
+ * Gives each copied scenario that kept its run (its `log_count` is the source's) the source's latest
+ * run lines. A copy is matched to its source by tag, unique within a session. In the copy's transaction.
+ */
+export async function copyLogLines(db: Kysely<Database>, fromSessionId: string, toSessionId: string): Promise<void> {
+  await db
+    .insertInto('scenario_log_lines')
+    .columns(['scenario_seq', 'line', 'at', 'level', 'message', 'fields'])
+    .expression(
+      db
+        .selectFrom('scenarios as source')
+        .innerJoin('scenario_log_lines as l', 'l.scenario_seq', 'source.seq')
+        .innerJoin('scenarios as copy', (join) => join.onRef('copy.tag', '=', 'source.tag').on('copy.session_id', '=', toSessionId))
+        .select(['copy.seq', 'l.line', 'l.at', 'l.level', 'l.message', 'l.fields'])
+        .where('source.session_id', '=', fromSessionId)
+        .where('copy.log_count', '>', 0)
+        .whereRef('l.line', '<=', 'source.log_count'),
+    )
+    .execute();
+}

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
 import { ENDED, NO_RUN } from './run-columns.js';
 import { prepared } from './prepared-query.js';
-import { readLogLines } from './run-log-lines.js';
+import { copyLogLines, readLogLines } from './run-log-lines.js';
 import { copyKpiValues } from './scenario-kpis.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */
@@ -273,8 +273,8 @@ export class ScenariosRepository {
 
   /**
    * Copies every scenario of one session into another under new ids, in creation order, inside the
-   * caller's transaction. A copy keeps its run's result, KPIs and error when `keepsRun(status)`;
-   * any other copy starts over as CREATED.
+   * caller's transaction. A copy keeps its run's result, KPIs, error, report, seed and `ctx.log` lines
+   * when `keepsRun(status)`; any other copy starts over as CREATED.
    */
   async copySession(
     fromSessionId: string,
@@ -286,12 +286,12 @@ export class ScenariosRepository {
     const rows = await db.selectFrom('scenarios').selectAll().where('session_id', '=', fromSessionId).orderBy('seq').execute();
     if (rows.length === 0) return;
     const copies = rows.map(({ seq: _seq, ...row }) => {
-      // Log lines are not copied: a copy has none (`log_count` 0).
-      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0, log_count: 0 };
+      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0 };
       return keepsRun(row.status) ? base : { ...base, status: 'CREATED' as const, ...NO_RUN };
     });
     // Batches keep each statement under SQLite's bound-parameter limit.
     for (let i = 0; i < copies.length; i += 200) await db.insertInto('scenarios').values(copies.slice(i, i + 200)).execute();
     await copyKpiValues(db, fromSessionId, toSessionId);
+    await copyLogLines(db, fromSessionId, toSessionId);
   }
 }

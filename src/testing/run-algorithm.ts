@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { etlErrorLines } from '../datasets/etl-error-lines.js';
 import { DatasetFormatError } from '../datasets/format-error.js';
 import { runEtl } from '../datasets/etl/index.js';
 import type { Dataset } from '../datasets/model.js';
@@ -123,8 +124,7 @@ async function toDataset(domain: Domain, data: TestData): Promise<Dataset> {
     : Object.entries(data as Readonly<Record<string, string | Uint8Array>>).map(([filename, content]) => ({ filename, data: Buffer.from(content) }));
   const etl = await runEtl(domain.schemas, files);
   if (!etl.success) {
-    const errors = etl.messages.filter((m) => m.severity === 'error').map((m) => [m.file, m.table, m.column, m.row].filter((p) => p !== undefined).join(' ') + `: ${m.message}`);
-    throw new DatasetFormatError(`the files failed the ETL: ${errors.join('; ')}`);
+    throw new DatasetFormatError(`the files failed the ETL: ${etlErrorLines(etl.messages).join('; ')}`);
   }
   return { key: 'test', kind: 'master', createdAt: new Date().toISOString(), tables: etl.tables };
 }

@@ -177,6 +177,20 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
     expect(rows).toEqual([]);
   });
 
+  it('keeps each finished scenario\'s log lines, report and seed in a copied session', async () => {
+    const run = await s.started(insight({ outcome: 'throw' }));
+    expect((await s.waitFor(run.id)).status).toBe('FAILED');
+    const source = await logs(run.id);
+    expect(source.body.lines).toHaveLength(4);
+    const name = `insight copy ${randomUUID()}`;
+    expect((await send('POST', `/sessions/${s.sid}/copy`, { new_display_name: name })).status).toBe(201);
+    const copied = (await send('GET', `/sessions/${encodeURIComponent(name)}/scenarios`)).body as { id: string; tag: string; seed?: number }[];
+    const copy = copied.find((c) => c.tag === run.tag)!;
+    expect(copy.id).not.toBe(run.id);
+    expect(copy.seed).toBe((await s.get(run.id)).body.seed);
+    expect((await logs(copy.id, encodeURIComponent(name))).body).toEqual(source.body);
+  });
+
   it('answers 404 for an unknown session or scenario, or a scenario of another session', async () => {
     const run = await s.created(insight());
     const unknownScenario = await logs(randomUUID());

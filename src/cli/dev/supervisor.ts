@@ -1,9 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import type { FSWatcher } from 'node:fs';
 import { relative } from 'node:path';
 import { probeDomain, spawnCli, stopChild, waitReady, exited } from './server-child.js';
 import type { DomainTypechecker } from './typecheck.js';
-import { watchDomainDir } from './watch.js';
+import { watchDomainDir, type DomainWatcher } from './watch.js';
 
 export interface SupervisorOptions {
   /** The `domain` setting as given (passed on to the probe; the server gets it from `serveArgs`). */
@@ -28,7 +27,7 @@ const say = (message: string) => console.error(`scenarist dev: ${message}`);
  */
 export class DevSupervisor {
   private server: ChildProcess | undefined;
-  private watcher: FSWatcher | undefined;
+  private watcher: DomainWatcher | undefined;
   private reloading: Promise<void> | undefined;
   private pending: string[] | undefined;
   private stopping = false;
@@ -41,6 +40,7 @@ export class DevSupervisor {
     const first = await this.startServer();
     if (first === undefined) return 2;
     this.watcher = watchDomainDir(this.options.domainDir, this.options.dataDir, (files) => this.changed(files));
+    await this.watcher.ready;
     say(`serving; watching ${relative(process.cwd(), this.options.domainDir) || '.'} for changes (Ctrl-C stops)`);
     return new Promise<number>((resolve) => {
       const stop = () => void this.shutdown().then(() => resolve(0));
@@ -115,7 +115,7 @@ export class DevSupervisor {
 
   private async shutdown(): Promise<void> {
     this.stopping = true;
-    this.watcher?.close();
+    await this.watcher?.close();
     await this.reloading;
     if (this.server) await this.retire(this.server);
   }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { etlErrorLines } from '../../datasets/etl-error-lines.js';
 import { runEtl } from '../../datasets/etl/pipeline.js';
 import { DEFAULT_SAMPLE } from './default-sample.js';
 import { planDomain, type DomainPlan } from './domain-plan.js';
@@ -37,7 +38,7 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
   const { groups, notes } = await inferSchemas(samples);
   const outcome = await runEtl(toSchemas(groups), samples.map(({ name, data }) => ({ filename: name, data })));
   if (!outcome.success) {
-    const problems = outcome.messages.filter((m) => m.severity === 'error').map((m) => `  ${m.file ?? ''}${m.row ? ` row ${m.row}` : ''}: ${m.message}`);
+    const problems = etlErrorLines(outcome.messages).map((line) => `  ${line}`);
     throw new Error(`the inferred schema does not accept the data files:\n${problems.join('\n')}`);
   }
   const plan = planDomain(groups, outcome.tables);

@@ -72,6 +72,10 @@ npm test             # the unit test of the algorithm and KPI (node --test)
 npm run typecheck
 \`\`\`
 
+Other commands (\`token\`, \`migrate\`, \`--help\`) run through this project's installed bin:
+\`npm exec --offline -- scenarist <command>\` or \`./node_modules/.bin/scenarist <command>\`. Not plain
+\`npx scenarist\`: without the local install it would fetch an unrelated package of that name.
+
 The \`main\` session starts with the sample files (\`sample/\`) as dataset \`sample\`. Upload more:
 
 \`\`\`sh

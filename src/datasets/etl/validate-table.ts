@@ -42,7 +42,7 @@ function coerceRow(row: readonly RawCell[], plans: readonly ColumnPlan[], index:
     if (isEmptyCell(value)) {
       out[c] = plan.whenEmpty === REQUIRED ? null : plan.whenEmpty;
       if (plan.whenEmpty === REQUIRED) {
-        reportRow(log, 'required', `empty values in column '${plan.name}'`, where, plan.name, locate(index), `column '${plan.name}' needs a value`);
+        reportRow(log, 'required', `empty values in column '${plan.name}'`, where, plan.name, locate(index), `column '${plan.name}' needs a value; to allow empty cells, declare it with nullable: true`);
       }
       continue;
     }

@@ -42,12 +42,14 @@ export async function storeEtl(env: IngestEnvironment, sessionId: string, datase
 }
 
 async function storeEtlOutcome(env: IngestEnvironment, sessionId: string, datasetName: string, outcome: EtlOutcome): Promise<EtlTaskResult> {
-  if (!outcome.success) return { success: false, messages: outcome.messages };
+  if (!outcome.success) return { success: false, messages: outcome.messages, rows: 0 };
+  // Counted before the tables' rows are consumed below.
+  const rows = Object.values(outcome.tables).reduce((sum, table) => sum + table.rows.length, 0);
   // The ETL built these tables for this task alone and nothing reads them after this: their rows may go
   // as their JSON is written.
   const tablesJson = tablesJsonConsuming(outcome.tables as Readonly<Record<string, ConsumableTable>>);
   await putDataset(env.store, { sessionId, key: datasetName, kind: 'master', createdAt: new Date().toISOString(), version: randomUUID(), tablesJson });
-  return { success: true, messages: outcome.messages };
+  return { success: true, messages: outcome.messages, rows };
 }
 
 async function runEtlTask(env: IngestEnvironment, task: EtlTask): Promise<EtlTaskResult> {

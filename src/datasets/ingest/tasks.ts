@@ -33,6 +33,8 @@ export type IngestTask = EtlTask | FromJsonTask | ViewTask;
 export interface EtlTaskResult {
   readonly success: boolean;
   readonly messages: EtlMessage[];
+  /** Rows stored, over every table (the ETL rows metric); 0 when nothing was stored. */
+  readonly rows: number;
 }
 
 export interface FromJsonTaskResult {

@@ -28,6 +28,7 @@ const EtlResult = Type.Object({
 interface ReceivedUpload {
   readonly datasetName: string | undefined;
   readonly files: StagedFile[];
+  readonly bytes: number;
 }
 
 /**
@@ -59,7 +60,8 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
       }
       const staging = new UploadStaging(dir);
       try {
-        const { datasetName, files } = await receive(request, staging, limits);
+        const { datasetName, files, bytes } = await receive(request, staging, limits);
+        services.metrics.etlBytes.inc(bytes);
         if (datasetName === undefined || datasetName === '') {
           throw invalidRequest('dataset_name is required', [{ path: 'dataset_name', message: 'is required and must not be empty' }]);
         }
@@ -69,7 +71,9 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
           throw invalidRequest((err as Error).message, [{ path: 'dataset_name', message: (err as Error).message }]);
         }
         if (files.length === 0) throw badInput('no file uploaded; send one or more files under files');
-        return await services.datasets.etlStaged(session.id, datasetName, files, clientGoneSignal(reply)).catch((err: unknown) => withRetryAfter(reply, err));
+        const result = await services.datasets.etlStaged(session.id, datasetName, files, clientGoneSignal(reply)).catch((err: unknown) => withRetryAfter(reply, err));
+        services.metrics.etlRows.inc(result.rows);
+        return result;
       } finally {
         await staging.removeAll();
       }
@@ -97,5 +101,5 @@ async function receive(request: FastifyRequest, staging: UploadStaging, limits: 
       else if (fieldname === 'files') throw badInput('an upload in files has no filename');
     },
   });
-  return { datasetName, files };
+  return { datasetName, files, bytes: total };
 }

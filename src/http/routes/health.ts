@@ -3,6 +3,8 @@ import { visibleSessions } from '../../auth/visible-sessions.js';
 import type { RouteOptions } from '../services.js';
 
 const Health = Type.Object({ status: Type.Literal('ok'), title: Type.String(), sessions: Type.Array(Type.String()) });
+const Live = Type.Object({ status: Type.Literal('ok') });
+const NotReady = Type.Object({ status: Type.Literal('unavailable'), reason: Type.String() });
 
 export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   app.get(
@@ -12,6 +14,29 @@ export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     async (request) => {
       const { sessions } = visibleSessions(request.principal, await services.sessions.list());
       return { status: 'ok' as const, title: services.settings.title, sessions: sessions.map((s) => s.display_name) };
+    },
+  );
+
+  app.get(
+    '/health/live',
+    // The process answers: nothing else is checked (a restart would not cure the database).
+    { schema: { summary: 'Liveness probe: the process answers', tags: ['global'], response: { 200: Live } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        summary: 'Readiness probe: the database answers, migrations are current, the process is not shutting down',
+        tags: ['global'],
+        response: { 200: Live, 503: NotReady },
+      },
+    },
+    async (_request, reply) => {
+      const answer = await services.readiness.check();
+      if (answer.ready) return { status: 'ok' as const };
+      return reply.code(503).send({ status: 'unavailable' as const, reason: answer.reason });
     },
   );
 };

@@ -32,3 +32,10 @@ export async function migrateToLatest(db: Kysely<unknown>, dialect: StoreDialect
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${inspect(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Names of the migrations this build knows that the store has not run (readiness: empty when current). */
+export async function pendingMigrations(db: Kysely<unknown>, dialect: StoreDialect): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrationsFor(dialect) };
+  const infos = await new Migrator({ db, provider, allowUnorderedMigrations: true }).getMigrations();
+  return infos.filter((info) => info.executedAt === undefined).map((info) => info.name);
+}

@@ -34,12 +34,12 @@ describe('table validation', () => {
 
   it('reports an empty cell of a non-nullable column without default as an error', async () => {
     const messages = await expectFailure(KEYED, [upload('t.csv', 'id,code,name\n1,,x\n')]);
-    expect(errors(messages)).toEqual([{ severity: 'error', file: 't.csv', table: 't', column: 'code', row: 1, message: "column 'code' needs a value" }]);
+    expect(errors(messages)).toEqual([{ severity: 'error', file: 't.csv', table: 't', column: 'code', row: 1, message: "column 'code' needs a value; to allow empty cells, declare it with nullable: true" }]);
   });
 
   it('never accepts an empty primary key, even when the column is declared nullable', async () => {
     const messages = await expectFailure(schema({ id: { type: 'string', primaryKey: true, nullable: true }, v: { type: 'integer' } }), [upload('t.csv', 'id,v\nx,1\n ,2\n')]);
-    expect(errors(messages)).toEqual([expect.objectContaining({ column: 'id', row: 2, message: "column 'id' needs a value" })]);
+    expect(errors(messages)).toEqual([expect.objectContaining({ column: 'id', row: 2, message: "column 'id' needs a value; to allow empty cells, declare it with nullable: true" })]);
   });
 
   it('fills empty cells and an absent optional column with the declared default', async () => {

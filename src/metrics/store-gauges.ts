@@ -1,0 +1,119 @@
+import { sql, type Kysely } from 'kysely';
+import { Gauge } from 'prom-client';
+import type { EventFeed } from '../events/event-feed.js';
+import type { Database } from '../store/database.js';
+import type { ServiceMetrics } from './service-metrics.js';
+
+/**
+ * Sessions are grouped by how many runs they have queued (no session name in a label), into the
+ * buckets `1`, `2-10`, `11-100` and `101+`. One session with a long queue and many with one run each
+ * are different situations, and an alert can tell them apart.
+ */
+const DEPTH_BUCKETS = [
+  { label: '1', max: 1 },
+  { label: '2-10', max: 10 },
+  { label: '11-100', max: 100 },
+  { label: '101+', max: Infinity },
+] as const;
+
+interface QueueRow {
+  readonly depth: number | string;
+  readonly oldest: string | null;
+}
+
+function bucketOf(depth: number): string {
+  return DEPTH_BUCKETS.find((bucket) => depth <= bucket.max)!.label;
+}
+
+/**
+ * The gauges that describe the shared store, read from the database when scraped: on PostgreSQL every
+ * process answers the same queue and delivery figures. The event-feed lag is this process's own (its
+ * SSE subscribers against the newest logged event).
+ */
+export function registerStoreGauges(metrics: ServiceMetrics, db: Kysely<Database>, feed: EventFeed | undefined): void {
+  const registers = [metrics.registry];
+  let queue: Promise<Map<string, { runs: number; sessions: number; oldest: number }>> | undefined;
+  // The three queue gauges of one scrape share one query.
+  const readQueue = () => (queue ??= queueByBucket(db).finally(() => setImmediate(() => (queue = undefined))));
+
+  new Gauge({
+    name: 'scenarist_queue_runs',
+    help: 'Queued runs, by how many runs their session has queued',
+    labelNames: ['session_queue'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const [session_queue, bucket] of await readQueue()) this.set({ session_queue }, bucket.runs);
+    },
+  });
+  new Gauge({
+    name: 'scenarist_queue_sessions',
+    help: 'Sessions with queued runs, by how many they have queued',
+    labelNames: ['session_queue'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const [session_queue, bucket] of await readQueue()) this.set({ session_queue }, bucket.sessions);
+    },
+  });
+  new Gauge({
+    name: 'scenarist_queue_oldest_age_seconds',
+    help: 'Age of the oldest queued run, by how many runs its session has queued',
+    labelNames: ['session_queue'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      const now = Date.now();
+      for (const [session_queue, bucket] of await readQueue()) this.set({ session_queue }, Math.max(0, (now - bucket.oldest) / 1000));
+    },
+  });
+  new Gauge({
+    name: 'scenarist_webhook_deliveries',
+    help: 'Webhook deliveries in the store, by outcome (pending, delivered, failed)',
+    labelNames: ['outcome'] as const,
+    registers,
+    async collect() {
+      const rows = await db
+        .selectFrom('webhook_deliveries')
+        .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+        .groupBy('status')
+        .execute();
+      for (const outcome of ['pending', 'delivered', 'failed'] as const) {
+        this.set({ outcome }, Number(rows.find((r) => r.status === outcome)?.n ?? 0));
+      }
+    },
+  });
+  new Gauge({
+    name: 'scenarist_event_feed_lag_events',
+    help: 'Newest logged event id minus the position of the slowest live SSE subscriber of this process (0 without subscribers)',
+    registers,
+    async collect() {
+      const slowest = feed?.slowestPosition();
+      if (slowest === undefined) return this.set(0);
+      const row = await db.selectFrom('event_log').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+      this.set(Math.max(0, Number(row?.id ?? 0) - slowest));
+    },
+  });
+}
+
+/** Per depth bucket: queued runs, sessions, and the oldest queued time (ms since the epoch). */
+async function queueByBucket(db: Kysely<Database>): Promise<Map<string, { runs: number; sessions: number; oldest: number }>> {
+  const rows: QueueRow[] = await db
+    .selectFrom('scenarios')
+    .select([sql<number | string>`count(*)`.as('depth'), (eb) => eb.fn.min('queued_at').as('oldest')])
+    .where('status', '=', 'QUEUED')
+    .groupBy('session_id')
+    .execute();
+  const now = Date.now();
+  const buckets = new Map<string, { runs: number; sessions: number; oldest: number }>(
+    DEPTH_BUCKETS.map(({ label }) => [label, { runs: 0, sessions: 0, oldest: now }]),
+  );
+  for (const row of rows) {
+    const depth = Number(row.depth);
+    const bucket = buckets.get(bucketOf(depth))!;
+    bucket.runs += depth;
+    bucket.sessions += 1;
+    if (row.oldest !== null) bucket.oldest = Math.min(bucket.oldest, Date.parse(row.oldest));
+  }
+  return buckets;
+}

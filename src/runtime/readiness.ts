@@ -1,0 +1,69 @@
+import { stat } from 'node:fs/promises';
+import { sql, type Kysely } from 'kysely';
+import { pendingMigrations } from '../store/migrations/migrate.js';
+import type { Store } from '../store/store.js';
+
+/** The answer of `GET /health/ready`: ready, or the first reason it is not. */
+export type ReadyAnswer = { readonly ready: true } | { readonly ready: false; readonly reason: string };
+
+interface FileIdentity {
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/**
+ * Whether this process should get traffic. Not from the moment a graceful shutdown starts (so a load
+ * balancer stops sending requests while the drain finishes them), nor when the database does not
+ * answer, has migrations this build expects but has not run, or (SQLite) when the database file this
+ * process opened is no longer the one at its path (deleted or replaced under it: writes would be lost).
+ */
+export class Readiness {
+  private shuttingDown = false;
+  /** Migrations, once current, stay so for this build: checked until they are. */
+  private migrationsCurrent = false;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly file: FileIdentity | undefined,
+  ) {}
+
+  static async of(store: Store, databaseUrl: string): Promise<Readiness> {
+    if (store.dialect !== 'sqlite') return new Readiness(store, undefined);
+    const path = databaseUrl.slice('sqlite:'.length);
+    const { dev, ino } = await stat(path);
+    return new Readiness(store, { path, dev, ino });
+  }
+
+  /** From now on, not ready (graceful shutdown). */
+  shutdownStarted(): void {
+    this.shuttingDown = true;
+  }
+
+  async check(): Promise<ReadyAnswer> {
+    if (this.shuttingDown) return { ready: false, reason: 'shutting down' };
+    try {
+      await sql`select 1`.execute(this.store.db);
+    } catch (err) {
+      return { ready: false, reason: `the database does not answer: ${(err as Error).message}` };
+    }
+    if (!this.migrationsCurrent) {
+      const pending = await pendingMigrations(this.store.db as Kysely<unknown>, this.store.dialect);
+      if (pending.length > 0) return { ready: false, reason: `migrations not run: ${pending.join(', ')} (run scenarist migrate)` };
+      this.migrationsCurrent = true;
+    }
+    if (this.file !== undefined && !(await this.holdsFile(this.file))) {
+      return { ready: false, reason: `the database file ${this.file.path} is no longer the one this process opened` };
+    }
+    return { ready: true };
+  }
+
+  private async holdsFile(file: FileIdentity): Promise<boolean> {
+    try {
+      const now = await stat(file.path);
+      return now.dev === file.dev && now.ino === file.ino;
+    } catch {
+      return false;
+    }
+  }
+}
