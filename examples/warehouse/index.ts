@@ -14,6 +14,12 @@ import { reslotMoves } from './kpis/reslot-moves.js';
 import { travelDistance } from './kpis/travel-distance.js';
 import { zoneBalance } from './kpis/zone-balance.js';
 import { schemas } from './schemas.js';
+import { assignments } from './views/assignments.js';
+import { dailyPicks } from './views/daily-picks.js';
+import { floorHeatmap } from './views/floor-heatmap.js';
+import { layoutByZone } from './views/layout-by-zone.js';
+import { moves } from './views/moves.js';
+import { travelByZone } from './views/travel-by-zone.js';
 
 /** Resolved next to this module: the build copies `sample/` beside the compiled `index.js`. */
 const sample = (file: string) => fileURLToPath(new URL(`./sample/${file}`, import.meta.url));
@@ -27,6 +33,8 @@ export default defineDomain({
   schemas,
   algorithms: [asIsSlotting, greedySlotting, simulatedAnnealingSlotting, instant, sleep, busy, fail, parameterMatrix],
   kpis: [travelDistance, zoneBalance, reslotMoves, failingKpi],
+  // Assignments is the first table view of a slotting result: the CSV and XLSX result export.
+  views: [layoutByZone, dailyPicks, floorHeatmap, assignments, moves, travelByZone],
   dataSource,
   seed: { datasetKey: 'example', files: [sample('sku_data.csv'), sample('warehouse_layout.csv')] },
 });

@@ -1,4 +1,4 @@
-import { defineResultType, type ResultTable } from '../../src/domain/define.js';
+import { defineResultType } from '../../src/domain/define.js';
 
 /** What every slotting algorithm returns: plain JSON, stored and served as the scenario's `result`. */
 
@@ -29,15 +29,4 @@ export const ORIGIN: Point = { x: 0, y: 0 };
 /** The smallest valid result: no SKU considered. */
 export function emptyResult(depot: Point = ORIGIN): SlottingResult {
   return { depot, assignments: [], unassigned: [] };
-}
-
-/** The result as a table for CSV export: one row per SKU, its location (empty when unassigned). */
-export function slottingResultTable(result: SlottingResult): ResultTable {
-  return {
-    columns: ['sku', 'location'],
-    rows: (function* () {
-      for (const a of result.assignments) yield [a.sku, a.location];
-      for (const sku of result.unassigned) yield [sku, null];
-    })(),
-  };
 }

@@ -1,21 +1,30 @@
 import { Readable } from 'node:stream';
-import type { AnyAlgorithm } from '../domain/define.js';
-import { badInput } from '../errors.js';
+import type { Cell, ColumnType } from '../datasets/model.js';
 import { batched } from './chunks.js';
 import { attachment } from './content-disposition.js';
 import { csvLines } from './csv.js';
 import { CONTENT_TYPES, type ExportFile } from './dataset-export.js';
+import { sheetNames, xlsxStream } from './xlsx.js';
 
-/**
- * A scenario's result as CSV, through its algorithm's `resultTable` view; 400 when the algorithm
- * declares none (the JSON form is then the only one).
- */
-export function exportResultCsv(algorithm: AnyAlgorithm | undefined, algoName: string, result: unknown, tag: string): ExportFile {
-  if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no tabular view of its result; ask for format=json`);
-  const table = algorithm.resultTable(result);
+/** A result as a table: its first table view's columns and every row, in the view's order. */
+export interface ResultRows {
+  readonly columns: readonly { readonly name: string; readonly type: ColumnType }[];
+  readonly rows: Iterable<readonly Cell[]>;
+}
+
+/** A scenario's result table as CSV, or as a one-sheet workbook named after the scenario's tag. */
+export function exportResultTable(table: ResultRows, tag: string, format: 'csv' | 'xlsx'): ExportFile {
+  if (format === 'xlsx') {
+    const [name] = sheetNames([tag]);
+    return {
+      contentType: CONTENT_TYPES.xlsx,
+      disposition: attachment(`${tag}.xlsx`),
+      body: Readable.from(xlsxStream([{ name: name!, columns: table.columns, rows: table.rows }])),
+    };
+  }
   return {
     contentType: CONTENT_TYPES.csv,
     disposition: attachment(`${tag}.csv`),
-    body: Readable.from(batched(csvLines(table.columns, table.rows))),
+    body: Readable.from(batched(csvLines(table.columns.map((c) => c.name), table.rows))),
   };
 }

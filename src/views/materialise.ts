@@ -6,7 +6,7 @@ import type { RenderedSpec, RenderedTable, WireColumn, WireMetric } from './rend
 /** Rows a table view may hold: beyond this a view is a bug or needs a filter, not a bigger server. */
 export const MAX_TABLE_ROWS = 1_000_000;
 /** Data rows a chart may carry: the browser draws each one. Aggregate in the view beyond this. */
-export const MAX_CHART_ROWS = 50_000;
+export const MAX_CHART_ROWS = 100_000;
 
 /**
  * Turns what a view's `render` returned into its rendered form, checking it against its declared kind:

@@ -2,7 +2,7 @@ import { defineAlgorithm } from '../../../src/domain/define.js';
 import type { WarehouseData } from '../model.js';
 import { asIsPlan } from '../plan/as-is-plan.js';
 import { planToResult } from '../plan/plan.js';
-import { slotting, slottingResultTable } from '../result.js';
+import { slotting } from '../result.js';
 import { slottingProblem } from '../plan/slotting-problem.js';
 import { depotParameters } from './shared-parameters.js';
 
@@ -13,7 +13,6 @@ export const asIsSlotting = defineAlgorithm({
   // Only the depot, so the KPIs measure the baseline from the same point as the other algorithms.
   parameters: depotParameters,
   result: slotting,
-  resultTable: slottingResultTable,
   run(data: WarehouseData, params) {
     const problem = slottingProblem(data, { x: params.depot_x, y: params.depot_y }, false);
     return planToResult(problem, asIsPlan(data));

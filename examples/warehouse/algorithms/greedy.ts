@@ -2,7 +2,7 @@ import { defineAlgorithm } from '../../../src/domain/define.js';
 import type { WarehouseData } from '../model.js';
 import { greedyPlan } from '../plan/greedy-plan.js';
 import { planToResult } from '../plan/plan.js';
-import { slotting, slottingResultTable } from '../result.js';
+import { slotting } from '../result.js';
 import { slottingProblem } from '../plan/slotting-problem.js';
 import { depotParameters, zoneParameters } from './shared-parameters.js';
 
@@ -11,7 +11,6 @@ export const greedySlotting = defineAlgorithm({
   description: 'Assigns the fastest-moving SKUs to the free locations closest to the depot (Manhattan distance).',
   parameters: { ...depotParameters, ...zoneParameters },
   result: slotting,
-  resultTable: slottingResultTable,
   run(data: WarehouseData, params) {
     const problem = slottingProblem(data, { x: params.depot_x, y: params.depot_y }, params.respect_zones);
     return planToResult(problem, greedyPlan(problem));

@@ -3,7 +3,7 @@ import type { WarehouseData } from '../model.js';
 import { anneal, type AnnealStats } from '../plan/anneal.js';
 import { greedyPlan } from '../plan/greedy-plan.js';
 import { planToResult } from '../plan/plan.js';
-import { slotting, slottingResultTable } from '../result.js';
+import { slotting } from '../result.js';
 import { slottingProblem } from '../plan/slotting-problem.js';
 import type { SlottingResult } from '../result.js';
 import { depotParameters, zoneParameters } from './shared-parameters.js';
@@ -37,7 +37,6 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
     ...zoneParameters,
   },
   result: slotting,
-  resultTable: slottingResultTable,
   async run(data: WarehouseData, params, ctx): Promise<AnnealingResult> {
     const problem = slottingProblem(data, { x: params.depot_x, y: params.depot_y }, params.respect_zones);
     const options = {
