@@ -127,7 +127,7 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     const create = async (tag: string, algorithm: string, runNow: boolean) => {
       await page.locator('#scenario-algo').selectOption(algorithm);
       await page.locator('#scenario-dataset').selectOption('sample');
-      if (algorithm.startsWith('Simulated')) await page.locator('#algo-iterations').fill('20000');
+      if (algorithm.startsWith('Simulated')) await page.locator('#algo-iterations').fill('2000');
       await page.locator('#scenario-tag').fill(tag);
       const box = page.getByRole('checkbox', { name: 'Run at once' });
       if ((await box.isChecked()) !== runNow) await box.click();
@@ -145,7 +145,7 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     await page.waitForURL(/#\/s\/main\/scenarios\/[^/?]+$/);
     expect(await page.getByTestId('scenario-title').innerText()).toBe('v-greedy');
     await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Run' }).click();
-    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'complete', undefined, { timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent === 'complete', undefined, { timeout: 300_000 });
     expect(await page.getByTestId('seed').innerText()).toMatch(/^\d+$/);
     expect(await page.getByTestId('parameters').innerText()).toContain('Greedy Slotting');
   });
