@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
@@ -45,9 +44,10 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
     <article className="card" aria-labelledby={titleId} data-testid="scenario-card" data-tag={s.tag} data-status={s.status} style={{ marginBottom: 0 }}>
       <div className="row">
         <h3 id={titleId} style={{ margin: 0 }}>
-          <Link to="/s/$sid/scenarios/$id" params={{ sid, id: s.id }} data-testid="scenario-link">
+          {/* A plain hash link (the app routes by the URL hash): the card also renders outside a router. */}
+          <a href={`#/s/${encodeURIComponent(sid)}/scenarios/${encodeURIComponent(s.id)}`} data-testid="scenario-link">
             {s.tag}
-          </Link>
+          </a>
         </h3>
         <span className="spacer" />
         <StatusBadge status={s.status} />
