@@ -470,8 +470,110 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A COMPLETE scenario's result, as JSON or (where the algorithm declares a table view) CSV */
+        /** A COMPLETE scenario's result, as JSON or (through its first table view) CSV or XLSX */
         get: operations["getScenarioResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios/{id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The result views that apply to this scenario's algorithm (whatever its status) */
+        get: operations["getSessionsBySidScenariosByIdViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios/{id}/views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One result view of a COMPLETE scenario, drawn (a table's rows paged with limit, cursor and sort) */
+        get: operations["getSessionsBySidScenariosByIdViewsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/data/{key}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset views of the domain */
+        get: operations["getSessionsBySidDataByKeyViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/data/{key}/views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dataset view, drawn (a table paged with limit, cursor and sort) */
+        get: operations["getSessionsBySidDataByKeyViewsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/compare/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The comparison views that apply to these scenarios (all COMPLETE, one result type) */
+        get: operations["getSessionsBySidCompareViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/compare/views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One comparison view of these scenarios, drawn */
+        get: operations["getSessionsBySidCompareViewsByName"];
         put?: never;
         post?: never;
         delete?: never;
@@ -483,7 +585,73 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * ViewSummary
+         * @description A view that applies, without rendering it
+         */
+        ViewSummary: {
+            /** @description the name in the view URL */
+            name: string;
+            title: string;
+            /** @description how the spec is drawn */
+            kind: "table" | "chart" | "metrics" | "text";
+        };
+        /**
+         * TableViewSpec
+         * @description kind table: columns and one page of rows
+         */
+        TableViewSpec: {
+            columns: {
+                /** @description what ?sort= names */
+                name: string;
+                label: string;
+                unit: string | null;
+                format: string | null;
+                type: "string" | "integer" | "float" | "boolean" | "datetime";
+            }[];
+            /** @description this page only, cells in column order */
+            rows: (string | number | boolean | null)[][];
+            /** @description rows of the whole table */
+            total: number;
+            next_cursor: string | null;
+            sort: {
+                column: string;
+                descending: boolean;
+            } | null;
+        };
+        /**
+         * ChartViewSpec
+         * @description kind chart
+         */
+        ChartViewSpec: {
+            /** @description a Vega-Lite v6 spec, its data inline or named in its top-level `datasets` */
+            vega_lite: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * MetricsViewSpec
+         * @description kind metrics: labelled numbers
+         */
+        MetricsViewSpec: {
+            items: {
+                label: string;
+                value: number | null;
+                unit: string | null;
+                better_when: ("HIGHER" | "LOWER" | "AT_LEAST" | "AT_MOST") | null;
+                format: string | null;
+            }[];
+        };
+        /**
+         * TextViewSpec
+         * @description kind text
+         */
+        TextViewSpec: {
+            /** @description shown escaped: no raw HTML */
+            markdown: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -523,8 +691,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -536,8 +704,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -577,8 +745,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -590,8 +758,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -603,8 +771,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -616,8 +784,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -663,8 +831,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -676,8 +844,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -689,8 +857,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -702,8 +870,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -715,8 +883,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -728,8 +896,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -741,8 +909,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -758,8 +926,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -808,8 +976,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -821,8 +989,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -834,8 +1002,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -847,8 +1015,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -860,8 +1028,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -873,8 +1041,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -886,8 +1054,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -899,8 +1067,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -916,8 +1084,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -960,8 +1128,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -973,8 +1141,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -986,8 +1154,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -999,8 +1167,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1012,8 +1180,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1058,8 +1226,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1071,8 +1239,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1084,8 +1252,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1097,8 +1265,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1110,8 +1278,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1123,8 +1291,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1136,8 +1304,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1149,8 +1317,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -1166,8 +1334,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1210,8 +1378,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1223,8 +1391,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1236,8 +1404,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1249,8 +1417,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1262,8 +1430,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1374,8 +1542,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1387,8 +1555,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1400,8 +1568,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1413,8 +1581,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1426,8 +1594,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1471,8 +1639,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1484,8 +1652,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1497,8 +1665,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1510,8 +1678,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1523,8 +1691,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1587,8 +1755,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1600,8 +1768,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1613,8 +1781,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1626,8 +1794,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1639,8 +1807,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -1656,8 +1824,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1701,8 +1869,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1714,8 +1882,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1727,8 +1895,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1740,8 +1908,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1753,8 +1921,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -1770,8 +1938,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1805,8 +1973,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1818,8 +1986,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1831,8 +1999,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1844,8 +2012,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1857,8 +2025,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1870,8 +2038,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1915,8 +2083,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1928,8 +2096,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1941,8 +2109,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1954,8 +2122,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1967,8 +2135,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1980,8 +2148,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -1993,8 +2161,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2006,8 +2174,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -2023,8 +2191,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2135,8 +2303,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2148,8 +2316,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2161,8 +2329,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2174,8 +2342,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2187,8 +2355,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2230,8 +2398,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2243,8 +2411,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2256,8 +2424,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2269,8 +2437,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2282,8 +2450,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2295,8 +2463,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2308,8 +2476,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -2325,8 +2493,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2383,8 +2551,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2396,8 +2564,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2409,8 +2577,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2422,8 +2590,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2435,8 +2603,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2448,8 +2616,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2461,8 +2629,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -2478,8 +2646,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2784,8 +2952,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2797,8 +2965,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2810,8 +2978,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2823,8 +2991,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -2836,8 +3004,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -2853,8 +3021,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3028,8 +3196,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3041,8 +3209,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3054,8 +3222,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3067,8 +3235,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3080,8 +3248,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3093,8 +3261,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3106,8 +3274,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3119,8 +3287,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -3136,8 +3304,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3299,8 +3467,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3312,8 +3480,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3325,8 +3493,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3338,8 +3506,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3351,8 +3519,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3387,8 +3555,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3400,8 +3568,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3413,8 +3581,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3426,8 +3594,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3439,8 +3607,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3602,8 +3770,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3615,8 +3783,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3628,8 +3796,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3641,8 +3809,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3654,8 +3822,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3667,8 +3835,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3680,8 +3848,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3693,8 +3861,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3856,8 +4024,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3869,8 +4037,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3882,8 +4050,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3895,8 +4063,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3908,8 +4076,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3921,8 +4089,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3934,8 +4102,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -3947,8 +4115,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4004,8 +4172,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4017,8 +4185,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4030,8 +4198,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4043,8 +4211,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4056,8 +4224,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4217,8 +4385,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4230,8 +4398,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4243,8 +4411,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4256,8 +4424,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4269,8 +4437,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4432,8 +4600,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4445,8 +4613,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4458,8 +4626,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4471,8 +4639,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4484,8 +4652,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4497,8 +4665,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4510,8 +4678,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4523,8 +4691,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4584,8 +4752,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4597,8 +4765,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4610,8 +4778,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4623,8 +4791,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4636,8 +4804,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4679,8 +4847,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4692,8 +4860,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4705,8 +4873,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4718,8 +4886,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4731,8 +4899,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -4748,8 +4916,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4792,8 +4960,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4805,8 +4973,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4818,8 +4986,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4831,8 +4999,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4844,8 +5012,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4900,8 +5068,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4913,8 +5081,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4926,8 +5094,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4939,8 +5107,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4952,8 +5120,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4965,8 +5133,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4978,8 +5146,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -4991,8 +5159,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -5008,8 +5176,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5052,8 +5220,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5065,8 +5233,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5078,8 +5246,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5091,8 +5259,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5104,8 +5272,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5140,8 +5308,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5153,8 +5321,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5166,8 +5334,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5179,8 +5347,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5192,8 +5360,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5242,8 +5410,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5255,8 +5423,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5268,8 +5436,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5281,8 +5449,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5294,8 +5462,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5372,8 +5540,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5385,8 +5553,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5398,8 +5566,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5411,8 +5579,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5424,8 +5592,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -5441,8 +5609,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5451,8 +5619,8 @@ export interface operations {
     getScenarioResult: {
         parameters: {
             query?: {
-                /** @description json (default) or csv */
-                format?: "json" | "csv";
+                /** @description json (default); csv or xlsx: the result's first table view */
+                format?: "json" | "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -5473,6 +5641,7 @@ export interface operations {
                 content: {
                     "application/json": unknown;
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Every error response */
@@ -5483,8 +5652,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5496,8 +5665,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5509,8 +5678,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5522,8 +5691,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5535,8 +5704,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
@@ -5548,8 +5717,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                         errors: {
                             path: string;
                             message: string;
@@ -5565,8 +5734,723 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidScenariosByIdViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description scenario id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ViewSummary"][];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidScenariosByIdViewsByName: {
+        parameters: {
+            query?: {
+                /** @description table rows per page, 1 to 1000 (default 100) */
+                limit?: string;
+                /** @description the next_cursor of the previous page */
+                cursor?: string;
+                /** @description a column name, or -<column> for descending */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description scenario id */
+                id: string;
+                /** @description the view name, as the list gives it */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rendered view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        title: string;
+                        /** @description how the spec is drawn */
+                        kind: "table" | "chart" | "metrics" | "text";
+                        /** @description the spec of `kind` */
+                        spec: components["schemas"]["TableViewSpec"] | components["schemas"]["ChartViewSpec"] | components["schemas"]["MetricsViewSpec"] | components["schemas"]["TextViewSpec"];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidDataByKeyViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description dataset key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ViewSummary"][];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidDataByKeyViewsByName: {
+        parameters: {
+            query?: {
+                /** @description table rows per page, 1 to 1000 (default 100) */
+                limit?: string;
+                /** @description the next_cursor of the previous page */
+                cursor?: string;
+                /** @description a column name, or -<column> for descending */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description dataset key */
+                key: string;
+                /** @description the view name, as the list gives it */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rendered view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        title: string;
+                        /** @description how the spec is drawn */
+                        kind: "table" | "chart" | "metrics" | "text";
+                        /** @description the spec of `kind` */
+                        spec: components["schemas"]["TableViewSpec"] | components["schemas"]["ChartViewSpec"] | components["schemas"]["MetricsViewSpec"] | components["schemas"]["TextViewSpec"];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidCompareViews: {
+        parameters: {
+            query: {
+                /** @description comma-separated ids of 2 to 6 COMPLETE scenarios of one result type */
+                ids: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ViewSummary"][];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidCompareViewsByName: {
+        parameters: {
+            query: {
+                /** @description comma-separated ids of 2 to 6 COMPLETE scenarios of one result type */
+                ids: string;
+                /** @description table rows per page, 1 to 1000 (default 100) */
+                limit?: string;
+                /** @description the next_cursor of the previous page */
+                cursor?: string;
+                /** @description a column name, or -<column> for descending */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description the view name, as the list gives it */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rendered view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        title: string;
+                        /** @description how the spec is drawn */
+                        kind: "table" | "chart" | "metrics" | "text";
+                        /** @description the spec of `kind` */
+                        spec: components["schemas"]["TableViewSpec"] | components["schemas"]["ChartViewSpec"] | components["schemas"]["MetricsViewSpec"] | components["schemas"]["TextViewSpec"];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; VIEW_ERROR: a domain view threw or returned an unusable spec; `detail` names the view and the error */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "VIEW_ERROR";
                     };
                 };
             };
