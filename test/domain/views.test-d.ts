@@ -95,8 +95,8 @@ test('a view over a result no algorithm returns does not compile', () => {
 });
 
 test('a dataset view takes the domain dataset', () => {
-  const other = defineSchemas({ items: { tables: { items: { columns: { name: { type: 'string' } } } } } });
-  const itemsView = defineDatasetView({ name: 'i', title: 'I', kind: 'text', render: (d: DatasetOf<typeof other>) => ({ markdown: d.tables.items.rows[0]?.name ?? '' }) });
+  const _other = defineSchemas({ items: { tables: { items: { columns: { name: { type: 'string' } } } } } });
+  const itemsView = defineDatasetView({ name: 'i', title: 'I', kind: 'text', render: (d: DatasetOf<typeof _other>) => ({ markdown: d.tables.items.rows[0]?.name ?? '' }) });
   // @ts-expect-error a dataset view over tables of other schemas
   defineDomain({ name: 'bad', schemas, algorithms: [sum], kpis: [], views: [itemsView] });
 });
