@@ -9,6 +9,14 @@ import type { components, operations, paths } from './schema.js';
  */
 
 export type { components, operations, paths };
+
+/** A rendered domain view (`GET .../views/{name}`) and the spec of each kind (docs/api/views.md). */
+export type View = operations['getSessionsBySidScenariosByIdViewsByName']['responses'][200]['content']['application/json'];
+export type ViewSummary = components['schemas']['ViewSummary'];
+export type TableViewSpec = components['schemas']['TableViewSpec'];
+export type ChartViewSpec = components['schemas']['ChartViewSpec'];
+export type MetricsViewSpec = components['schemas']['MetricsViewSpec'];
+export type TextViewSpec = components['schemas']['TextViewSpec'];
 export { EventStreamError, SseParser, type ScenaristEvent, type WatchEventsOptions } from './events.js';
 
 export interface ScenaristClientOptions {

@@ -31,7 +31,7 @@ export class DomainViews {
       this.resultViewsByAlgorithm.set(algorithm.name, []);
       if (algorithm.result) this.resultTypeByAlgorithm.set(algorithm.name, algorithm.result.name);
     }
-    if (!Array.isArray(views)) throw new Error('domain: views must be an array of views');
+    if (!Array.isArray(views as unknown)) throw new Error('domain: views must be an array of views');
     for (const view of views) {
       checkView(view);
       const named = this.byScope.get(view.scope)!;

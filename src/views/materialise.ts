@@ -41,12 +41,15 @@ function describeCell(value: unknown): string {
   return value === undefined ? 'undefined' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
+/** `Array.isArray` without its narrowing (which turns a typed readonly array into any[]). */
+const isList = (value: unknown): boolean => Array.isArray(value);
+
 function isCell(value: unknown): value is Cell {
   return value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
 
 function materialiseTable(spec: TableViewSpec): RenderedTable {
-  if (!Array.isArray(spec.columns) || spec.columns.length === 0) throw new Error('a table view returns { columns: [...], rows } with at least one column');
+  if (!isList(spec.columns) || spec.columns.length === 0) throw new Error('a table view returns { columns: [...], rows } with at least one column');
   const names = new Set<string>();
   const declared = spec.columns.map((column, j) => {
     const name: unknown = column?.name;
@@ -63,7 +66,7 @@ function materialiseTable(spec: TableViewSpec): RenderedTable {
   const rows: (readonly Cell[])[] = [];
   for (const row of spec.rows) {
     if (rows.length === MAX_TABLE_ROWS) throw new Error(`the table has more than ${MAX_TABLE_ROWS} rows`);
-    if (!Array.isArray(row) || row.length !== width) throw new Error(`row ${rows.length} is not an array of ${width} cells (one per column)`);
+    if (!isList(row) || row.length !== width) throw new Error(`row ${rows.length} is not an array of ${width} cells (one per column)`);
     for (let j = 0; j < width; j++) {
       if (!isCell(row[j])) throw new Error(`row ${rows.length}, column "${declared[j]!.name}" holds ${describeCell(row[j])}; a cell is a string, a finite number, a boolean or null`);
     }
@@ -127,7 +130,7 @@ function materialiseChart(spec: ChartViewSpec): Record<string, unknown> {
 }
 
 function materialiseMetrics(spec: MetricsViewSpec): WireMetric[] {
-  if (!Array.isArray(spec.items)) throw new Error('a metrics view returns { items: [...] }');
+  if (!isList(spec.items)) throw new Error('a metrics view returns { items: [...] }');
   return spec.items.map((item, i) => {
     if (typeof item?.label !== 'string') throw new Error(`metric ${i} has no label`);
     const value: unknown = item.value;

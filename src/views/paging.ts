@@ -70,7 +70,7 @@ const orders = new WeakMap<RenderedTable, Map<string, Uint32Array>>();
 
 function rowOrder(table: RenderedTable, sort: WireSort): Uint32Array {
   let bySort = orders.get(table);
-  if (!bySort) orders.set(table, (bySort = new Map()));
+  if (!bySort) orders.set(table, (bySort = new Map<string, Uint32Array>()));
   const token = sortToken(sort);
   let order = bySort.get(token);
   if (!order) {

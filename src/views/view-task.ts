@@ -126,7 +126,7 @@ class ViewInputs {
         if (!source?.prepare) return typed;
         const params = validateParams(domain.dataParameters, JSON.parse(dataParamsJson));
         try {
-          return await source.prepare(typed, params);
+          return (await source.prepare(typed, params)) as unknown;
         } catch (thrown) {
           throw viewError(this.view, `could not read its data: the data source's prepare failed: ${coerceError(thrown).message}`);
         }

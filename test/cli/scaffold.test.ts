@@ -92,7 +92,7 @@ describe('scenarist init (scaffold)', () => {
     const dir = join(root, 'shop');
     const result = await scaffold({ dir, dataFiles: [csv] });
     expect(result.files).toEqual(expect.arrayContaining(['package.json', '.npmrc', 'tsconfig.json', 'domain.ts', 'schemas.ts', 'algorithms/top-rows.ts',
-      'kpis/picked-total.ts', 'test/top-rows.test.ts', 'sample/orders.csv', 'README.md']));
+      'kpis/picked-total.ts', 'views/picked.ts', 'test/top-rows.test.ts', 'sample/orders.csv', 'README.md']));
     const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, Record<string, string> | string>;
     expect(pkg.type).toBe('module');
     expect(pkg.dependencies).toEqual({ scenarist: `file:${process.cwd()}` });
@@ -116,6 +116,12 @@ describe('scenarist init (scaffold)', () => {
     // The algorithm reads typed rows, and the KPI measures it through appliesTo.
     expect(readFileSync(join(dir, 'algorithms/top-rows.ts'), 'utf8')).toContain("topRows(data.tables['orders'].rows, params.count)");
     expect(readFileSync(join(dir, 'kpis/picked-total.ts'), 'utf8')).toContain('appliesTo: [topRowsAlgorithm],');
+    // One result table view (the CSV/XLSX export) and one chart, both typed by appliesTo and in the domain.
+    const views = readFileSync(join(dir, 'views/picked.ts'), 'utf8');
+    expect(views.match(/kind: '(table|chart)'/g)).toEqual(["kind: 'table'", "kind: 'chart'"]);
+    expect(views).toContain("{ name: 'value', label: 'amount', type: 'float', format: ',.2f' },");
+    expect(readFileSync(join(dir, 'domain.ts'), 'utf8')).toContain('views: [pickedTable, pickedChart],');
+    expect(readFileSync(join(dir, 'algorithms/top-rows.ts'), 'utf8')).not.toContain('resultTable');
     // The algorithm ranks by the first numeric non-key column (amount: 100, 12.5, 7.25), the test expects the top 2.
     const unitTest = readFileSync(join(dir, 'test/top-rows.test.ts'), 'utf8');
     expect(unitTest).toContain("{ order_no: 'A-2', amount: 7.25 },");

@@ -151,6 +151,16 @@ describe('a scaffolded domain project', () => {
     expect(done.status).toBe('COMPLETE');
     expect(done.result).toEqual({ picked: [{ label: 'A-3', value: 100 }, { label: 'A-1', value: 12.5 }], total: 112.5 });
     expect(done.kpis['Picked amount']?.value).toBe(112.5);
+    // Every new domain starts with a visible result: a table view (also the CSV export) and a chart.
+    const scenarioUrl = `${base}/api/v1/sessions/main/scenarios/${created.id}`;
+    expect(await json(`${scenarioUrl}/views`)).toEqual({
+      items: [
+        { name: 'picked', title: 'Picked rows', kind: 'table' },
+        { name: 'picked-chart', title: 'Picked rows, chart', kind: 'chart' },
+      ],
+    });
+    expect((await json<{ spec: { rows: unknown[] } }>(`${scenarioUrl}/views/picked`)).spec.rows).toEqual([['A-3', 100], ['A-1', 12.5]]);
+    expect(await (await fetch(`${scenarioUrl}/result?format=csv`)).text()).toBe('label,value\r\nA-3,100\r\nA-1,12.5\r\n');
     expect(await server.stop()).toBe(0);
   }, 360_000);
 

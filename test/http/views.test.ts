@@ -139,7 +139,7 @@ describe.each(DIALECTS)('view routes on %s', (dialect) => {
     expect(weights.rows).toEqual([['a', 1.5], ['b', 2]]);
     expect((await get('/data/items/views/note')).json()).toMatchObject({ kind: 'text', spec: { markdown: '**2** items <b>not html</b>' } });
     const replaced = { ...ITEMS, key: 'replaced' };
-    const post = (payload: unknown) => t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/data/from-json', headers: { 'content-type': 'application/json' }, payload });
+    const post = (payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/data/from-json', headers: { 'content-type': 'application/json' }, payload });
     await post(replaced);
     expect((await get('/data/replaced/views/note')).json<{ spec: { markdown: string } }>().spec.markdown).toMatch(/^\*\*2\*\*/);
     await post({ ...replaced, tables: { items: { ...ITEMS.tables.items, rows: [['c', 3]] } } });

@@ -7,7 +7,7 @@ import { DEFAULT_SAMPLE } from './default-sample.js';
 import { planDomain, type DomainPlan } from './domain-plan.js';
 import { inferSchemas, toSchemas, type DataFile, type InferredGroup } from './infer-schema.js';
 import { scenaristPackage } from './package-root.js';
-import { algorithmModule, domainModule, kpiModule, schemasModule, unitTestModule } from './templates-domain.js';
+import { algorithmModule, domainModule, kpiModule, schemasModule, unitTestModule, viewsModule } from './templates-domain.js';
 import { GITIGNORE, NPMRC, packageJson, projectReadme, tsconfigJson } from './templates-project.js';
 
 export interface ScaffoldRequest {
@@ -59,6 +59,7 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
     ['schemas.ts', schemasModule(groups)],
     ['algorithms/top-rows.ts', algorithmModule(plan)],
     ['kpis/picked-total.ts', kpiModule(plan)],
+    ['views/picked.ts', viewsModule(plan)],
     ['test/top-rows.test.ts', unitTestModule(plan, sampleNames)],
     ...samples.map((sample): [string, Buffer] => [`sample/${sample.name}`, sample.data]),
   ];

@@ -1,5 +1,6 @@
 /**
- * The domain code `scenarist init` writes: domain.ts, schemas.ts, one algorithm, one KPI and a unit test.
+ * The domain code `scenarist init` writes: domain.ts, schemas.ts, one algorithm, one KPI, two result
+ * views (a table and a chart) and a unit test.
  * Everything the generated code says about Scenarist's authoring API is in this one module, so that a
  * change of that API is followed here.
  */
@@ -18,13 +19,15 @@ import { defineDomain } from 'scenarist';
 import { topRowsAlgorithm } from './algorithms/top-rows.js';
 import { pickedTotal } from './kpis/picked-total.js';
 import { schemas } from './schemas.js';
+import { pickedChart, pickedTable } from './views/picked.js';
 
 /** A file of ./sample, found next to this module whatever the working directory. */
 const sample = (file: string) => fileURLToPath(new URL(\`./sample/\${file}\`, import.meta.url));
 
 /**
  * The domain Scenarist serves: what an upload must contain (schemas), the algorithms a scenario can run
- * and the KPIs computed from their results. A new \`main\` session starts with the sample data as dataset
+ * the KPIs computed from their results, and the views the dashboard draws of them (the first table view
+ * is also the CSV/XLSX export of a result). A new \`main\` session starts with the sample data as dataset
  * \`sample\`.
  */
 export default defineDomain({
@@ -32,6 +35,7 @@ export default defineDomain({
   schemas,
   algorithms: [topRowsAlgorithm],
   kpis: [pickedTotal],
+  views: [pickedTable, pickedChart],
   seed: { datasetKey: 'sample', files: [${sampleFiles.map((file) => `sample(${q(file)})`).join(', ')}] },
 });
 `;
@@ -81,7 +85,7 @@ export interface PickedRow {
   readonly value: number;
 }
 
-/** What Top Rows returns; the KPIs and the CSV export of a result read it. */
+/** What Top Rows returns; the KPIs and the views of a result read it. */
 export interface TopRowsResult {
   readonly picked: readonly PickedRow[];
   readonly total: number;
@@ -115,7 +119,6 @@ export const topRowsAlgorithm = defineAlgorithm({
     ctx.log.info('picked', { rows: result.picked.length, total: result.total });
     return result;
   },
-  resultTable: (result) => ({ columns: ['label', 'value'], rows: result.picked.map((row) => [row.label, row.value]) }),
 });
 `;
 }
@@ -123,6 +126,48 @@ export const topRowsAlgorithm = defineAlgorithm({
 /** The type path from the schemas to the group that holds the plan's table. */
 function groupPath(plan: DomainPlan): string {
   return `[${q(plan.group)}]`;
+}
+
+/** The result views: the picked rows as a table (the CSV/XLSX export too) and as a bar chart. */
+export function viewsModule(plan: DomainPlan): string {
+  const what = plan.measure ? plan.measure.name : 'rows';
+  return `import { defineResultView } from 'scenarist';
+import { topRowsAlgorithm } from '../algorithms/top-rows.js';
+
+/** The picked rows, largest first; \`appliesTo\` types \`result\` as Top Rows' result. */
+export const pickedTable = defineResultView({
+  name: 'picked',
+  title: 'Picked rows',
+  kind: 'table',
+  appliesTo: [topRowsAlgorithm],
+  render: (result) => ({
+    columns: [
+      { name: 'label', label: 'Row', type: 'string' },
+      { name: 'value', label: ${q(what)}, type: 'float', format: ',.2f' },
+    ],
+    rows: result.picked.map((row) => [row.label, row.value]),
+  }),
+});
+
+/** The same rows as a bar chart (a Vega-Lite spec, its data inline). */
+export const pickedChart = defineResultView({
+  name: 'picked-chart',
+  title: 'Picked rows, chart',
+  kind: 'chart',
+  appliesTo: [topRowsAlgorithm],
+  render: (result) => ({
+    vegaLite: {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      data: { values: result.picked.map((row) => ({ label: row.label, value: row.value })) },
+      mark: 'bar',
+      encoding: {
+        x: { field: 'value', type: 'quantitative', title: ${q(what)} },
+        y: { field: 'label', type: 'nominal', sort: '-x', title: null },
+      },
+    },
+  }),
+});
+`;
 }
 
 export function kpiModule(plan: DomainPlan): string {

@@ -62,7 +62,8 @@ export function projectReadme(name: string, sampleFiles: readonly string[], tabl
   return `# ${name}
 
 A Scenarist domain: the tables an upload must contain (\`schemas.ts\`), the
-algorithms a scenario runs (\`algorithms/\`) and the KPIs computed from their results (\`kpis/\`).
+algorithms a scenario runs (\`algorithms/\`), the KPIs computed from their results (\`kpis/\`) and
+the views the dashboard draws of a result (\`views/\`: a table, also the CSV/XLSX export, and a chart).
 
 \`\`\`sh
 npm install
@@ -85,6 +86,6 @@ curl -s -XPOST localhost:8051/api/v1/sessions/main/scenarios -H 'content-type: a
 \`\`\`
 
 Next steps: check the inferred column types in \`schemas.ts\`; make \`algorithms/top-rows.ts\` (which ranks
-the rows of \`${table}\`) do what your domain needs; add algorithms and KPIs to \`domain.ts\`.
+the rows of \`${table}\`) do what your domain needs; add algorithms, KPIs and views to \`domain.ts\`.
 `;
 }

@@ -20,7 +20,7 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     if (table) return table;
     const algorithm = domain.algorithm(algoName);
     if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no table view of its result; ask for format=json`);
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- kept for domains written before views
+    // Deprecated, kept for domains written before views.
     const legacy = algorithm.resultTable(JSON.parse(resultJson));
     return { columns: legacy.columns.map((name) => ({ name, type: 'string' as const })), rows: legacy.rows };
   }
