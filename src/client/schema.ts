@@ -126,6 +126,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sid}/schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the schema groups an upload fills: file names, tables and columns */
+        get: operations["getSessionsBySidSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/schemas/{group}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A schema group's template file: its header row (CSV) or one sheet per table (XLSX)
+         * @description Uploaded unchanged through `POST .../etl`, a template gives an empty dataset. CSV holds one table: a group of several tables has an XLSX template only.
+         */
+        get: operations["getSessionsBySidSchemasByGroupTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sid}/data": {
         parameters: {
             query?: never;
@@ -512,6 +549,8 @@ export interface operations {
                         status: "ok";
                         title: string;
                         sessions: string[];
+                        /** @description `token`: routes but the public ones need a bearer token */
+                        auth: "token" | "none";
                     };
                 };
             };
@@ -1295,6 +1334,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "integer";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -1305,6 +1346,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "float";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -1315,6 +1358,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "string";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string | null;
                             default?: string;
                             description?: string;
@@ -1323,6 +1368,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "boolean";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: boolean | null;
                             default?: boolean;
                             description?: string;
@@ -1331,6 +1378,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string | null;
                             default?: string;
                             choices: string[];
@@ -1340,6 +1389,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "multi_enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string[] | null;
                             default?: string[];
                             choices: string[];
@@ -1349,6 +1400,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "time";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string | null;
                             /** @description HH:MM or HH:MM:SS */
                             default?: string;
@@ -1358,6 +1411,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "interval";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string[] | null;
                             /** @description [start, end], ISO 8601 dates or date-times */
                             default?: string[];
@@ -1512,6 +1567,229 @@ export interface operations {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
                         code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description the schema group; an upload names its file after it */
+                            name: string;
+                            description: string | null;
+                            /** @description whether an upload must include this group’s file */
+                            required: boolean;
+                            /** @description the names the group’s file may have, one per readable format */
+                            file_names: string[];
+                            tables: {
+                                name: string;
+                                description: string | null;
+                                columns: {
+                                    name: string;
+                                    type: "string" | "integer" | "float" | "boolean" | "datetime";
+                                    /** @description whether the file must have the column; an optional one takes its default when absent */
+                                    required: boolean;
+                                    /** @description whether its cells may be empty */
+                                    nullable: boolean;
+                                    key: "primary" | "unique" | null;
+                                    unit: string | null;
+                                    description: string | null;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidSchemasByGroupTemplate: {
+        parameters: {
+            query?: {
+                /** @description csv (default; one-table groups) or xlsx */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                group: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2056,6 +2334,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "integer";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -2066,6 +2346,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "float";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -2076,6 +2358,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "string";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string | null;
                             default?: string;
                             description?: string;
@@ -2084,6 +2368,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "boolean";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: boolean | null;
                             default?: boolean;
                             description?: string;
@@ -2092,6 +2378,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string | null;
                             default?: string;
                             choices: string[];
@@ -2101,6 +2389,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "multi_enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string[] | null;
                             default?: string[];
                             choices: string[];
@@ -2110,6 +2400,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "time";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string | null;
                             /** @description HH:MM or HH:MM:SS */
                             default?: string;
@@ -2119,6 +2411,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "interval";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised */
+                            label: string;
                             value: string[] | null;
                             /** @description [start, end], ISO 8601 dates or date-times */
                             default?: string[];
@@ -2531,6 +2825,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2541,6 +2837,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2551,6 +2849,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -2559,6 +2859,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -2567,6 +2869,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -2576,6 +2880,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -2585,6 +2891,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -2594,6 +2902,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -2657,6 +2967,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "integer";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: number | null;
                                     default?: number;
                                     min?: number;
@@ -2667,6 +2979,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "float";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: number | null;
                                     default?: number;
                                     min?: number;
@@ -2677,6 +2991,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "string";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: string | null;
                                     default?: string;
                                     description?: string;
@@ -2685,6 +3001,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "boolean";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: boolean | null;
                                     default?: boolean;
                                     description?: string;
@@ -2693,6 +3011,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "enum";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: string | null;
                                     default?: string;
                                     choices: string[];
@@ -2702,6 +3022,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "multi_enum";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: string[] | null;
                                     default?: string[];
                                     choices: string[];
@@ -2711,6 +3033,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "time";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: string | null;
                                     /** @description HH:MM or HH:MM:SS */
                                     default?: string;
@@ -2720,6 +3044,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "interval";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised */
+                                    label: string;
                                     value: string[] | null;
                                     /** @description [start, end], ISO 8601 dates or date-times */
                                     default?: string[];
@@ -2904,6 +3230,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2914,6 +3242,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2924,6 +3254,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -2932,6 +3264,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -2940,6 +3274,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -2949,6 +3285,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -2958,6 +3296,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -2967,6 +3307,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3175,6 +3517,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3185,6 +3529,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3195,6 +3541,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3203,6 +3551,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3211,6 +3561,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3220,6 +3572,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3229,6 +3583,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3238,6 +3594,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3478,6 +3836,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3488,6 +3848,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3498,6 +3860,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3506,6 +3870,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3514,6 +3880,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3523,6 +3891,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3532,6 +3902,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3541,6 +3913,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3732,6 +4106,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3742,6 +4118,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3752,6 +4130,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3760,6 +4140,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3768,6 +4150,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3777,6 +4161,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3786,6 +4172,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3795,6 +4183,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -4093,6 +4483,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4103,6 +4495,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4113,6 +4507,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -4121,6 +4517,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -4129,6 +4527,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -4138,6 +4538,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -4147,6 +4549,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -4156,6 +4560,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -4308,6 +4714,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4318,6 +4726,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4328,6 +4738,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -4336,6 +4748,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -4344,6 +4758,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -4353,6 +4769,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -4362,6 +4780,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -4371,6 +4791,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised */
+                                label: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];

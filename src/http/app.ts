@@ -25,6 +25,7 @@ import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
 import { scenarioLogRoutes } from './routes/scenario-logs.js';
 import { resultRoutes } from './routes/result.js';
 import { scenarioRoutes } from './routes/scenarios.js';
+import { schemaRoutes } from './routes/schemas.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import type { Services } from './services.js';
@@ -115,6 +116,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(healthRoutes, opts);
     await scope.register(sessionRoutes, opts);
     await scope.register(discoveryRoutes, opts);
+    await scope.register(schemaRoutes, opts);
     await scope.register(datasetRoutes, opts);
     await scope.register(fromJsonRoutes, opts);
     await scope.register(etlRoutes, opts);

@@ -45,6 +45,7 @@ function descriptorOf<K extends string, V extends TSchema>(kind: K, value: V, ex
       name: Type.String(),
       type: Type.Literal(kind),
       required: Type.Boolean(),
+      label: Type.String({ description: 'what a form shows: the declared label, else the name humanised' }),
       value: Nullable(value),
       default: Type.Optional(value),
       ...extra,
