@@ -134,7 +134,7 @@ export interface paths {
             cookie?: never;
         };
         /** List the schema groups an upload fills: file names, tables and columns */
-        get: operations["getSessionsBySidSchemas"];
+        get: operations["listSchemas"];
         put?: never;
         post?: never;
         delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
          * A schema group's template file: its header row (CSV) or one sheet per table (XLSX)
          * @description Uploaded unchanged through `POST .../etl`, a template gives an empty dataset. CSV holds one table: a group of several tables has an XLSX template only.
          */
-        get: operations["getSessionsBySidSchemasByGroupTemplate"];
+        get: operations["getSchemaTemplate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1334,8 +1334,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "integer";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -1346,8 +1346,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "float";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -1358,8 +1358,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "string";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             description?: string;
@@ -1368,8 +1368,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "boolean";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: boolean | null;
                             default?: boolean;
                             description?: string;
@@ -1378,8 +1378,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "enum";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             choices: string[];
@@ -1389,8 +1389,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "multi_enum";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             default?: string[];
                             choices: string[];
@@ -1400,8 +1400,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "time";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             /** @description HH:MM or HH:MM:SS */
                             default?: string;
@@ -1411,8 +1411,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "interval";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             /** @description [start, end], ISO 8601 dates or date-times */
                             default?: string[];
@@ -1585,7 +1585,7 @@ export interface operations {
             };
         };
     };
-    getSessionsBySidSchemas: {
+    listSchemas: {
         parameters: {
             query?: never;
             header?: never;
@@ -1698,7 +1698,7 @@ export interface operations {
             };
         };
     };
-    getSessionsBySidSchemasByGroupTemplate: {
+    getSchemaTemplate: {
         parameters: {
             query?: {
                 /** @description csv (default; one-table groups) or xlsx */
@@ -2334,8 +2334,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "integer";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -2346,8 +2346,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "float";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -2358,8 +2358,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "string";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             description?: string;
@@ -2368,8 +2368,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "boolean";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: boolean | null;
                             default?: boolean;
                             description?: string;
@@ -2378,8 +2378,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "enum";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             choices: string[];
@@ -2389,8 +2389,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "multi_enum";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             default?: string[];
                             choices: string[];
@@ -2400,8 +2400,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "time";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             /** @description HH:MM or HH:MM:SS */
                             default?: string;
@@ -2411,8 +2411,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "interval";
                             required: boolean;
-                            /** @description what a form shows: the declared label, else the name humanised */
-                            label: string;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             /** @description [start, end], ISO 8601 dates or date-times */
                             default?: string[];
@@ -2825,8 +2825,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2837,8 +2837,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2849,8 +2849,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -2859,8 +2859,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -2869,8 +2869,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -2880,8 +2880,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -2891,8 +2891,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -2902,8 +2902,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -2967,8 +2967,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "integer";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: number | null;
                                     default?: number;
                                     min?: number;
@@ -2979,8 +2979,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "float";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: number | null;
                                     default?: number;
                                     min?: number;
@@ -2991,8 +2991,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "string";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string | null;
                                     default?: string;
                                     description?: string;
@@ -3001,8 +3001,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "boolean";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: boolean | null;
                                     default?: boolean;
                                     description?: string;
@@ -3011,8 +3011,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "enum";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string | null;
                                     default?: string;
                                     choices: string[];
@@ -3022,8 +3022,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "multi_enum";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string[] | null;
                                     default?: string[];
                                     choices: string[];
@@ -3033,8 +3033,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "time";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string | null;
                                     /** @description HH:MM or HH:MM:SS */
                                     default?: string;
@@ -3044,8 +3044,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "interval";
                                     required: boolean;
-                                    /** @description what a form shows: the declared label, else the name humanised */
-                                    label: string;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string[] | null;
                                     /** @description [start, end], ISO 8601 dates or date-times */
                                     default?: string[];
@@ -3230,8 +3230,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3242,8 +3242,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3254,8 +3254,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3264,8 +3264,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3274,8 +3274,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3285,8 +3285,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3296,8 +3296,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3307,8 +3307,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3517,8 +3517,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3529,8 +3529,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3541,8 +3541,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3551,8 +3551,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3561,8 +3561,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3572,8 +3572,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3583,8 +3583,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3594,8 +3594,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3836,8 +3836,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3848,8 +3848,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3860,8 +3860,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3870,8 +3870,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3880,8 +3880,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3891,8 +3891,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3902,8 +3902,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3913,8 +3913,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -4106,8 +4106,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4118,8 +4118,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4130,8 +4130,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -4140,8 +4140,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -4150,8 +4150,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -4161,8 +4161,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -4172,8 +4172,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -4183,8 +4183,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -4483,8 +4483,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4495,8 +4495,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4507,8 +4507,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -4517,8 +4517,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -4527,8 +4527,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -4538,8 +4538,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -4549,8 +4549,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -4560,8 +4560,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -4714,8 +4714,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4726,8 +4726,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4738,8 +4738,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -4748,8 +4748,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -4758,8 +4758,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -4769,8 +4769,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -4780,8 +4780,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -4791,8 +4791,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
-                                /** @description what a form shows: the declared label, else the name humanised */
-                                label: string;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];

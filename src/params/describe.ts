@@ -81,13 +81,14 @@ export function describeParams(decls: ParamDecls, values?: Record<string, unknow
   });
 }
 
-/** `max_iterations` or `maxIterations` → `Max iterations`: a label for a parameter that declares none. */
+/** `max_iterations` or `maxIterations` → `Max iterations`, `KPI_weight` → `KPI weight`: a label for a parameter that declares none. */
 export function humanised(name: string): string {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[\s_-]+/)
     .filter(Boolean)
-    .map((w) => w.toLowerCase());
+    // An acronym (`KPI`) stays as written; other words are lower case after the first letter.
+    .map((w) => (w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase()));
   if (words.length === 0) return name;
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -43,8 +43,9 @@ export async function runEtl(schemas: Schemas, files: readonly UploadedFile[], l
       Object.assign(tables, await readGroup(groupName, group, upload, resolved, log, budgets));
     } catch (err) {
       // One file that cannot be read must not hide what is wrong in the others: it becomes an error
-      // message beside theirs. Only when no file could be read is the request itself unusable (400).
-      if (!(err instanceof EtlInputError) || err.file === undefined) throw err;
+      // message beside theirs. When no file could be read, or the upload as a whole is over a limit,
+      // the request itself is unusable (400).
+      if (!(err instanceof EtlInputError) || err.file === undefined || budgets.cells.exhausted || budgets.inflated.exhausted) throw err;
       unreadable.push(err);
       log.add({ severity: 'error', file: err.file, message: err.message });
       Object.assign(tables, absentTables(group));

@@ -10,5 +10,7 @@ export const keys = {
   algorithms: (sid: string) => ['algorithms', sid] as const,
   algorithmParameters: (sid: string, name: string) => ['algorithm-parameters', sid, name] as const,
   kpis: (sid: string) => ['kpis', sid] as const,
+  schemas: (sid: string) => ['schemas', sid] as const,
+  health: ['health'] as const,
   compare: (sid: string) => ['compare', sid] as const,
 };

@@ -5,8 +5,8 @@ import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { CompareResult } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { StatusBadge } from '../components/StatusBadge.tsx';
-import { formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
+import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
+import { deltaArrow, formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
 import { useSid } from '../session.ts';
 import { useTheme } from '../theme.ts';
 
@@ -59,15 +59,17 @@ export function ComparePage() {
           <legend>Scenarios</legend>
           {scenarios.data?.map((s) => {
             const checked = ids.includes(s.id);
+            // A cancelled run has no results to compare.
+            const cancelled = isCancelled(s);
             return (
               <label key={s.id} className="check" style={{ display: 'flex', marginBottom: '0.25rem' }}>
                 <input
                   type="checkbox"
                   checked={checked}
-                  disabled={!checked && ids.length >= MAX_COMPARED}
+                  disabled={(!checked && ids.length >= MAX_COMPARED) || (cancelled && !checked)}
                   onChange={(e) => toggle(s.id, e.target.checked)}
                 />
-                {s.tag} <StatusBadge status={s.status} /> <span className="muted small">{s.algorithm.name}</span>
+                {s.tag} <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
               </label>
             );
           })}
@@ -121,9 +123,9 @@ function ComparisonView({ result }: { result: CompareResult }) {
                     </div>
                     {!isBase && (
                       <div className="delta" data-comparison={v.comparison ?? 'none'} data-testid="delta" data-delta={v.delta ?? ''}>
-                        {formatDelta(v.delta)} {formatRelative(v.relative_delta)}{' '}
-                        <span className="sr-only">{v.comparison ?? ''}</span>
-                        {v.comparison === 'better' ? '▲' : v.comparison === 'worse' ? '▼' : ''}
+                        {/* The arrow tells up or down (the value's change); colour and word tell better or worse. */}
+                        <span aria-hidden="true">{deltaArrow(v.delta)} </span>
+                        {formatDelta(v.delta)} {formatRelative(v.relative_delta)} {v.comparison && v.comparison !== 'equal' && <strong>{v.comparison}</strong>}
                       </div>
                     )}
                   </div>

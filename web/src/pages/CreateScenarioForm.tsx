@@ -11,13 +11,13 @@ import { collectValues, fieldOfServerError, type FormValue } from '../params/for
  * Creates a scenario: tag, dataset, algorithm, then a form generated from the algorithm's (and the
  * data source's) parameter descriptors. The server judges the values; its messages land at the field.
  */
-export function CreateScenarioForm({ sid }: { sid: string }) {
+export function CreateScenarioForm({ sid, initialDataset }: { sid: string; initialDataset?: string }) {
   const api = useApi();
   const client = useQueryClient();
   const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
   const algorithms = useQuery({ queryKey: keys.algorithms(sid), queryFn: () => api.algorithms(sid) });
   const [tag, setTag] = useState('');
-  const [datasetKey, setDatasetKey] = useState('');
+  const [datasetKey, setDatasetKey] = useState(initialDataset ?? '');
   const [algo, setAlgo] = useState('');
   const [runNow, setRunNow] = useState(true);
   const [algoValues, setAlgoValues] = useState<Record<string, FormValue>>({});
@@ -26,7 +26,10 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
   const [created, setCreated] = useState<string | null>(null);
 
   const chosenDataset = datasetKey || datasets.data?.[0]?.key || '';
-  const chosenAlgo = algo || algorithms.data?.[0]?.name || '';
+  // Algorithms that test the service (tag `diagnostic`) are not for planners: listed only on request.
+  const [showDiagnostics, setShowDiagnostics] = useState(false);
+  const offered = (algorithms.data ?? []).filter((a) => showDiagnostics || !a.tags.includes('diagnostic'));
+  const chosenAlgo = (offered.some((a) => a.name === algo) ? algo : '') || offered[0]?.name || '';
   const algoParams = useQuery({
     queryKey: keys.algorithmParameters(sid, chosenAlgo),
     queryFn: () => api.algorithmParameters(sid, chosenAlgo),
@@ -128,7 +131,7 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
               }}
               aria-describedby="scenario-algo-hint"
             >
-              {algorithms.data?.map((a) => (
+              {offered.map((a) => (
                 <option key={a.name} value={a.name}>
                   {a.name}
                 </option>
@@ -171,6 +174,12 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
             <input type="checkbox" checked={runNow} onChange={(e) => setRunNow(e.target.checked)} />
             Run at once
           </label>
+          {algorithms.data?.some((a) => a.tags.includes('diagnostic')) && (
+            <label className="check">
+              <input type="checkbox" role="switch" checked={showDiagnostics} onChange={(e) => setShowDiagnostics(e.target.checked)} />
+              Show diagnostics
+            </label>
+          )}
           <button type="submit" className="primary" disabled={create.isPending || chosenDataset === '' || chosenAlgo === '' || parametersLoading}>
             Create scenario
           </button>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
@@ -7,16 +8,28 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { useLiveMode } from '../live-mode.ts';
 import { useSid } from '../session.ts';
 import { CreateScenarioForm } from './CreateScenarioForm.tsx';
+import { bestByKpi, newestFirst } from './card-facts.ts';
 import { ScenarioCard } from './ScenarioCard.tsx';
 
 export const ACTIVE: ReadonlySet<Status> = new Set(['QUEUED', 'PROCESSING']);
+
+/** `?dataset=` preselects the create form's dataset (the home page's button); `?tag=` fills the tag filter. */
+export interface ScenariosSearch {
+  dataset?: string;
+  tag?: string;
+}
+export const scenariosSearch = (search: Record<string, unknown>): ScenariosSearch => ({
+  dataset: typeof search.dataset === 'string' ? search.dataset : undefined,
+  tag: typeof search.tag === 'string' ? search.tag : undefined,
+});
 
 /** Scenarios: the create form and every scenario with live status, progress and actions. */
 export function ScenariosPage() {
   const api = useApi();
   const sid = useSid();
   const [filter, setFilter] = useState<Status | ''>('');
-  const [query, setQuery] = useState('');
+  const search = useSearch({ strict: false }) as ScenariosSearch;
+  const [query, setQuery] = useState(search.tag ?? '');
   const mode = useLiveMode();
   const list = useQuery({
     queryKey: keys.scenarios(sid),
@@ -25,14 +38,15 @@ export function ScenariosPage() {
     refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
   });
   const shown = useMemo(
-    () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())),
+    () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())).sort(newestFirst),
     [list.data, filter, query],
   );
+  const best = useMemo(() => bestByKpi(list.data ?? []), [list.data]);
 
   return (
     <>
       <h1>Scenarios</h1>
-      <CreateScenarioForm sid={sid} />
+      <CreateScenarioForm sid={sid} initialDataset={search.dataset} />
       <section aria-labelledby="list-title">
         <div className="row" style={{ marginBottom: '0.5rem' }}>
           <h2 id="list-title" style={{ margin: 0 }}>
@@ -59,7 +73,7 @@ export function ScenariosPage() {
         {list.data?.length === 0 && <p className="muted">No scenarios yet.</p>}
         <div className="grid">
           {shown.map((s) => (
-            <ScenarioCard key={s.id} sid={sid} scenario={s} />
+            <ScenarioCard key={s.id} sid={sid} scenario={s} bestIn={[...best].filter(([, id]) => id === s.id).map(([name]) => name)} />
           ))}
         </div>
       </section>
