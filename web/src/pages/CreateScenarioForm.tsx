@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useApi } from '../api/context.tsx';
 import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
+import type { AlgorithmInfo } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ParamFields } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
@@ -28,7 +29,7 @@ export function CreateScenarioForm({ sid, initialDataset }: { sid: string; initi
   const chosenDataset = datasetKey || datasets.data?.[0]?.key || '';
   // Algorithms that test the service (tag `diagnostic`) are not for planners: listed only on request.
   const [showDiagnostics, setShowDiagnostics] = useState(false);
-  const offered = (algorithms.data ?? []).filter((a) => showDiagnostics || !a.tags.includes('diagnostic'));
+  const offered = (algorithms.data ?? []).filter((a) => showDiagnostics || !isDiagnostic(a));
   const chosenAlgo = (offered.some((a) => a.name === algo) ? algo : '') || offered[0]?.name || '';
   const algoParams = useQuery({
     queryKey: keys.algorithmParameters(sid, chosenAlgo),
@@ -174,7 +175,7 @@ export function CreateScenarioForm({ sid, initialDataset }: { sid: string; initi
             <input type="checkbox" checked={runNow} onChange={(e) => setRunNow(e.target.checked)} />
             Run at once
           </label>
-          {algorithms.data?.some((a) => a.tags.includes('diagnostic')) && (
+          {algorithms.data?.some(isDiagnostic) && (
             <label className="check">
               <input type="checkbox" role="switch" checked={showDiagnostics} onChange={(e) => setShowDiagnostics(e.target.checked)} />
               Show diagnostics
@@ -192,3 +193,6 @@ export function CreateScenarioForm({ sid, initialDataset }: { sid: string; initi
     </section>
   );
 }
+
+/** Tagged `diagnostic` (an older server sends no tags: then nothing is). */
+const isDiagnostic = (a: AlgorithmInfo) => (a.tags as readonly string[] | undefined)?.includes('diagnostic') === true;
