@@ -119,7 +119,7 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
         page.getByRole('button', { name: `Download the CSV template of ${group}` }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(`${group}.csv`);
-      files.push({ name: `${group}.csv`, data: Buffer.from(filled(group, readFileSync((await download.path())!, 'utf8'))) });
+      files.push({ name: `${group}.csv`, data: Buffer.from(filled(group, readFileSync((await download.path()), 'utf8'))) });
     }
     expect(await upload('filled', files)).toContain('loaded');
     await page.getByRole('link', { name: 'Home' }).click();
@@ -161,7 +161,7 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
     await page.getByRole('button', { name: `Download filled as ${format}` }).click();
     await expect.poll(() => downloads.length, { timeout: 30_000 }).toBe(2);
     page.off('download', collect);
-    const files = await Promise.all(downloads.map(async (d) => ({ name: d.suggestedFilename(), data: readFileSync((await d.path())!) })));
+    const files = await Promise.all(downloads.map(async (d) => ({ name: d.suggestedFilename(), data: readFileSync((await d.path())) })));
     expect(files.map((f) => f.name).sort()).toEqual([`sku_data.${format.toLowerCase()}`, `warehouse_layout.${format.toLowerCase()}`]);
     const again = `again-${format.toLowerCase()}`;
     expect(await upload(again, files)).toContain('loaded');

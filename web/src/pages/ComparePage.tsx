@@ -26,7 +26,7 @@ export function ComparePage() {
   const api = useApi();
   const sid = useSid();
   const navigate = useNavigate();
-  const search = useSearch({ strict: false }) as CompareSearch;
+  const search: CompareSearch = useSearch({ strict: false });
   const ids = useMemo(() => (search.ids ? search.ids.split(',').filter(Boolean) : []), [search.ids]);
   const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : ids[0];
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });

@@ -28,7 +28,7 @@ export function ScenariosPage() {
   const api = useApi();
   const sid = useSid();
   const [filter, setFilter] = useState<Status | ''>('');
-  const search = useSearch({ strict: false }) as ScenariosSearch;
+  const search: ScenariosSearch = useSearch({ strict: false });
   const [query, setQuery] = useState(search.tag ?? '');
   const mode = useLiveMode();
   const list = useQuery({
