@@ -101,8 +101,8 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
 
   it('opens / and lands on the sessions, then a new session’s home names the files to upload', async () => {
     await page.goto(`${server.url}/`);
-    await page.waitForURL(/\/ui\/#\//);
-    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    await page.getByRole('heading', { name: 'Sessions', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/ui/');
     expect(await page.getByRole('button', { name: /^Token/ }).count()).toBe(0);
     await inspect('sessions');
     await page.getByRole('link', { name: 'planner' }).click();
@@ -187,6 +187,6 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
     await page.getByTestId('not-found').waitFor();
     await inspect('not-found');
     await page.getByRole('link', { name: 'Back to the sessions' }).click();
-    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    await page.getByRole('heading', { name: 'Sessions', exact: true }).waitFor();
   });
 });
