@@ -15,7 +15,7 @@ export const schemas = defineSchemas({
           sku: { type: 'string', primaryKey: true, description: 'SKU identifier.' },
           description: { type: 'string', required: false, nullable: true, default: null, description: 'Free text for people.' },
           category: { type: 'string', description: 'Product category; the `category` data parameter filters on it.' },
-          daily_picks: { type: 'float', description: 'Average picks per day: how fast the SKU moves.' },
+          daily_picks: { type: 'float', unit: 'picks/day', description: 'Average picks per day: how fast the SKU moves.' },
           current_location: {
             type: 'string',
             required: false,
@@ -37,8 +37,8 @@ export const schemas = defineSchemas({
           aisle: { type: 'integer' },
           bay: { type: 'integer' },
           level: { type: 'integer', description: 'Shelf level; informational, travel is measured on the floor.' },
-          x: { type: 'float', description: 'Floor x coordinate of the pick face, metres.' },
-          y: { type: 'float', description: 'Floor y coordinate of the pick face, metres.' },
+          x: { type: 'float', unit: 'm', description: 'Floor x coordinate of the pick face, metres.' },
+          y: { type: 'float', unit: 'm', description: 'Floor y coordinate of the pick face, metres.' },
           capacity: {
             type: 'integer',
             required: false,

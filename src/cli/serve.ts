@@ -17,13 +17,16 @@ export async function serve(settings: Settings): Promise<number> {
   await logAuthMode(log, settings, runtime.services.store);
   // Before listening: no upload of this process is in flight yet.
   await sweepStagingAtStart(settings.dataDir, log);
+  let address: string;
   try {
-    await app.listen({ host: settings.host, port: settings.port });
+    address = await app.listen({ host: settings.host, port: settings.port });
   } catch (err) {
     await runtime.close();
     throw new Error(`cannot listen on ${settings.host}:${settings.port}: ${(err as Error).message}`, { cause: err });
   }
-  log.info({ prefix: settings.prefix, database: settings.databaseUrl.split(':')[0], workers: settings.workers }, 'scenarist ready');
+  // Where to point a browser or a client: the dashboard beside the API.
+  const api = `${address}${settings.prefix}`;
+  log.info({ prefix: settings.prefix, api, dashboard: `${api}/ui/`, database: settings.databaseUrl.split(':')[0], workers: settings.workers }, `scenarist ready: dashboard ${api}/ui/, API ${api}`);
 
   return exitCodeAfterSignal(
     log,

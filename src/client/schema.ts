@@ -126,6 +126,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sid}/schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the schema groups an upload fills: file names, tables and columns */
+        get: operations["listSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/schemas/{group}/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A schema group's template file: its header row (CSV) or one sheet per table (XLSX)
+         * @description Uploaded unchanged through `POST .../etl`, a template gives an empty dataset. CSV holds one table: a group of several tables has an XLSX template only.
+         */
+        get: operations["getSchemaTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sid}/data": {
         parameters: {
             query?: never;
@@ -512,6 +549,8 @@ export interface operations {
                         status: "ok";
                         title: string;
                         sessions: string[];
+                        /** @description `token`: routes but the public ones need a bearer token */
+                        auth: "token" | "none";
                     };
                 };
             };
@@ -1295,6 +1334,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "integer";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -1305,6 +1346,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "float";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -1315,6 +1358,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "string";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             description?: string;
@@ -1323,6 +1368,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "boolean";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: boolean | null;
                             default?: boolean;
                             description?: string;
@@ -1331,6 +1378,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             choices: string[];
@@ -1340,6 +1389,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "multi_enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             default?: string[];
                             choices: string[];
@@ -1349,6 +1400,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "time";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             /** @description HH:MM or HH:MM:SS */
                             default?: string;
@@ -1358,6 +1411,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "interval";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             /** @description [start, end], ISO 8601 dates or date-times */
                             default?: string[];
@@ -1525,6 +1580,229 @@ export interface operations {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
                         code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                    };
+                };
+            };
+        };
+    };
+    listSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description the schema group; an upload names its file after it */
+                            name: string;
+                            description: string | null;
+                            /** @description whether an upload must include this group’s file */
+                            required: boolean;
+                            /** @description the names the group’s file may have, one per readable format */
+                            file_names: string[];
+                            tables: {
+                                name: string;
+                                description: string | null;
+                                columns: {
+                                    name: string;
+                                    type: "string" | "integer" | "float" | "boolean" | "datetime";
+                                    /** @description whether the file must have the column; an optional one takes its default when absent */
+                                    required: boolean;
+                                    /** @description whether its cells may be empty */
+                                    nullable: boolean;
+                                    key: "primary" | "unique" | null;
+                                    unit: string | null;
+                                    description: string | null;
+                                }[];
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+    };
+    getSchemaTemplate: {
+        parameters: {
+            query?: {
+                /** @description csv (default; one-table groups) or xlsx */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                group: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
+                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
                     };
                 };
             };
@@ -2056,6 +2334,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "integer";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -2066,6 +2346,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "float";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: number | null;
                             default?: number;
                             min?: number;
@@ -2076,6 +2358,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "string";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             description?: string;
@@ -2084,6 +2368,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "boolean";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: boolean | null;
                             default?: boolean;
                             description?: string;
@@ -2092,6 +2378,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             default?: string;
                             choices: string[];
@@ -2101,6 +2389,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "multi_enum";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             default?: string[];
                             choices: string[];
@@ -2110,6 +2400,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "time";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string | null;
                             /** @description HH:MM or HH:MM:SS */
                             default?: string;
@@ -2119,6 +2411,8 @@ export interface operations {
                             /** @enum {string} */
                             type: "interval";
                             required: boolean;
+                            /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                            label?: string;
                             value: string[] | null;
                             /** @description [start, end], ISO 8601 dates or date-times */
                             default?: string[];
@@ -2557,6 +2851,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2567,6 +2863,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2577,6 +2875,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -2585,6 +2885,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -2593,6 +2895,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -2602,6 +2906,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -2611,6 +2917,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -2620,6 +2928,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -2683,6 +2993,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "integer";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: number | null;
                                     default?: number;
                                     min?: number;
@@ -2693,6 +3005,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "float";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: number | null;
                                     default?: number;
                                     min?: number;
@@ -2703,6 +3017,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "string";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string | null;
                                     default?: string;
                                     description?: string;
@@ -2711,6 +3027,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "boolean";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: boolean | null;
                                     default?: boolean;
                                     description?: string;
@@ -2719,6 +3037,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "enum";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string | null;
                                     default?: string;
                                     choices: string[];
@@ -2728,6 +3048,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "multi_enum";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string[] | null;
                                     default?: string[];
                                     choices: string[];
@@ -2737,6 +3059,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "time";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string | null;
                                     /** @description HH:MM or HH:MM:SS */
                                     default?: string;
@@ -2746,6 +3070,8 @@ export interface operations {
                                     /** @enum {string} */
                                     type: "interval";
                                     required: boolean;
+                                    /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                    label?: string;
                                     value: string[] | null;
                                     /** @description [start, end], ISO 8601 dates or date-times */
                                     default?: string[];
@@ -2930,6 +3256,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2940,6 +3268,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -2950,6 +3280,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -2958,6 +3290,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -2966,6 +3300,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -2975,6 +3311,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -2984,6 +3322,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -2993,6 +3333,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3201,6 +3543,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3211,6 +3555,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3221,6 +3567,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3229,6 +3577,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3237,6 +3587,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3246,6 +3598,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3255,6 +3609,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3264,6 +3620,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3504,6 +3862,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3514,6 +3874,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3524,6 +3886,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3532,6 +3896,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3540,6 +3906,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3549,6 +3917,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3558,6 +3928,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3567,6 +3939,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -3758,6 +4132,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3768,6 +4144,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -3778,6 +4156,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -3786,6 +4166,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -3794,6 +4176,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -3803,6 +4187,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -3812,6 +4198,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -3821,6 +4209,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -4119,6 +4509,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4129,6 +4521,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4139,6 +4533,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -4147,6 +4543,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -4155,6 +4553,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -4164,6 +4564,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -4173,6 +4575,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -4182,6 +4586,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];
@@ -4334,6 +4740,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "integer";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4344,6 +4752,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "float";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: number | null;
                                 default?: number;
                                 min?: number;
@@ -4354,6 +4764,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "string";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 description?: string;
@@ -4362,6 +4774,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "boolean";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: boolean | null;
                                 default?: boolean;
                                 description?: string;
@@ -4370,6 +4784,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 default?: string;
                                 choices: string[];
@@ -4379,6 +4795,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "multi_enum";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 default?: string[];
                                 choices: string[];
@@ -4388,6 +4806,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "time";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string | null;
                                 /** @description HH:MM or HH:MM:SS */
                                 default?: string;
@@ -4397,6 +4817,8 @@ export interface operations {
                                 /** @enum {string} */
                                 type: "interval";
                                 required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
                                 value: string[] | null;
                                 /** @description [start, end], ISO 8601 dates or date-times */
                                 default?: string[];

@@ -11,6 +11,8 @@ export interface ColumnSpec {
   readonly nullable?: boolean;
   readonly primaryKey?: boolean;
   readonly unique?: boolean;
+  /** The unit of the column's numbers (e.g. `m`, `kg`), shown to people preparing the file. */
+  readonly unit?: string;
   readonly description?: string;
 }
 

@@ -26,6 +26,7 @@ import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
 import { scenarioLogRoutes } from './routes/scenario-logs.js';
 import { resultRoutes } from './routes/result.js';
 import { scenarioRoutes } from './routes/scenarios.js';
+import { schemaRoutes } from './routes/schemas.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { viewRoutes } from './routes/views.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -122,6 +123,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(metricsRoutes, opts);
     await scope.register(sessionRoutes, opts);
     await scope.register(discoveryRoutes, opts);
+    await scope.register(schemaRoutes, opts);
     await scope.register(datasetRoutes, opts);
     await scope.register(fromJsonRoutes, opts);
     await scope.register(etlRoutes, opts);

@@ -45,6 +45,8 @@ function descriptorOf<K extends string, V extends TSchema>(kind: K, value: V, ex
       name: Type.String(),
       type: Type.Literal(kind),
       required: Type.Boolean(),
+      // Optional for clients of older servers, which did not send it; this one always does.
+      label: Type.Optional(Type.String({ description: 'what a form shows: the declared label, else the name humanised (always sent)' })),
       value: Nullable(value),
       default: Type.Optional(value),
       ...extra,

@@ -89,6 +89,11 @@ export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions)
       return send(request, reply, index, 'no-cache');
     };
     app.get(`${base}/ui`, hidden, page);
+    // The address people type first leads to the dashboard; relative, as above, so proxies keep their path.
+    app.get(base === '' ? '/' : base, { ...hidden, config: { auth: false } }, async (request, reply) => {
+      const path = request.url.split('?')[0]!;
+      return reply.redirect(path.endsWith('/') ? 'ui/' : `${path.slice(path.lastIndexOf('/') + 1)}/ui/`, 302);
+    });
     app.get<{ Params: { '*': string } }>(`${base}/ui/*`, hidden, async (request, reply) => {
       const rel = request.params['*'];
       if (rel === '' || rel === 'index.html') return page(request, reply);

@@ -13,6 +13,7 @@ import type {
  */
 type Options<P> = Omit<P, 'kind'>;
 type ChoiceOptions<T> = {
+  readonly label?: string;
   readonly description?: string;
   readonly required?: boolean;
   readonly default?: T;

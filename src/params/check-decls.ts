@@ -3,7 +3,7 @@ import { shown } from './errors.js';
 import { PARAM_KINDS, type ParamDecl, type ParamDecls, type ParamKind } from './kinds.js';
 
 /** The properties each kind may declare; anything else is most likely a typo (`defualt`, `minimum`). */
-const COMMON_KEYS = ['kind', 'description', 'required', 'default'];
+const COMMON_KEYS = ['kind', 'label', 'description', 'required', 'default'];
 const KEYS_BY_KIND: Record<ParamKind, readonly string[]> = {
   integer: [...COMMON_KEYS, 'min', 'max'],
   float: [...COMMON_KEYS, 'min', 'max'],
@@ -42,6 +42,7 @@ function declProblem(name: string, decl: unknown): string | undefined {
   const allowed = KEYS_BY_KIND[kind];
   const extra = Object.keys(d).find((key) => !allowed.includes(key));
   if (extra !== undefined) return `unknown property '${extra}' for kind ${kind} (allowed: ${allowed.join(', ')})`;
+  if (d.label !== undefined && (typeof d.label !== 'string' || d.label.trim() === '')) return 'label must be a non-empty string';
   if (d.description !== undefined && typeof d.description !== 'string') return 'description must be a string';
   if (d.required !== undefined && typeof d.required !== 'boolean') return 'required must be true or false';
   if (kind === 'integer' || kind === 'float') {

@@ -9,6 +9,8 @@ interface DescriptorBase<K extends ParamKind, V> {
   value: V | null;
   /** Present only when the declaration has one. */
   default?: V;
+  /** What a form shows: the declared label, or the name humanised (`time_limit` → `Time limit`). */
+  label: string;
   description?: string;
 }
 
@@ -47,6 +49,7 @@ interface LooseDescriptor {
   min?: number;
   max?: number;
   choices?: string[];
+  label: string;
   description?: string;
 }
 
@@ -63,6 +66,7 @@ export function describeParams(decls: ParamDecls, values?: Record<string, unknow
       name,
       type: decl.kind,
       required: decl.required === true,
+      label: decl.label ?? humanised(name),
       value: copied(chosen !== undefined ? chosen : (decl.default ?? null)),
     };
     if (decl.default !== undefined) descriptor.default = copied(decl.default);
@@ -75,4 +79,17 @@ export function describeParams(decls: ParamDecls, values?: Record<string, unknow
     // Values were validated against `decl` (a scenario's) or are its own default, so they have its kind's type.
     return descriptor as ParameterDescriptor;
   });
+}
+
+/** `max_iterations` or `maxIterations` → `Max iterations`, `KPI_weight` → `KPI weight`: a label for a parameter that declares none. */
+export function humanised(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_-]+/)
+    .filter(Boolean)
+    // An acronym (`KPI`) stays as written; other words are lower case after the first letter.
+    .map((w) => (w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase()));
+  if (words.length === 0) return name;
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

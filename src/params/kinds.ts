@@ -4,6 +4,8 @@ export const PARAM_KINDS = ['integer', 'float', 'string', 'boolean', 'enum', 'mu
 export type ParamKind = (typeof PARAM_KINDS)[number];
 
 interface Common<T> {
+  /** What a form shows for the parameter (e.g. `Time limit`); the humanised name when absent. */
+  readonly label?: string;
   readonly description?: string;
   /** A required parameter must end up with a value: from the request or from `default`. */
   readonly required?: boolean;

@@ -18,7 +18,7 @@ describe('scenarist serve as a real process', () => {
   it('serves health, seeds main with the example dataset, and stops cleanly on SIGTERM', async () => {
     const server = await serve(['--title', 'E2E']);
     const health = await (await fetch(`${server.url}/api/v1/health`)).json();
-    expect(health).toEqual({ status: 'ok', title: 'E2E', sessions: ['main'] });
+    expect(health).toEqual({ status: 'ok', title: 'E2E', sessions: ['main'], auth: 'none' });
     const keys = await (await fetch(`${server.url}/api/v1/sessions/main/data`)).json();
     expect(keys).toEqual({ keys: ['example'] });
     expect(await server.stop('SIGTERM')).toBe(0);

@@ -12,7 +12,7 @@ describe('global routes and HTTP behaviour', () => {
     for (const url of ['/svc/health', '/health']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
-      expect(res.json()).toEqual({ status: 'ok', title: 'Test Title', sessions: ['main'] });
+      expect(res.json()).toEqual({ status: 'ok', title: 'Test Title', sessions: ['main'], auth: 'none' });
     }
   });
 

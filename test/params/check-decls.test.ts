@@ -66,7 +66,7 @@ describe('checkDecls', () => {
 
   it('rejects a misspelt option rather than ignoring it', () => {
     expect(problemWith({ kind: 'integer', defualt: 3 })).toBe(
-      "unknown property 'defualt' for kind integer (allowed: kind, description, required, default, min, max)",
+      "unknown property 'defualt' for kind integer (allowed: kind, label, description, required, default, min, max)",
     );
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { humanised } from '../../src/params/describe.js';
 import { describeParams, param, validateParams, type ParamDecls } from '../../src/params/index.js';
 
 describe('describeParams', () => {
@@ -37,20 +38,20 @@ describe('describeParams', () => {
   it('shows an integer with bounds and default exactly as the wire expects', () => {
     const decls = { iterations: param.integer({ min: 1, max: 100, default: 10, description: 'How many rounds' }) };
     expect(describeParams(decls)).toEqual([
-      { name: 'iterations', type: 'integer', required: false, value: 10, default: 10, min: 1, max: 100, description: 'How many rounds' },
+      { name: 'iterations', type: 'integer', required: false, label: 'Iterations', value: 10, default: 10, min: 1, max: 100, description: 'How many rounds' },
     ]);
   });
 
   it('leaves out default, min, max, choices and description when they do not apply', () => {
     const [descriptor] = describeParams({ n: param.integer() });
-    expect(descriptor).toEqual({ name: 'n', type: 'integer', required: false, value: null });
-    expect(Object.keys(descriptor!)).toEqual(['name', 'type', 'required', 'value']);
+    expect(descriptor).toEqual({ name: 'n', type: 'integer', required: false, label: 'N', value: null });
+    expect(Object.keys(descriptor!)).toEqual(['name', 'type', 'required', 'label', 'value']);
   });
 
   it('gives only the bound that is declared', () => {
     const [onlyMin, onlyMax] = describeParams({ a: param.float({ min: 0 }), b: param.float({ max: 1.5 }) });
-    expect(onlyMin).toEqual({ name: 'a', type: 'float', required: false, value: null, min: 0 });
-    expect(onlyMax).toEqual({ name: 'b', type: 'float', required: false, value: null, max: 1.5 });
+    expect(onlyMin).toEqual({ name: 'a', type: 'float', required: false, label: 'A', value: null, min: 0 });
+    expect(onlyMax).toEqual({ name: 'b', type: 'float', required: false, label: 'B', value: null, max: 1.5 });
   });
 
   it('gives min and max only for numeric kinds, even if another kind carries them', () => {
@@ -66,9 +67,9 @@ describe('describeParams', () => {
       s: param.string({ default: 'x' }),
     };
     expect(describeParams(decls)).toEqual([
-      { name: 'e', type: 'enum', required: false, value: 'raise', default: 'raise', choices: ['raise', 'throw_string'] },
-      { name: 'm', type: 'multi_enum', required: false, value: ['b'], default: ['b'], choices: ['a', 'b'] },
-      { name: 's', type: 'string', required: false, value: 'x', default: 'x' },
+      { name: 'e', type: 'enum', required: false, label: 'E', value: 'raise', default: 'raise', choices: ['raise', 'throw_string'] },
+      { name: 'm', type: 'multi_enum', required: false, label: 'M', value: ['b'], default: ['b'], choices: ['a', 'b'] },
+      { name: 's', type: 'string', required: false, label: 'S', value: 'x', default: 'x' },
     ]);
   });
 
@@ -86,8 +87,8 @@ describe('describeParams', () => {
     const decls = { n: param.integer({ default: 5 }), mode: param.enum({ choices: ['a', 'b'] }) };
     const values = validateParams(decls, { n: 7, mode: 'b' });
     expect(describeParams(decls, values)).toEqual([
-      { name: 'n', type: 'integer', required: false, value: 7, default: 5 },
-      { name: 'mode', type: 'enum', required: false, value: 'b', choices: ['a', 'b'] },
+      { name: 'n', type: 'integer', required: false, label: 'N', value: 7, default: 5 },
+      { name: 'mode', type: 'enum', required: false, label: 'Mode', value: 'b', choices: ['a', 'b'] },
     ]);
   });
 
@@ -123,5 +124,11 @@ describe('describeParams', () => {
     };
     const descriptors = describeParams(decls);
     expect(JSON.parse(JSON.stringify(descriptors))).toEqual(descriptors);
+  });
+
+  it('labels a parameter as declared, else with its name humanised', () => {
+    const decls = { max_iterations: param.integer(), timeLimit: param.float(), seed: param.integer({ label: 'Random seed' }) };
+    expect(describeParams(decls).map((d) => d.label)).toEqual(['Max iterations', 'Time limit', 'Random seed']);
+    expect(humanised('KPI_weight')).toBe('KPI weight');
   });
 });

@@ -178,7 +178,7 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     await page.locator('#overview-filter').fill('greedy');
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const csv = readFileSync((await download.path()), 'utf8').trim().split('\r\n');
     expect(csv[0]).toMatch(/^Scenario,Algorithm,Dataset,Finished,.*Travel Distance \(m\)/);
     expect(csv).toHaveLength(2);
     expect(csv[1]).toMatch(/^e2e-greedy,Greedy Slotting,sample,/);

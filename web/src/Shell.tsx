@@ -5,9 +5,10 @@ import { useApi } from './api/context.tsx';
 import { keys } from './api/keys.ts';
 import { TokenDialog } from './components/TokenDialog.tsx';
 import { rememberSession, useSid } from './session.ts';
-import { applyTheme, initialTheme, ThemeContext, type Theme } from './theme.ts';
+import { ThemeContext, useThemeChoice } from './theme.ts';
 
 const PAGES = [
+  { to: '/s/$sid', label: 'Home' },
   { to: '/s/$sid/data', label: 'Data' },
   { to: '/s/$sid/scenarios', label: 'Scenarios' },
   { to: '/s/$sid/compare', label: 'Compare' },
@@ -19,10 +20,20 @@ export function Shell() {
   const api = useApi();
   const sid = useSid();
   const navigate = useNavigate();
-  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [theme, pickTheme] = useThemeChoice();
   const [askToken, setAskToken] = useState(false);
-  useEffect(() => applyTheme(theme), [theme]);
-  useEffect(() => api.config.onUnauthorized(() => setAskToken(true)), [api]);
+  // The Token button only where tokens are needed: /health tells, and a refused request proves it.
+  const health = useQuery({ queryKey: keys.health, queryFn: () => api.health(), staleTime: Infinity });
+  const [refused, setRefused] = useState(false);
+  const tokensOn = health.data?.auth === 'token' || refused || api.config.token !== null;
+  useEffect(
+    () =>
+      api.config.onUnauthorized(() => {
+        setRefused(true);
+        setAskToken(true);
+      }),
+    [api],
+  );
   useEffect(() => rememberSession(sid), [sid]);
   const sessions = useQuery({ queryKey: keys.sessions, queryFn: () => api.listSessions() });
   const current = sessions.data?.sessions.find((s) => s.id === sid || s.display_name === sid);
@@ -45,7 +56,7 @@ export function Shell() {
             </li>
             {PAGES.map((p) => (
               <li key={p.to}>
-                <Link to={p.to} params={{ sid }} activeProps={{ 'aria-current': 'page' }}>
+                <Link to={p.to} params={{ sid }} activeOptions={{ exact: p.to === '/s/$sid' }} activeProps={{ 'aria-current': 'page' }}>
                   {p.label}
                 </Link>
               </li>
@@ -59,7 +70,7 @@ export function Shell() {
           <select
             id="session-switch"
             value={current?.id ?? sid}
-            onChange={(e) => void navigate({ to: '/s/$sid/scenarios', params: { sid: e.target.value } })}
+            onChange={(e) => void navigate({ to: '/s/$sid', params: { sid: e.target.value } })}
           >
             {!current && <option value={sid}>{sid}</option>}
             {sessions.data?.sessions.map((s) => (
@@ -68,12 +79,14 @@ export function Shell() {
               </option>
             ))}
           </select>
-          <button type="button" onClick={() => setTheme(theme === 'dark' ? 'light' : 'dark')} aria-pressed={theme === 'dark'}>
+          <button type="button" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')} aria-pressed={theme === 'dark'}>
             Dark theme
           </button>
-          <button type="button" onClick={() => setAskToken(true)}>
-            {api.config.token ? 'Token ✓' : 'Token'}
-          </button>
+          {tokensOn && (
+            <button type="button" onClick={() => setAskToken(true)}>
+              {api.config.token ? 'Token ✓' : 'Token'}
+            </button>
+          )}
         </div>
       </header>
       <main id="content" tabIndex={-1}>

@@ -4,9 +4,16 @@ export function toCsv(header: readonly string[], rows: readonly (readonly unknow
   return [line(header), ...rows.map(line)].join('\r\n') + '\r\n';
 }
 
-function csvField(value: unknown): string {
+/** A value as text: empty for null, JSON for objects and arrays, else its own text. */
+export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value) ?? '';
+}
+
+function csvField(value: unknown): string {
+  const text = cellText(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

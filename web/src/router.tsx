@@ -4,38 +4,28 @@ import {
   createRoute,
   createRouter,
   lazyRouteComponent,
-  redirect,
   type RouterHistory,
 } from '@tanstack/react-router';
 import type { CompareSearch } from './pages/ComparePage.tsx';
-import { ScenariosPage } from './pages/ScenariosPage.tsx';
+import { HomePage } from './pages/HomePage.tsx';
+import { ScenariosPage, scenariosSearch } from './pages/ScenariosPage.tsx';
 import { SessionsPage } from './pages/SessionsPage.tsx';
 import { SessionLayout } from './SessionLayout.tsx';
+import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { Shell } from './Shell.tsx';
 
 /*
  * Routes live in the URL hash (`/ui/#/s/main/scenarios`): index.html is the only document the
  * server serves, so the app works unchanged at /ui, under the prefix, and behind proxies.
  */
-const root = createRootRoute({ component: Shell });
+const root = createRootRoute({ component: Shell, notFoundComponent: () => <NotFoundPage /> });
 const sessions = createRoute({ getParentRoute: () => root, path: '/', component: SessionsPage });
 const session = createRoute({ getParentRoute: () => root, path: '/s/$sid', component: SessionLayout });
-const sessionIndex = createRoute({
-  getParentRoute: () => session,
-  path: '/',
-  beforeLoad: ({ params }) => {
-    throw redirect({ to: '/s/$sid/scenarios', params });
-  },
-});
+// A session's first page says what to do next (pages/HomePage.tsx).
+const sessionIndex = createRoute({ getParentRoute: () => session, path: '/', component: HomePage });
 // Pages other than the first ones a visitor sees load on demand: a smaller first download.
 const data = createRoute({ getParentRoute: () => session, path: '/data', component: lazyRouteComponent(() => import('./pages/DataPage.tsx'), 'DataPage') });
-const scenarios = createRoute({
-  getParentRoute: () => session,
-  path: '/scenarios',
-  component: ScenariosPage,
-  // `?copy=<id>`: the create form opens filled with that scenario's parameters.
-  validateSearch: (search: Record<string, unknown>): { copy?: string } => ({ copy: typeof search.copy === 'string' ? search.copy : undefined }),
-});
+const scenarios = createRoute({ getParentRoute: () => session, path: '/scenarios', component: ScenariosPage, validateSearch: scenariosSearch });
 const scenario = createRoute({
   getParentRoute: () => session,
   path: '/scenarios/$id',

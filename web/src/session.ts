@@ -4,7 +4,7 @@ const LAST_SESSION_KEY = 'scenarist.session';
 
 /** The session the page is about: the route's `$sid`, else the last one used, else `main`. */
 export function useSid(): string {
-  const params = useParams({ strict: false }) as { sid?: string };
+  const params: { sid?: string } = useParams({ strict: false });
   return params.sid ?? lastSession();
 }
 

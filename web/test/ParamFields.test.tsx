@@ -14,16 +14,16 @@ function Harness({ errors = {}, onValues }: { errors?: Record<string, string>; o
 describe('the generated parameter form', () => {
   it('renders a fitting control for each of the eight kinds, with bounds, choices and defaults', () => {
     render(<Harness onValues={() => {}} />);
-    const count = screen.getByLabelText('count') as HTMLInputElement;
+    const count = screen.getByLabelText<HTMLInputElement>('count');
     expect([count.type, count.min, count.max, count.value, count.step]).toEqual(['number', '1', '100', '10', '1']);
-    expect((screen.getByLabelText('rate (optional)') as HTMLInputElement).step).toBe('any');
-    expect((screen.getByLabelText('label (optional)') as HTMLInputElement).value).toBe('x');
-    expect((screen.getByLabelText('flag (optional)') as HTMLInputElement).checked).toBe(true);
-    const mode = screen.getByLabelText('mode') as HTMLSelectElement;
+    expect(screen.getByLabelText<HTMLInputElement>('rate').step).toBe('any');
+    expect(screen.getByLabelText<HTMLInputElement>('label').value).toBe('x');
+    expect(screen.getByLabelText<HTMLInputElement>('flag').checked).toBe(true);
+    const mode = screen.getByLabelText<HTMLSelectElement>('mode');
     expect([...mode.options].map((o) => o.value)).toEqual(['fast', 'slow']);
     expect(screen.getByRole('group', { name: 'zones' })).toBeTruthy();
-    expect((screen.getByRole('checkbox', { name: 'A' }) as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByLabelText('start (optional)') as HTMLInputElement).value).toBe('08:00');
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'A' }).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('start').value).toBe('08:00');
     expect(screen.getByLabelText('from')).toBeTruthy();
     expect(screen.getByLabelText('to')).toBeTruthy();
     expect(screen.getByText(/integer, 1 to 100, default 10/)).toBeTruthy();
@@ -33,12 +33,12 @@ describe('the generated parameter form', () => {
     let latest: Record<string, unknown> = {};
     render(<Harness onValues={(v) => (latest = v)} />);
     fireEvent.change(screen.getByLabelText('count'), { target: { value: '42' } });
-    fireEvent.change(screen.getByLabelText('rate (optional)'), { target: { value: '1.25' } });
-    fireEvent.change(screen.getByLabelText('label (optional)'), { target: { value: 'hello' } });
-    fireEvent.click(screen.getByLabelText('flag (optional)'));
+    fireEvent.change(screen.getByLabelText('rate'), { target: { value: '1.25' } });
+    fireEvent.change(screen.getByLabelText('label'), { target: { value: 'hello' } });
+    fireEvent.click(screen.getByLabelText('flag'));
     fireEvent.change(screen.getByLabelText('mode'), { target: { value: 'slow' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'C' }));
-    fireEvent.change(screen.getByLabelText('start (optional)'), { target: { value: '09:30:15' } });
+    fireEvent.change(screen.getByLabelText('start'), { target: { value: '09:30:15' } });
     fireEvent.change(screen.getByLabelText('from'), { target: { value: '2026-01-01' } });
     fireEvent.change(screen.getByLabelText('to'), { target: { value: '2026-02-01' } });
     expect(latest).toEqual({

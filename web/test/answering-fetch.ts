@@ -25,5 +25,5 @@ export function answeringFetch(routes: Record<string, Route>) {
       headers: answer.body === undefined ? {} : { 'content-type': 'application/json' },
     });
   };
-  return { fetch: fetch as typeof globalThis.fetch, requests };
+  return { fetch: fetch, requests };
 }

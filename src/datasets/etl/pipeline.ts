@@ -1,5 +1,6 @@
 import type { Table, Tables } from '../model.js';
 import type { SchemaGroup, Schemas, TableSpec } from '../schema.js';
+import { EtlInputError } from './errors.js';
 import { groupUploads, type NamedUpload } from './group-files.js';
 import { resolveLimits, type EtlLimits } from './limits.js';
 import { MessageLog, type EtlMessage } from './messages.js';
@@ -17,7 +18,8 @@ export type EtlOutcome =
  * The ETL pipeline: uploaded files in, typed tables and messages out. Each file's stem picks its schema
  * group and its extension the reader; every table is coerced and validated against its spec. `success`
  * is false when any error-level message was logged, and then no tables are returned.
- * Throws `EtlInputError` (BAD_INPUT) when the request itself is unusable; see `groupUploads` and the readers.
+ * Throws `EtlInputError` (BAD_INPUT) when the request itself is unusable (see `groupUploads`), or when no
+ * uploaded file can be read at all; a file that cannot be read among readable ones is an error message.
  */
 export async function runEtl(schemas: Schemas, files: readonly UploadedFile[], limits?: Partial<EtlLimits>): Promise<EtlOutcome> {
   const resolved = resolveLimits(limits);
@@ -30,11 +32,26 @@ export async function runEtl(schemas: Schemas, files: readonly UploadedFile[], l
     log.add({ severity: 'warning', file: file.filename, message: `the file name matches no schema group (${groupNames.join(', ')}); file ignored` });
   }
   const tables: Record<string, Table> = {};
+  const unreadable: EtlInputError[] = [];
   for (const [groupName, group] of Object.entries(schemas)) {
     const upload = uploads.byGroup.get(groupName);
-    if (upload) Object.assign(tables, await readGroup(groupName, group, upload, resolved, log, budgets));
-    else Object.assign(tables, absentGroup(groupName, group, log));
+    if (!upload) {
+      Object.assign(tables, absentGroup(groupName, group, log));
+      continue;
+    }
+    try {
+      Object.assign(tables, await readGroup(groupName, group, upload, resolved, log, budgets));
+    } catch (err) {
+      // One file that cannot be read must not hide what is wrong in the others: it becomes an error
+      // message beside theirs. When no file could be read, or the upload as a whole is over a limit,
+      // the request itself is unusable (400).
+      if (!(err instanceof EtlInputError) || err.file === undefined || budgets.cells.exhausted || budgets.inflated.exhausted) throw err;
+      unreadable.push(err);
+      log.add({ severity: 'error', file: err.file, message: err.message });
+      Object.assign(tables, absentTables(group));
+    }
   }
+  if (unreadable.length > 0 && unreadable.length === uploads.byGroup.size) throw unreadable[0]!;
   const messages = log.finish();
   return log.hasErrors ? { success: false, messages } : { success: true, tables, messages };
 }
@@ -64,8 +81,11 @@ function absentGroup(groupName: string, group: SchemaGroup, log: MessageLog): Re
   } else {
     log.add({ severity: 'info', message: `no file for optional schema group '${groupName}'; its tables are empty` });
   }
-  return Object.fromEntries(Object.entries(group.tables).map(([table, spec]) => [table, emptyTable(spec)]));
+  return absentTables(group);
 }
+
+const absentTables = (group: SchemaGroup): Record<string, Table> =>
+  Object.fromEntries(Object.entries(group.tables).map(([table, spec]) => [table, emptyTable(spec)]));
 
 function emptyTable(spec: TableSpec): Table {
   return { columns: Object.entries(spec.columns).map(([name, column]) => ({ name, type: column.type })), rows: [] };

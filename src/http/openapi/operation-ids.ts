@@ -13,6 +13,8 @@ const KNOWN_OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /sessions/{}/algorithms': 'listAlgorithms',
   'GET /sessions/{}/algorithms/{}/parameters': 'getAlgorithmParameters',
   'GET /sessions/{}/kpis': 'listKpis',
+  'GET /sessions/{}/schemas': 'listSchemas',
+  'GET /sessions/{}/schemas/{}/template': 'getSchemaTemplate',
   'GET /sessions/{}/data': 'listDatasets',
   'GET /sessions/{}/data/{}': 'getDataset',
   'DELETE /sessions/{}/data/{}': 'deleteDataset',

@@ -52,6 +52,11 @@ export function createApi(config: ApiConfig, fetchImpl: typeof fetch = (input, i
 
     // Discovery
     algorithms: async (sid: string) => (await unwrap(config, http.GET('/sessions/{sid}/algorithms', at(sid)))).items,
+    kpis: async (sid: string) => (await unwrap(config, http.GET('/sessions/{sid}/kpis', at(sid)))).items,
+    health: () => unwrap(config, http.GET('/health')),
+    schemas: async (sid: string) => (await unwrap(config, http.GET('/sessions/{sid}/schemas', at(sid)))).items,
+    schemaTemplate: (sid: string, group: string, format: ExportFormat) =>
+      unwrap(config, http.GET('/sessions/{sid}/schemas/{group}/template', { params: { path: { sid, group }, query: { format } }, parseAs: 'blob' })),
     algorithmParameters: (sid: string, name: string) =>
       unwrap(config, http.GET('/sessions/{sid}/algorithms/{name}/parameters', { params: { path: { sid, name } } })),
 

@@ -10,6 +10,8 @@ export const keys = {
   algorithms: (sid: string) => ['algorithms', sid] as const,
   algorithmParameters: (sid: string, name: string) => ['algorithm-parameters', sid, name] as const,
   kpis: (sid: string) => ['kpis', sid] as const,
+  schemas: (sid: string) => ['schemas', sid] as const,
+  health: ['health'] as const,
   compare: (sid: string) => ['compare', sid] as const,
   /** Views: `views(sid, 'scenario', id)`, `views(sid, 'dataset', key)`, `views(sid, 'compare')`, or all of a session. */
   views: (sid: string, ...of: string[]) => ['views', sid, ...of] as const,

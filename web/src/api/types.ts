@@ -21,6 +21,9 @@ export type ParameterSchema = Answer<'getAlgorithmParameters', 200>;
 export type ParameterDescriptor = ParameterSchema['parameters'][number];
 export type ParamKind = ParameterDescriptor['type'];
 
+export type SchemaGroup = Answer<'listSchemas', 200>['items'][number];
+export type SchemaColumn = SchemaGroup['tables'][number]['columns'][number];
+
 export type AlgorithmInfo = Answer<'listAlgorithms', 200>['items'][number];
 export type KpiInfo = Answer<'listKpis', 200>['items'][number];
 export type BetterWhen = KpiInfo['better_when'];

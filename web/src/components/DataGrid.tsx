@@ -1,3 +1,4 @@
+import { cellText } from '../csv.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
 import type { Column } from '../api/types.ts';
@@ -65,7 +66,5 @@ export function DataGrid({ columns, rows, caption }: { columns: readonly Column[
 }
 
 function formatCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return cellText(value);
 }

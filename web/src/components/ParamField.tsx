@@ -55,7 +55,10 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
       const selected = new Set(value as string[]);
       return (
         <fieldset className="field" data-invalid={invalid} aria-describedby={describedBy}>
-          <legend>{d.name}</legend>
+          <legend>
+            {labelOf(d)}
+            {optionalNote(d)}
+          </legend>
           <div>
             {(d.choices ?? []).map((c) => (
               <label key={c} className="check">
@@ -81,7 +84,10 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
       const [start, end] = value as [string, string];
       return (
         <fieldset className="field" data-invalid={invalid} aria-describedby={describedBy}>
-          <legend>{d.name}</legend>
+          <legend>
+            {labelOf(d)}
+            {optionalNote(d)}
+          </legend>
           <div className="row">
             <label className="check" htmlFor={`${id}-start`}>from</label>
             <input id={`${id}-start`} type="text" placeholder="2026-01-01 or 2026-01-01T08:00:00Z" value={start} onChange={(e) => onChange([e.target.value, end])} />
@@ -100,8 +106,8 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
   return (
     <div className="field" data-invalid={invalid}>
       <label htmlFor={id}>
-        {d.name}
-        {d.required ? '' : ' (optional)'}
+        {labelOf(d)}
+        {optionalNote(d)}
       </label>
       {control}
       <span id={hintId} className="hint">{hint}</span>
@@ -125,3 +131,9 @@ function hintOf(d: ParameterDescriptor): string {
   const head = parts.join(', ');
   return d.description ? `${d.description} (${head})` : head;
 }
+
+/** The descriptor's label (the server humanises names without one); the name from an older server. */
+export const labelOf = (d: ParameterDescriptor) => d.label ?? d.name;
+
+/** "(optional)" only where leaving the field alone sends nothing: not required and no default to fall back on. */
+export const optionalNote = (d: ParameterDescriptor) => (!d.required && d.default === undefined ? ' (optional)' : '');

@@ -31,7 +31,7 @@ function PromptForm(props: Parameters<typeof PromptDialog>[0]) {
     <form onSubmit={submit}>
       <div className="field">
         <label htmlFor="prompt-input">{props.label}</label>
-        <input id="prompt-input" value={value} onChange={(e) => setValue(e.target.value)} autoFocus required maxLength={200} />
+        <input id="prompt-input" value={value} onChange={(e) => setValue(e.target.value)} required maxLength={200} />
       </div>
       <ErrorNote error={props.error} />
       <div className="dialog-actions">

@@ -1,9 +1,18 @@
-import type { Status } from '../api/types.ts';
+import type { Scenario, Status } from '../api/types.ts';
 
-export function StatusBadge({ status }: { status: Status }) {
+/** A cancelled run ends FAILED with code CANCELLED: the user stopped it, nothing went wrong. */
+export const isCancelled = (s: Pick<Scenario, 'status' | 'error'>) => s.status === 'FAILED' && s.error?.code === 'CANCELLED';
+
+/** What a badge says: the status, or CANCELLED (neutral, not a failure) for a cancelled run. */
+export function shownStatus(s: Pick<Scenario, 'status' | 'error'>): Status | 'CANCELLED' {
+  return isCancelled(s) ? 'CANCELLED' : s.status;
+}
+
+export function StatusBadge({ status, error }: { status: Status; error?: Scenario['error'] }) {
+  const shown = shownStatus({ status, error: error ?? null });
   return (
-    <span className="badge" data-status={status} data-testid="status">
-      {status}
+    <span className="badge" data-status={shown} data-testid="status">
+      {shown}
     </span>
   );
 }

@@ -7,8 +7,8 @@ import type { CompareResult } from '../api/types.ts';
 import { CompareExtras } from '../compare/CompareExtras.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
-import { StatusBadge } from '../components/StatusBadge.tsx';
-import { formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
+import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
+import { deltaArrow, formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
 import { useSid } from '../session.ts';
 import { useTheme } from '../theme.ts';
 
@@ -28,7 +28,7 @@ export function ComparePage() {
   const api = useApi();
   const sid = useSid();
   const navigate = useNavigate();
-  const search = useSearch({ strict: false }) as CompareSearch;
+  const search: CompareSearch = useSearch({ strict: false });
   const ids = useMemo(() => (search.ids ? search.ids.split(',').filter(Boolean) : []), [search.ids]);
   const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : ids[0];
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
@@ -61,15 +61,17 @@ export function ComparePage() {
           <legend>Scenarios</legend>
           {scenarios.data?.map((s) => {
             const checked = ids.includes(s.id);
+            // A cancelled run has no results to compare.
+            const cancelled = isCancelled(s);
             return (
               <label key={s.id} className="check" style={{ display: 'flex', marginBottom: '0.25rem' }}>
                 <input
                   type="checkbox"
                   checked={checked}
-                  disabled={!checked && ids.length >= MAX_COMPARED}
+                  disabled={(!checked && ids.length >= MAX_COMPARED) || (cancelled && !checked)}
                   onChange={(e) => toggle(s.id, e.target.checked)}
                 />
-                {s.tag} <StatusBadge status={s.status} /> <span className="muted small">{s.algorithm.name}</span>
+                {s.tag} <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
               </label>
             );
           })}
@@ -123,9 +125,9 @@ function ComparisonView({ result }: { result: CompareResult }) {
                     </div>
                     {!isBase && (
                       <div className="delta" data-comparison={v.comparison ?? 'none'} data-testid="delta" data-delta={v.delta ?? ''}>
-                        {formatDelta(v.delta)} {formatRelative(v.relative_delta)}{' '}
-                        <span className="sr-only">{v.comparison ?? ''}</span>
-                        {v.comparison === 'better' ? '▲' : v.comparison === 'worse' ? '▼' : ''}
+                        {/* The arrow tells up or down (the value's change); colour and word tell better or worse. */}
+                        <span aria-hidden="true">{deltaArrow(v.delta)} </span>
+                        {formatDelta(v.delta)} {formatRelative(v.relative_delta)} {v.comparison && v.comparison !== 'equal' && <strong>{v.comparison}</strong>}
                       </div>
                     )}
                   </div>

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useApi } from '../api/context.tsx';
 import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
+import type { AlgorithmInfo } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ParamFields } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
@@ -13,13 +14,13 @@ import type { ScenarioPrefill } from './copy-prefill.ts';
  * data source's) parameter descriptors. The server judges the values; its messages land at the field.
  * `prefill` starts it with a copied scenario's choices and values.
  */
-export function CreateScenarioForm({ sid, prefill }: { sid: string; prefill?: ScenarioPrefill }) {
+export function CreateScenarioForm({ sid, prefill, initialDataset }: { sid: string; prefill?: ScenarioPrefill; initialDataset?: string }) {
   const api = useApi();
   const client = useQueryClient();
   const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
   const algorithms = useQuery({ queryKey: keys.algorithms(sid), queryFn: () => api.algorithms(sid) });
   const [tag, setTag] = useState(prefill?.tag ?? '');
-  const [datasetKey, setDatasetKey] = useState(prefill?.datasetKey ?? '');
+  const [datasetKey, setDatasetKey] = useState(prefill?.datasetKey ?? initialDataset ?? '');
   const [algo, setAlgo] = useState(prefill?.algo ?? '');
   const [runNow, setRunNow] = useState(true);
   const [algoValues, setAlgoValues] = useState<Record<string, FormValue>>(prefill?.algoValues ?? {});
@@ -28,7 +29,10 @@ export function CreateScenarioForm({ sid, prefill }: { sid: string; prefill?: Sc
   const [created, setCreated] = useState<string | null>(null);
 
   const chosenDataset = datasetKey || datasets.data?.[0]?.key || '';
-  const chosenAlgo = algo || algorithms.data?.[0]?.name || '';
+  // Algorithms that test the service (tag `diagnostic`) are not for planners: listed only on request.
+  const [showDiagnostics, setShowDiagnostics] = useState(false);
+  const offered = (algorithms.data ?? []).filter((a) => showDiagnostics || !isDiagnostic(a));
+  const chosenAlgo = (offered.some((a) => a.name === algo) ? algo : '') || offered[0]?.name || '';
   const algoParams = useQuery({
     queryKey: keys.algorithmParameters(sid, chosenAlgo),
     queryFn: () => api.algorithmParameters(sid, chosenAlgo),
@@ -130,7 +134,7 @@ export function CreateScenarioForm({ sid, prefill }: { sid: string; prefill?: Sc
               }}
               aria-describedby="scenario-algo-hint"
             >
-              {algorithms.data?.map((a) => (
+              {offered.map((a) => (
                 <option key={a.name} value={a.name}>
                   {a.name}
                 </option>
@@ -173,6 +177,12 @@ export function CreateScenarioForm({ sid, prefill }: { sid: string; prefill?: Sc
             <input type="checkbox" checked={runNow} onChange={(e) => setRunNow(e.target.checked)} />
             Run at once
           </label>
+          {algorithms.data?.some(isDiagnostic) && (
+            <label className="check">
+              <input type="checkbox" role="switch" checked={showDiagnostics} onChange={(e) => setShowDiagnostics(e.target.checked)} />
+              Show diagnostics
+            </label>
+          )}
           <button type="submit" className="primary" disabled={create.isPending || chosenDataset === '' || chosenAlgo === '' || parametersLoading}>
             Create scenario
           </button>
@@ -185,3 +195,6 @@ export function CreateScenarioForm({ sid, prefill }: { sid: string; prefill?: Sc
     </section>
   );
 }
+
+/** Tagged `diagnostic` (an older server sends no tags: then nothing is). */
+const isDiagnostic = (a: AlgorithmInfo) => (a.tags as readonly string[] | undefined)?.includes('diagnostic') === true;

@@ -10,6 +10,7 @@ import { EtlReport } from '../components/EtlReport.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PromptDialog } from '../components/PromptDialog.tsx';
 import { saveBlob } from '../csv.ts';
+import { uploadReadyFiles } from '../data/upload-ready-files.ts';
 import { useSid } from '../session.ts';
 import { DatasetPreview } from './DatasetPreview.tsx';
 import { DatasetViews } from './DatasetViews.tsx';
@@ -54,9 +55,8 @@ export function DataPage() {
   });
   const download = useMutation({
     mutationFn: async (v: { key: string; format: ExportFormat }) => {
-      const blob = await api.downloadDataset(sid, v.key, v.format);
-      if (blob.type.includes('json')) throw new Error('this server does not export datasets as CSV or XLSX');
-      saveBlob(blob, `${v.key}.${v.format === 'csv' ? (blob.type.includes('zip') ? 'zip' : 'csv') : 'xlsx'}`);
+      // One file per schema group, named for it: the upload above takes them back unchanged.
+      for (const file of await uploadReadyFiles(api, sid, v.key, v.format)) saveBlob(file.blob, file.name);
     },
   });
 

@@ -35,9 +35,13 @@ export function RunLogPanel({ sid, id, running, onUnavailable }: { sid: string; 
         <div className="alert error" data-testid="run-error">
           <strong>{error.class}</strong>: {error.message}
           {error.stack.length > 0 && (
-            <pre className="log" tabIndex={0} aria-label="Stack">
-              {error.stack.join('\n')}
-            </pre>
+            // The stack is for whoever debugs the algorithm: behind a toggle, so the message stays in view.
+            <details>
+              <summary>details</summary>
+              <pre className="log" tabIndex={0} aria-label="Stack">
+                {error.stack.join('\n')}
+              </pre>
+            </details>
           )}
         </div>
       )}

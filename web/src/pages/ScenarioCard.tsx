@@ -7,12 +7,14 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
-import { StatusBadge } from '../components/StatusBadge.tsx';
+import { FailureNote } from '../components/FailureNote.tsx';
+import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
 import { formatNumber, formatTime } from '../format.ts';
+import { directionText, keyParameters, runDuration } from './card-facts.ts';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 /** One scenario: status badge, live progress and run report, actions, KPIs, a failure's message, and logs. */
-export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scenario }) {
+export function ScenarioCard({ sid, scenario: s, bestIn = [] }: { sid: string; scenario: Scenario; bestIn?: readonly string[] }) {
   const api = useApi();
   const client = useQueryClient();
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -39,6 +41,8 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
   const active = s.status === 'QUEUED' || s.status === 'PROCESSING';
   const kpis = Object.values(s.kpis);
   const titleId = `scenario-${s.id}`;
+  const duration = runDuration(s);
+  const params = keyParameters(s);
 
   return (
     <article className="card" aria-labelledby={titleId} data-testid="scenario-card" data-tag={s.tag} data-status={s.status} style={{ marginBottom: 0 }}>
@@ -50,11 +54,22 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
           </a>
         </h3>
         <span className="spacer" />
-        <StatusBadge status={s.status} />
+        <StatusBadge status={s.status} error={s.error} />
       </div>
       <p className="small muted" style={{ margin: '0.25rem 0' }}>
         {s.algorithm.name} · {s.input_data_id}
+        {duration && <span data-testid="duration"> · ran {duration}</span>}
       </p>
+      {params.length > 0 && (
+        <p className="small key-params" data-testid="key-params" style={{ margin: '0.25rem 0' }}>
+          {params.map((p, i) => (
+            <span key={p.name}>
+              {i > 0 && ' · '}
+              {p.label} <strong>{p.value}</strong>
+            </span>
+          ))}
+        </p>
+      )}
       {(active || s.status === 'COMPLETE') && (
         <div className="row small">
           <div style={{ flex: 1 }}>
@@ -68,19 +83,28 @@ export function ScenarioCard({ sid, scenario: s }: { sid: string; scenario: Scen
         <dl className="small" style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '0 0.75rem', margin: '0.5rem 0' }}>
           {kpis.map((k) => (
             <div key={k.name} style={{ display: 'contents' }}>
-              <dt>{k.name}</dt>
+              <dt>
+                {k.name} <span className="muted">({directionText(k)})</span>
+              </dt>
               <dd style={{ margin: 0 }}>
                 {formatNumber(k.value)} {k.unit}
+                {bestIn.includes(k.name) && (
+                  <span className="best" data-testid="best">
+                    {' '}
+                    ★ best
+                  </span>
+                )}
               </dd>
             </div>
           ))}
         </dl>
       )}
-      {s.status === 'FAILED' && s.error && (
-        <div className="alert error" data-testid="failure">
-          {s.error.code && <code>{s.error.code}</code>} {s.error.message}
-        </div>
+      {isCancelled(s) && (
+        <p className="small muted" data-testid="cancelled">
+          Cancelled: the run was stopped before it finished.
+        </p>
       )}
+      {s.status === 'FAILED' && s.error && !isCancelled(s) && <FailureNote code={s.error.code} message={s.error.message} />}
       <p className="small muted" style={{ margin: '0.25rem 0' }}>
         Created {formatTime(s.created_at)}
         {s.finished_at ? ` · finished ${formatTime(s.finished_at)}` : ''}

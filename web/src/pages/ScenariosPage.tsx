@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
@@ -6,22 +7,37 @@ import { STATUSES, type Status } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { useLiveMode } from '../live-mode.ts';
 import { useSid } from '../session.ts';
-import { useSearch } from '@tanstack/react-router';
 import { useCopyPrefill } from './copy-prefill.ts';
 import { CreateScenarioForm } from './CreateScenarioForm.tsx';
+import { bestByKpi, newestFirst } from './card-facts.ts';
 import { ScenarioCard } from './ScenarioCard.tsx';
 
 export const ACTIVE: ReadonlySet<Status> = new Set(['QUEUED', 'PROCESSING']);
+
+/**
+ * `?dataset=` preselects the create form's dataset (the home page's button); `?tag=` fills the tag filter;
+ * `?copy=<id>` opens the create form filled with that scenario's parameters.
+ */
+export interface ScenariosSearch {
+  dataset?: string;
+  tag?: string;
+  copy?: string;
+}
+export const scenariosSearch = (search: Record<string, unknown>): ScenariosSearch => ({
+  dataset: typeof search.dataset === 'string' ? search.dataset : undefined,
+  tag: typeof search.tag === 'string' ? search.tag : undefined,
+  copy: typeof search.copy === 'string' ? search.copy : undefined,
+});
 
 /** Scenarios: the create form and every scenario with live status, progress and actions. */
 export function ScenariosPage() {
   const api = useApi();
   const sid = useSid();
   const [filter, setFilter] = useState<Status | ''>('');
-  const [query, setQuery] = useState('');
+  const search: ScenariosSearch = useSearch({ strict: false });
+  const [query, setQuery] = useState(search.tag ?? '');
   const mode = useLiveMode();
-  const { copy } = useSearch({ strict: false }) as { copy?: string };
-  const copying = useCopyPrefill(sid, copy);
+  const copying = useCopyPrefill(sid, search.copy);
   const list = useQuery({
     queryKey: keys.scenarios(sid),
     queryFn: () => api.listScenarios(sid),
@@ -29,15 +45,16 @@ export function ScenariosPage() {
     refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
   });
   const shown = useMemo(
-    () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())),
+    () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())).sort(newestFirst),
     [list.data, filter, query],
   );
+  const best = useMemo(() => bestByKpi(list.data ?? []), [list.data]);
 
   return (
     <>
       <h1>Scenarios</h1>
       <ErrorNote error={copying.error} />
-      {copying.loading ? <p role="status">Loading the scenario to copy…</p> : <CreateScenarioForm key={copying.prefill?.from ?? 'new'} sid={sid} prefill={copying.prefill} />}
+      {copying.loading ? <p role="status">Loading the scenario to copy…</p> : <CreateScenarioForm key={copying.prefill?.from ?? 'new'} sid={sid} prefill={copying.prefill} initialDataset={search.dataset} />}
       <section aria-labelledby="list-title">
         <div className="row" style={{ marginBottom: '0.5rem' }}>
           <h2 id="list-title" style={{ margin: 0 }}>
@@ -64,7 +81,7 @@ export function ScenariosPage() {
         {list.data?.length === 0 && <p className="muted">No scenarios yet.</p>}
         <div className="grid">
           {shown.map((s) => (
-            <ScenarioCard key={s.id} sid={sid} scenario={s} />
+            <ScenarioCard key={s.id} sid={sid} scenario={s} bestIn={[...best].filter(([, id]) => id === s.id).map(([name]) => name)} />
           ))}
         </div>
       </section>

@@ -46,6 +46,15 @@ export function SessionsPage() {
   return (
     <>
       <h1>Sessions</h1>
+      {sessions.data?.sessions.length === 0 && (
+        <section className="card next-step" aria-labelledby="start-title" data-testid="next-step" data-step="session">
+          <h2 id="start-title">Start here</h2>
+          <p>
+            A session holds your datasets and scenarios. Name one below and create it; its home page then names the files to upload, with a template
+            for each.
+          </p>
+        </section>
+      )}
       <section className="card" aria-labelledby="new-session">
         <h2 id="new-session" style={{ marginTop: 0 }}>
           New session
@@ -80,7 +89,7 @@ export function SessionsPage() {
                 return (
                   <tr key={s.id}>
                     <td>
-                      <Link to="/s/$sid/scenarios" params={{ sid: s.id }}>
+                      <Link to="/s/$sid" params={{ sid: s.id }}>
                         {s.display_name}
                       </Link>
                       {isCurrent && <span className="badge" style={{ marginLeft: 6 }}>current</span>}

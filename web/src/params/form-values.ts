@@ -2,8 +2,8 @@ import type { ParameterDescriptor } from '../api/types.ts';
 
 /**
  * What each parameter kind holds while it is edited in the form, and how that becomes the JSON value
- * the API takes. Only what the browser cannot hold is checked here (text that is not a number); bounds,
- * choices and formats are the server's to judge, and its message is shown at the field.
+ * the API takes. Text that is not a number, bounds and choices are checked here, so every such field is
+ * marked at once before sending; formats are the server's to judge, and its messages land at the fields.
  */
 export type FormValue = string | boolean | string[] | [string, string];
 
@@ -27,8 +27,11 @@ export function toApiValue(d: ParameterDescriptor, form: FormValue): Converted {
   switch (d.type) {
     case 'boolean':
       return { ok: true, value: form === true };
-    case 'multi_enum':
-      return { ok: true, value: Array.isArray(form) ? [...form] : [] };
+    case 'multi_enum': {
+      const chosen = Array.isArray(form) ? [...form] : [];
+      const unknown = chosen.filter((c) => !d.choices.includes(c));
+      return unknown.length > 0 ? { ok: false, error: `not a choice: ${unknown.join(', ')}` } : { ok: true, value: chosen };
+    }
     case 'interval': {
       const [start, end] = Array.isArray(form) ? (form as [string, string]) : ['', ''];
       if (start.trim() === '' && end.trim() === '') return d.required ? { ok: false, error: 'enter a start and an end' } : { ok: true, value: null };
@@ -41,6 +44,8 @@ export function toApiValue(d: ParameterDescriptor, form: FormValue): Converted {
       const n = Number(text);
       if (!Number.isFinite(n)) return { ok: false, error: `"${text}" is not a number` };
       if (d.type === 'integer' && !Number.isInteger(n)) return { ok: false, error: 'must be a whole number' };
+      if (d.min !== undefined && n < d.min) return { ok: false, error: `must be at least ${d.min}` };
+      if (d.max !== undefined && n > d.max) return { ok: false, error: `must be at most ${d.max}` };
       return { ok: true, value: n };
     }
     case 'time': {
@@ -51,6 +56,7 @@ export function toApiValue(d: ParameterDescriptor, form: FormValue): Converted {
     default: {
       const text = String(form);
       if (d.type === 'enum' && text === '') return d.required ? { ok: false, error: 'choose a value' } : { ok: true, value: null };
+      if (d.type === 'enum' && !d.choices.includes(text)) return { ok: false, error: `choose one of ${d.choices.join(', ')}` };
       return { ok: true, value: text };
     }
   }
@@ -78,7 +84,8 @@ export function collectValues(
 export function fieldOfServerError(detail: string, errors: readonly { path: string; message: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of errors) {
-    const name = e.path.replace(/^(algo_params|data_params)\./, '');
+    // `algo_params.x`, `/algo_params/x` or `x`: the field is the parameter's name.
+    const name = e.path.replace(/^\//, '').replaceAll('/', '.').replace(/^(algo_params|data_params|body)\./, '');
     out[name] = e.message;
   }
   const match = /parameter '([^']+)'/.exec(detail);

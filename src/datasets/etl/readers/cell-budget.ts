@@ -6,6 +6,11 @@ export class CellBudget {
 
   constructor(private readonly max: number) {}
 
+  /** Whether the upload as a whole went past the limit (then nothing more of it is read). */
+  get exhausted(): boolean {
+    return this.used > this.max;
+  }
+
   /** Charges `rows x columns` cells to `file`; throws `EtlInputError` past the limit. */
   charge(file: string, rows: number, columns: number): void {
     this.used += rows * Math.max(columns, 1);

@@ -10,6 +10,11 @@ export class InflateBudget {
 
   constructor(private readonly max: number) {}
 
+  /** Whether the upload as a whole went past the limit (then nothing more of it is read). */
+  get exhausted(): boolean {
+    return this.declared > this.max || this.inflated > this.max;
+  }
+
   /** Charges what a workbook's directory declares, before anything of it is inflated. */
   declare(file: string, bytes: number): void {
     this.declared += bytes;

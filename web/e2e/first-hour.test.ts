@@ -1,0 +1,192 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Download, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
+import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import type { DatasetForm, Scenario } from '../src/api/types.ts';
+import { apiGet } from './support/api.ts';
+import { allViolations } from './support/axe.ts';
+import { launchChromium } from './support/browser.ts';
+
+/**
+ * The planner's first hour, as a new user goes: open `/`, land on the sessions, open a new session's home,
+ * download a template, fill it, upload it, create a scenario from the home's button, run it, compare.
+ * Every page is looked at in light and dark, at 1440 and 390 px: no sideways scroll, no axe violation of
+ * any impact, and a screenshot under web/test-results/.
+ */
+
+const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
+const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
+const PREFIX = '/api/v1';
+const VIEWPORTS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/** Rows for a template, from the example files (the SKU sample is `;`-separated, the template is not). */
+function filled(group: string, template: string): string {
+  const lines = readFileSync(`${SAMPLE}${group}.csv`, 'utf8').trim().split(/\r?\n/);
+  const separator = lines[0]!.includes(';') ? ';' : ',';
+  const header = lines[0]!.split(separator);
+  expect(template.trim().split(',')).toEqual(header);
+  return template + lines.slice(1, 41).map((l) => l.split(separator).map(csvField).join(',')).join('\r\n') + '\r\n';
+}
+
+describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  const api = (path: string) => `${server.url}${PREFIX}${path}`;
+
+  beforeAll(async () => {
+    mkdirSync(RESULTS, { recursive: true });
+    db = await createTestDatabase(dialect);
+    server = await startServer({ dataDir: db.dir, args: ['--database-url', db.url, '--log-level', 'warn', '--workers', '1'] });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: VIEWPORTS[0], colorScheme: 'light', acceptDownloads: true });
+    page = await context.newPage();
+    page.on('pageerror', (err) => console.error(`page error: ${err.message}`));
+    await fetch(api('/sessions'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ display_name: 'planner' }) });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+    await db?.drop();
+  });
+
+  async function setTheme(theme: 'light' | 'dark'): Promise<void> {
+    const toggle = page.getByRole('button', { name: 'Dark theme' });
+    if ((await toggle.getAttribute('aria-pressed')) !== String(theme === 'dark')) await toggle.click();
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  }
+
+  async function inspect(name: string): Promise<void> {
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(theme);
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await page.screenshot({ path: `${RESULTS}${dialect}-home-${name}-${viewport.width}-${theme}.png`, fullPage: true });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${name} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
+        expect(await allViolations(page), `${name} (${theme}, ${viewport.width}px)`).toEqual([]);
+      }
+    }
+    await page.setViewportSize(VIEWPORTS[0]);
+    await setTheme('light');
+  }
+
+  async function drop(files: { name: string; data: number[] }[]): Promise<void> {
+    const transfer = await page.evaluateHandle((list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([new Uint8Array(f.data)], f.name));
+      return dt;
+    }, files);
+    await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer: transfer });
+  }
+
+  async function upload(name: string, files: { name: string; data: Buffer }[]): Promise<string> {
+    await page.goto(`${server.url}${PREFIX}/ui/#/s/planner/data`);
+    await page.locator('#dataset-name').fill(name);
+    await drop(files.map((f) => ({ name: f.name, data: [...f.data] })));
+    await expect.poll(() => page.getByRole('list', { name: 'Chosen files' }).locator('li').count()).toBe(files.length);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByTestId('etl-report').waitFor();
+    return page.getByTestId('etl-report').innerText();
+  }
+
+  it('opens / and lands on the sessions, then a new session’s home names the files to upload', async () => {
+    await page.goto(`${server.url}/`);
+    await page.getByRole('heading', { name: 'Sessions', exact: true }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/ui/');
+    expect(await page.getByRole('button', { name: /^Token/ }).count()).toBe(0);
+    await inspect('sessions');
+    await page.getByRole('link', { name: 'planner' }).click();
+    await page.locator('[data-step="upload"]').waitFor();
+    expect(await page.getByTestId('schema-group').count()).toBe(2);
+    await inspect('home-upload');
+  });
+
+  it('downloads a template, fills it, uploads it and is offered to create a scenario on it', async () => {
+    const files: { name: string; data: Buffer }[] = [];
+    for (const group of ['sku_data', 'warehouse_layout']) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: `Download the CSV template of ${group}` }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`${group}.csv`);
+      files.push({ name: `${group}.csv`, data: Buffer.from(filled(group, readFileSync((await download.path()), 'utf8'))) });
+    }
+    expect(await upload('filled', files)).toContain('loaded');
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('link', { name: 'Create a scenario on filled' }).click();
+    await page.getByRole('heading', { name: 'Scenarios' }).waitFor();
+    expect(await page.locator('#scenario-dataset').inputValue()).toBe('filled');
+  });
+
+  it('runs two scenarios from the form and compares them from the home page', async () => {
+    for (const [tag, algorithm] of [
+      ['first-greedy', 'Greedy Slotting'],
+      ['first-asis', 'As-Is Slotting'],
+    ] as const) {
+      await page.locator('#scenario-algo').selectOption(algorithm);
+      await page.locator('#scenario-tag').fill(tag);
+      await page.getByRole('button', { name: 'Create scenario' }).click();
+      await page.locator(`[data-testid=scenario-card][data-tag="${tag}"]`).waitFor();
+    }
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=scenario-card][data-status=COMPLETE]').length === 2, null, { timeout: 120_000 });
+    await inspect('scenarios');
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.getByRole('link', { name: 'Compare 2 finished scenarios' }).click();
+    await page.getByTestId('kpi').first().waitFor();
+    await page.locator('.chart svg').first().waitFor();
+    await inspect('compare');
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.locator('[data-step="compare"]').waitFor();
+    await inspect('home-compare');
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByTestId('overview-table').waitFor();
+    await inspect('overview');
+  });
+
+  it.each(['CSV', 'XLSX'] as const)('uploads its own %s download again unchanged (fix 10)', async (format) => {
+    await page.goto(`${server.url}${PREFIX}/ui/#/s/planner/data`);
+    const downloads: Download[] = [];
+    const collect = (d: Download) => downloads.push(d);
+    page.on('download', collect);
+    await page.getByRole('button', { name: `Download filled as ${format}` }).click();
+    await expect.poll(() => downloads.length, { timeout: 30_000 }).toBe(2);
+    page.off('download', collect);
+    const files = await Promise.all(downloads.map(async (d) => ({ name: d.suggestedFilename(), data: readFileSync((await d.path())) })));
+    expect(files.map((f) => f.name).sort()).toEqual([`sku_data.${format.toLowerCase()}`, `warehouse_layout.${format.toLowerCase()}`]);
+    const again = `again-${format.toLowerCase()}`;
+    expect(await upload(again, files)).toContain('loaded');
+    const before = (await apiGet<DatasetForm>(api('/sessions/planner/data/filled'))).body;
+    const after = (await apiGet<DatasetForm>(api(`/sessions/planner/data/${again}`))).body;
+    expect(after.tables).toEqual(before.tables);
+    await inspect(`data-${format.toLowerCase()}`);
+  });
+
+  it('shows an unreadable file beside the row errors of the other (fix 12)', async () => {
+    const bad = readFileSync(`${SAMPLE}warehouse_layout.csv`, 'utf8').replace(/\n([^,\n]*),/, '\n,');
+    const report = await upload('broken', [
+      { name: 'sku_data.csv', data: Buffer.from([0xff, 0xfe, 0x00, 0x01]) },
+      { name: 'warehouse_layout.csv', data: Buffer.from(bad) },
+    ]);
+    expect(report).toContain('sku_data.csv');
+    expect(report).toContain('warehouse_layout.csv');
+    expect((await apiGet<Scenario[]>(api('/sessions/planner/data/broken'))).status).toBe(404);
+  });
+
+  it('shows one "not found" page for an unknown session, with a way back (fix 11)', async () => {
+    await page.goto(`${server.url}${PREFIX}/ui/#/s/no-such-session/scenarios`);
+    await page.getByTestId('not-found').waitFor();
+    await inspect('not-found');
+    await page.getByRole('link', { name: 'Back to the sessions' }).click();
+    await page.getByRole('heading', { name: 'Sessions', exact: true }).waitFor();
+  });
+});
