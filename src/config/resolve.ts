@@ -6,6 +6,7 @@ import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings,
 import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString, parseTimeout } from './parse-value.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { isIP } from 'node:net';
+import { isCidr } from '../webhooks/address-policy.js';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
 export const DEFAULT_DOMAIN = 'scenarist:example';
@@ -49,6 +50,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     requestTimeoutMs: raw.request_timeout === undefined ? 300_000 : parseTimeout('request_timeout', raw.request_timeout, true),
     headersTimeoutMs: raw.headers_timeout === undefined ? 0 : parseTimeout('headers_timeout', raw.headers_timeout),
     keepAliveTimeoutMs: raw.keep_alive_timeout === undefined ? 72_000 : parseTimeout('keep_alive_timeout', raw.keep_alive_timeout),
+    webhookAllowNetworks: raw.webhook_allow_networks === undefined ? [] : parseNetworks('webhook_allow_networks', raw.webhook_allow_networks),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).
@@ -99,6 +101,13 @@ function parseForwarded(raw: unknown): '*' | string[] {
     if (isIP(ip) === 0) throw new SettingError('forwarded_allow_ips', `"${ip}" is not an IP address (or use *)`);
   }
   return ips;
+}
+
+function parseNetworks(name: string, raw: unknown): string[] {
+  const networks = parseList(name, raw).filter((n) => n !== '');
+  const bad = networks.find((n) => !isCidr(n));
+  if (bad !== undefined) throw new SettingError(name, `"${bad}" is not a CIDR range such as 10.0.0.0/8 or fd00::/8`);
+  return networks;
 }
 
 function parseDatabaseUrl(raw: unknown): string {

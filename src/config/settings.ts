@@ -34,6 +34,8 @@ export interface Settings {
   readonly headersTimeoutMs: number;
   /** How long an idle keep-alive connection stays open, in ms. */
   readonly keepAliveTimeoutMs: number;
+  /** CIDR ranges webhooks may reach although they are internal (loopback, private ...); empty: none. */
+  readonly webhookAllowNetworks: readonly string[];
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -71,6 +73,7 @@ export const SETTING_NAMES = [
   'request_timeout',
   'headers_timeout',
   'keep_alive_timeout',
+  'webhook_allow_networks',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -13,6 +13,7 @@ import { ScenarioService } from '../scenarios/service.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
 import { openStore } from '../store/store.js';
+import { AddressPolicy } from '../webhooks/address-policy.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { isSingleWriter } from './single-writer.js';
@@ -36,7 +37,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const store = await openStore(settings.databaseUrl);
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Before the executor starts: its recovery announces requeued runs.
-  const serverEvents = await startServerEvents({ store, events, log, databaseUrl: settings.databaseUrl }).catch(async (err: unknown) => {
+  const webhookPolicy = new AddressPolicy(settings.webhookAllowNetworks);
+  const serverEvents = await startServerEvents({ store, events, log, databaseUrl: settings.databaseUrl, webhookPolicy }).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
@@ -96,7 +98,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   });
   log.debug({ dialect: store.dialect }, 'store open');
   return {
-    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db) },
+    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db, webhookPolicy) },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.

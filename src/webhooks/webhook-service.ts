@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { conflict, notFound } from '../errors.js';
 import { EVENT_TYPES, type EventType } from '../events/event-types.js';
 import type { Database, WebhookDeliveryStatus } from '../store/database.js';
+import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 export interface WebhookView {
@@ -44,11 +45,15 @@ const viewOf = (row: { id: string; url: string; events: string; created_at: stri
 
 /** Webhooks of a session and their delivery log. Deliveries themselves are the dispatcher's. */
 export class WebhookService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Literal receiver addresses are judged at registration; names at delivery. */
+    private readonly policy: AddressPolicy,
+  ) {}
 
   /** Stores a webhook; the answer carries the secret, which is never shown again. */
   async create(sessionId: string, input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
-    const url = checkWebhookUrl(input.url);
+    const url = checkWebhookUrl(input.url, this.policy);
     const events = input.events === undefined ? [...EVENT_TYPES] : EVENT_TYPES.filter((t) => input.events!.includes(t));
     const secret = input.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
     const row = { id: randomUUID(), session_id: sessionId, url, events: JSON.stringify(events), secret, created_at: new Date().toISOString() };
