@@ -11,7 +11,7 @@ import { CONTENT_TYPES, type ExportFile } from './dataset-export.js';
  * declares none (the JSON form is then the only one).
  */
 export function exportResultCsv(algorithm: AnyAlgorithm | undefined, algoName: string, result: unknown, tag: string): ExportFile {
-  if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no tabular view of its result; ask for format=json`);
+  if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no tabular view of its result; ask for format=json`, 'RESULT_NOT_TABULAR');
   const table = algorithm.resultTable(result);
   return {
     contentType: CONTENT_TYPES.csv,

@@ -59,7 +59,7 @@ export class WebhookService {
     const row = { id: randomUUID(), session_id: sessionId, url, events: JSON.stringify(events), secret, created_at: new Date().toISOString() };
     const count = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('session_id', '=', sessionId).executeTakeFirstOrThrow();
     if (Number(count.n) >= MAX_WEBHOOKS_PER_SESSION) {
-      throw conflict(`the session already has ${MAX_WEBHOOKS_PER_SESSION} webhooks; delete one first`);
+      throw conflict(`the session already has ${MAX_WEBHOOKS_PER_SESSION} webhooks; delete one first`, 'WEBHOOK_LIMIT_REACHED');
     }
     await this.db.insertInto('webhooks').values(row).execute();
     return { ...viewOf(row), secret };
@@ -83,14 +83,14 @@ export class WebhookService {
       .where('session_id', '=', sessionId)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) throw notFound(`webhook '${id}' not found`);
+    if (!row) throw notFound(`webhook '${id}' not found`, 'WEBHOOK_NOT_FOUND');
     return viewOf(row);
   }
 
   /** Deletes a webhook and its delivery log; its pending deliveries are never sent. */
   async delete(sessionId: string, id: string): Promise<void> {
     const result = await this.db.deleteFrom('webhooks').where('session_id', '=', sessionId).where('id', '=', id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound(`webhook '${id}' not found`);
+    if (Number(result.numDeletedRows) === 0) throw notFound(`webhook '${id}' not found`, 'WEBHOOK_NOT_FOUND');
   }
 
   /** The webhook's latest deliveries, newest event first. */

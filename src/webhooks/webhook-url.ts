@@ -28,7 +28,7 @@ export function checkWebhookUrl(value: string, policy: AddressPolicy): string {
   const verdict = address === undefined ? undefined : policy.check(address);
   if (verdict && !verdict.allowed) {
     const message = refusalMessage(`the host ${url.hostname}`, verdict.addressClass);
-    throw invalidRequest(`url: ${message}`, [{ path: 'url', message }]);
+    throw invalidRequest(`url: ${message}`, [{ path: 'url', message }], 'WEBHOOK_TARGET_REFUSED');
   }
   return url.href;
 }

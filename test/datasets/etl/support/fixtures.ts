@@ -49,7 +49,7 @@ export async function expectInputError(schemas: Schemas, files: UploadedFile[], 
   );
   expect(error).toBeInstanceOf(EtlInputError);
   const input = error as EtlInputError;
-  expect(input.code).toBe('BAD_INPUT');
+  expect(['ETL_INPUT_INVALID', 'ETL_SCHEMA_MISMATCH']).toContain(input.code);
   expect(input.message).toMatch(pattern);
   return input;
 }
