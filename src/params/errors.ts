@@ -32,7 +32,8 @@ export class ParameterError extends Error {
 
   /** `parameter 'iterations': must be >= 1, got 0` */
   static invalid(parameter: string, problem: string): ParameterError {
-    return new ParameterError(parameter, `parameter '${parameter}': ${problem}`);
+    // The field's own message needs no name: `errors` places it at its path.
+    return new ParameterError(parameter, `parameter '${parameter}': ${problem}`, [{ path: parameter, message: problem }]);
   }
 
   /** `unknown parameter 'foo' (known: a, b)`: listing the known names lets the client fix a typo. */

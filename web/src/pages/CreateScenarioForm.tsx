@@ -71,7 +71,7 @@ export function CreateScenarioForm({ sid }: { sid: string }) {
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
     },
     onError: (error) => {
-      if (error instanceof ApiError) setFieldErrors(fieldOfServerError(error.detail, error.errors));
+      if (error instanceof ApiError) setFieldErrors(fieldOfServerError(error.errors));
     },
   });
 
