@@ -30,6 +30,7 @@ const GENERIC_CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
 /** The specific code of Fastify's parser-level errors. */
 const CODE_OF_FASTIFY_ERROR: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'BODY_EMPTY',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'BODY_MALFORMED',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
   FST_REQ_FILE_TOO_LARGE: 'BODY_TOO_LARGE',

@@ -41,7 +41,6 @@ describe.each(DIALECTS)('error codes on %s', (dialect) => {
       [s.get('nope'), 404, 'SCENARIO_NOT_FOUND'],
       [send('GET', '/sessions/nope/scenarios'), 404, 'SESSION_NOT_FOUND'],
       [send('DELETE', '/sessions/main/data/example'), 409, 'DATASET_IN_USE'],
-      [send('GET', '/algorithms/Nope'), 404, 'ALGORITHM_NOT_FOUND'],
       [s.run(done.id), 409, 'SCENARIO_STATE_CONFLICT'],
       [send('POST', `/sessions/main/scenarios/${done.id}/cancel`), 409, 'SCENARIO_STATE_CONFLICT'],
     ];
