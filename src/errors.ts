@@ -1,46 +1,131 @@
 /**
- * Every failure the service reports on purpose, as a code. Domain code throws `ScenaristError`s with a
- * code; only the HTTP layer (`http/errors.ts`) knows which status code each one maps to.
+ * Every failure the service reports on purpose, as a stable code a client can branch on. Domain code
+ * throws `ScenaristError`s with a code; `ERROR_REGISTRY` gives each its HTTP status, what it means and
+ * how to fix it (docs/api/errors.md is generated from it: `npm run generate:errors`). A code, once
+ * published, keeps its name and status; new failures get new codes.
  */
 export const ERROR_CODES = [
-  'BAD_INPUT', // malformed or unusable input: 400
-  'INVALID_PARAMETER', // a parameter value fails its declaration: 400
-  'FORBIDDEN', // disabled by a setting, or beyond the token's scope or session: 403
-  'NOT_FOUND', // unknown session, scenario, dataset or algorithm: 404
-  'CONFLICT', // name taken, or a state that forbids the operation: 409
-  'TOO_LARGE', // a body or upload over its limit: 413
-  'INVALID_REQUEST', // request body fails its schema: 422
-  'UNAUTHORIZED', // no token, or an unknown or revoked one: 401
-  'UNSUPPORTED_MEDIA_TYPE', // a body in a content type the route does not take: 415
-  'REQUEST_TIMEOUT', // the request did not arrive within request_timeout: 408
-  'HEADERS_TOO_LARGE', // request line and headers over Node's header size limit: 431
-  'INTERNAL_ERROR', // a failure of the service itself, never of the request: 500
-  'UPLOAD_STRUCTURE_LIMIT', // an uploaded file has a row, cell, record or run of text over upload_max_field: 400
-  'UPLOAD_TIME_LIMIT', // an upload's work took longer than upload_time_limit and was stopped: 413
-  'UPLOAD_BUSY', // every upload thread is busy and the queue is full or its wait ran out: 503 + Retry-After
-  'VIEW_ERROR', // a domain view threw or returned an unusable spec: 422
+  'BAD_INPUT',
+  'HTTP_MALFORMED',
+  'URL_MALFORMED',
+  'BODY_EMPTY',
+  'BODY_MALFORMED',
+  'NUL_CHARACTER',
+  'QUERY_INVALID',
+  'CURSOR_INVALID',
+  'LAST_EVENT_ID_INVALID',
+  'MULTIPART_INVALID',
+  'UPLOAD_EMPTY',
+  'DATASET_FORM_INVALID',
+  'ETL_INPUT_INVALID',
+  'ETL_SCHEMA_MISMATCH',
+  'UPLOAD_STRUCTURE_LIMIT',
+  'PARAMETER_INVALID',
+  'RESULT_NOT_TABULAR',
+  'TOKEN_MISSING',
+  'TOKEN_INVALID',
+  'FORBIDDEN',
+  'TOKEN_SCOPE_INSUFFICIENT',
+  'TOKEN_SESSION_MISMATCH',
+  'HOST_NOT_ALLOWED',
+  'ORIGIN_NOT_ALLOWED',
+  'SESSION_CREATE_DISABLED',
+  'NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'SESSION_NOT_FOUND',
+  'SCENARIO_NOT_FOUND',
+  'DATASET_NOT_FOUND',
+  'ALGORITHM_NOT_FOUND',
+  'TABLE_NOT_FOUND',
+  'WEBHOOK_NOT_FOUND',
+  'DASHBOARD_NOT_BUILT',
+  'REQUEST_TIMEOUT',
+  'CONFLICT',
+  'SCENARIO_STATE_CONFLICT',
+  'SCENARIO_BUSY',
+  'RESULT_NOT_READY',
+  'DATASET_IN_USE',
+  'TAG_TAKEN',
+  'SESSION_NAME_TAKEN',
+  'DATASET_KEY_TAKEN',
+  'WEBHOOK_LIMIT_REACHED',
+  'TOO_LARGE',
+  'BODY_TOO_LARGE',
+  'UPLOAD_TIME_LIMIT',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INVALID_REQUEST',
+  'WEBHOOK_TARGET_REFUSED',
+  'VIEW_ERROR',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL_ERROR',
+  'UPLOAD_BUSY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/**
- * What each code means, for clients and the OpenAPI document (`ErrorCode` schema). A code without an
- * entry here is still valid; it is documented by its name alone.
- */
-export const ERROR_CODE_DESCRIPTIONS: Partial<Record<ErrorCode, string>> = {
-  BAD_INPUT: 'malformed or unusable input (bad query value, unreadable body, malformed URL)',
-  INVALID_PARAMETER: 'an algorithm or data parameter value fails its declaration',
-  FORBIDDEN: 'the operation is disabled by a setting',
-  NOT_FOUND: 'unknown session, scenario, dataset, algorithm or route',
-  CONFLICT: 'a name is taken, or the current state forbids the operation',
-  TOO_LARGE: 'a body or an upload is over its limit',
-  INVALID_REQUEST: 'the request fails its schema; `errors` lists each offending field',
-  UNSUPPORTED_MEDIA_TYPE: 'the body is of a content type the route does not take',
-  INTERNAL_ERROR: 'the service failed; the request may be retried',
-  UPLOAD_STRUCTURE_LIMIT: 'an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting',
-  UPLOAD_TIME_LIMIT: 'the upload needed more time than the upload_time_limit setting; nothing was stored',
-  UPLOAD_BUSY: 'every upload thread is busy; retry after the Retry-After seconds',
-  VIEW_ERROR: "a domain view threw or returned an unusable spec; `detail` names the view and the error",
-};
+/** One entry of the registry: the status a code is answered with, what it means, and what fixes it. */
+export interface ErrorSpec {
+  readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 431 | 500 | 503;
+  readonly meaning: string;
+  readonly fix: string;
+}
+
+/** The registry of errors, one entry a line. The HTTP layer's only source of statuses. */
+export const ERROR_REGISTRY = {
+  BAD_INPUT: { status: 400, meaning: 'malformed or unusable input that no more specific code covers', fix: 'read `detail`; it names the offending value' },
+  HTTP_MALFORMED: { status: 400, meaning: 'the HTTP request itself cannot be parsed (request line, headers, framing)', fix: 'send a well-formed HTTP/1.1 request' },
+  URL_MALFORMED: { status: 400, meaning: 'the request URL is not valid (bad percent-encoding)', fix: 'percent-encode the path and query correctly' },
+  BODY_EMPTY: { status: 400, meaning: 'the route takes a JSON body and the request has none', fix: 'send a JSON document as the body' },
+  BODY_MALFORMED: { status: 400, meaning: 'the body is not valid JSON', fix: 'send valid JSON; `detail` says where parsing stopped' },
+  NUL_CHARACTER: { status: 400, meaning: 'a path or query parameter contains a NUL character', fix: 'remove the NUL character (%00) from the URL' },
+  QUERY_INVALID: { status: 400, meaning: 'a query parameter has a value the route cannot use (sort, fields, ids, baseline, table, format)', fix: 'read `detail`; it lists the accepted values' },
+  CURSOR_INVALID: { status: 400, meaning: 'the list cursor is not one this server gave out for this sort', fix: 'pass `next_cursor` of a previous page unchanged, or start again without a cursor' },
+  LAST_EVENT_ID_INVALID: { status: 400, meaning: 'Last-Event-ID is not an event id', fix: 'send the `id` of the last event received (a non-negative integer)' },
+  MULTIPART_INVALID: { status: 400, meaning: 'the multipart upload cannot be read or breaks its limits (parts, fields, field size)', fix: 'send multipart/form-data with `files` and `dataset_name` only' },
+  UPLOAD_EMPTY: { status: 400, meaning: 'the upload carries no file', fix: 'send one or more files under `files`' },
+  DATASET_FORM_INVALID: { status: 400, meaning: "the dataset's JSON form is not a dataset (key, kind, tables, columns, rows)", fix: 'follow the JSON form in docs/api/contract.md; `detail` names the offending part' },
+  ETL_INPUT_INVALID: { status: 400, meaning: 'an uploaded file cannot be processed at all (empty, not UTF-8, unreadable, unsupported extension)', fix: 'fix the file named in `detail` and upload again' },
+  ETL_SCHEMA_MISMATCH: { status: 400, meaning: "an uploaded file's layout does not match its schema group", fix: 'send one array of records per table of the group named in `detail`' },
+  UPLOAD_STRUCTURE_LIMIT: { status: 400, meaning: 'an uploaded file has a row, cell, record or run of text longer than upload_max_field, or JSON nested too deep', fix: '`detail` names the file and where; split the value, or raise upload_max_field' },
+  PARAMETER_INVALID: { status: 400, meaning: 'algorithm or data parameter values fail their declarations; `errors` lists every one', fix: 'correct each field in `errors`; GET the algorithm for its parameters' },
+  RESULT_NOT_TABULAR: { status: 400, meaning: 'the algorithm declares no tabular view of its result', fix: 'ask for format=json' },
+  TOKEN_MISSING: { status: 401, meaning: 'the route needs a bearer token and the request has none', fix: 'send `Authorization: Bearer <token>` (`scenarist token create`)' },
+  TOKEN_INVALID: { status: 401, meaning: 'the token is unknown, revoked or malformed', fix: 'create a new token with `scenarist token create`' },
+  FORBIDDEN: { status: 403, meaning: 'the request is refused by a setting or a rule no more specific code covers', fix: 'read `detail`' },
+  TOKEN_SCOPE_INSUFFICIENT: { status: 403, meaning: "the route needs a higher scope than the token's", fix: 'use a token of the scope named in `detail` (read < run < admin)' },
+  TOKEN_SESSION_MISMATCH: { status: 403, meaning: 'the token is limited to another session, or the route needs a token for every session', fix: 'use a token made without --session, or one for this session' },
+  HOST_NOT_ALLOWED: { status: 403, meaning: "the request's Host is not in allowed_hosts", fix: 'call the server by an allowed name, or add it to the allowed_hosts setting' },
+  ORIGIN_NOT_ALLOWED: { status: 403, meaning: 'a cross-origin request from an origin not in cors_origins', fix: 'add the origin to the cors_origins setting' },
+  SESSION_CREATE_DISABLED: { status: 403, meaning: 'session creation is disabled on this server', fix: 'use an existing session, or set allow_session_create' },
+  NOT_FOUND: { status: 404, meaning: 'something the request names does not exist (no more specific code)', fix: 'read `detail`' },
+  ROUTE_NOT_FOUND: { status: 404, meaning: 'no route has this method and path', fix: 'check the path and prefix against /openapi.json' },
+  SESSION_NOT_FOUND: { status: 404, meaning: 'no session has this id or display name', fix: 'GET /sessions for the existing ones' },
+  SCENARIO_NOT_FOUND: { status: 404, meaning: 'no scenario has this id in the session', fix: "GET the session's scenarios; ids are per session" },
+  DATASET_NOT_FOUND: { status: 404, meaning: 'no dataset has this key in the session', fix: "GET the session's datasets for their keys" },
+  ALGORITHM_NOT_FOUND: { status: 404, meaning: 'the domain has no algorithm of this name', fix: 'GET /algorithms for the names' },
+  TABLE_NOT_FOUND: { status: 404, meaning: 'the dataset has no table of this name', fix: '`detail` lists its tables' },
+  WEBHOOK_NOT_FOUND: { status: 404, meaning: 'the session has no webhook of this id', fix: "GET the session's webhooks" },
+  DASHBOARD_NOT_BUILT: { status: 404, meaning: 'the web dashboard is not built into this installation', fix: 'run `npm run build`' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive within request_timeout or headers_timeout', fix: 'send faster, or raise the timeouts' },
+  CONFLICT: { status: 409, meaning: 'the current state forbids the operation (no more specific code)', fix: 'read `detail`' },
+  SCENARIO_STATE_CONFLICT: { status: 409, meaning: "the scenario's status forbids the operation (e.g. edit while PROCESSING, run while QUEUED)", fix: 'wait for the run to end, or cancel or reset it first' },
+  SCENARIO_BUSY: { status: 409, meaning: 'other requests kept changing the scenario while this one tried', fix: 'retry the request' },
+  RESULT_NOT_READY: { status: 409, meaning: 'the scenario has no result yet (it is not COMPLETE)', fix: 'poll its status until COMPLETE, then ask again' },
+  DATASET_IN_USE: { status: 409, meaning: 'scenarios of the session use the dataset', fix: 'delete those scenarios first' },
+  TAG_TAKEN: { status: 409, meaning: 'a scenario of the session already has this tag', fix: 'choose another tag' },
+  SESSION_NAME_TAKEN: { status: 409, meaning: 'a session already has this display name', fix: 'choose another display name' },
+  DATASET_KEY_TAKEN: { status: 409, meaning: 'a dataset of the session already has this key', fix: 'choose another key, or delete that dataset' },
+  WEBHOOK_LIMIT_REACHED: { status: 409, meaning: 'the session has as many webhooks as it may', fix: 'delete a webhook first' },
+  TOO_LARGE: { status: 413, meaning: 'an upload is over its limit', fix: 'send smaller files, or raise upload_limit' },
+  BODY_TOO_LARGE: { status: 413, meaning: 'the request body is over body_limit', fix: 'send a smaller body, or raise body_limit' },
+  UPLOAD_TIME_LIMIT: { status: 413, meaning: 'the upload needed more time than upload_time_limit; its work was stopped and nothing was stored', fix: 'send a smaller or simpler file, or raise upload_time_limit' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'the body is of a content type the route does not take', fix: 'send the content type named in `detail`' },
+  INVALID_REQUEST: { status: 422, meaning: 'the request fails its schema; `errors` lists each offending field', fix: 'correct each field in `errors`' },
+  WEBHOOK_TARGET_REFUSED: { status: 422, meaning: 'the webhook URL points at an internal address (loopback, private, link-local ...)', fix: 'use a public receiver, or have an operator allow the range with webhook_allow_networks' },
+  VIEW_ERROR: { status: 422, meaning: 'a domain view threw or returned an unusable spec; the scenario or dataset is unchanged', fix: '`detail` names the view and its error; fix the view in the domain module' },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'the request line and headers are over the size limit', fix: 'send fewer or smaller headers' },
+  INTERNAL_ERROR: { status: 500, meaning: 'the service failed, not the request', fix: 'retry; if it persists, report it with the server log' },
+  UPLOAD_BUSY: { status: 503, meaning: 'every upload thread is busy and the wait for one ran out', fix: 'retry after the Retry-After seconds' },
+} as const satisfies Record<ErrorCode, ErrorSpec>;
 
 export interface FieldError {
   readonly path: string;
@@ -52,20 +137,23 @@ export class ScenaristError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    /** For INVALID_REQUEST: each offending field. */
+    /** For INVALID_REQUEST and PARAMETER_INVALID: each offending field. */
     readonly fields: readonly FieldError[] = [],
   ) {
     super(message);
   }
 }
 
-export const badInput = (message: string) => new ScenaristError('BAD_INPUT', message);
-export const notFound = (message: string) => new ScenaristError('NOT_FOUND', message);
-export const conflict = (message: string) => new ScenaristError('CONFLICT', message);
-export const forbidden = (message: string) => new ScenaristError('FORBIDDEN', message);
-export const unauthorized = (message: string) => new ScenaristError('UNAUTHORIZED', message);
-export const invalidRequest = (message: string, fields: readonly FieldError[] = []) =>
-  new ScenaristError('INVALID_REQUEST', message, fields);
+/** Codes answered with a status: the shorthands below take the specific one, the generic one by default. */
+type CodeOf<S extends number> = { [C in ErrorCode]: (typeof ERROR_REGISTRY)[C]['status'] extends S ? C : never }[ErrorCode];
+
+export const badInput = (message: string, code: CodeOf<400> = 'BAD_INPUT') => new ScenaristError(code, message);
+export const notFound = (message: string, code: CodeOf<404> = 'NOT_FOUND') => new ScenaristError(code, message);
+export const conflict = (message: string, code: CodeOf<409> = 'CONFLICT') => new ScenaristError(code, message);
+export const forbidden = (message: string, code: CodeOf<403> = 'FORBIDDEN') => new ScenaristError(code, message);
+export const unauthorized = (message: string, code: CodeOf<401> = 'TOKEN_INVALID') => new ScenaristError(code, message);
+export const invalidRequest = (message: string, fields: readonly FieldError[] = [], code: CodeOf<422> = 'INVALID_REQUEST') =>
+  new ScenaristError(code, message, fields);
 
 /** Turns anything thrown (an Error, a string, undefined, ...) into an Error with a useful message. */
 export function coerceError(thrown: unknown): Error {

@@ -44,7 +44,7 @@ export function installAuth(app: FastifyInstance, services: Services): void {
         sessions.resolve(ref).then(
           (s) => s.id,
           (err: unknown) => {
-            if (err instanceof ScenaristError && err.code === 'NOT_FOUND') return undefined;
+            if (err instanceof ScenaristError && err.code === 'SESSION_NOT_FOUND') return undefined;
             throw err;
           },
         ),

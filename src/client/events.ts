@@ -19,6 +19,8 @@ export interface ScenaristEvent {
   readonly progress?: number;
   readonly report?: unknown;
   readonly message?: string;
+  /** `scenario.failed`: why the run failed (CANCELLED, TIME_LIMIT, INTERRUPTED, ALGORITHM_ERROR, KPI_ERROR). */
+  readonly code?: string;
   readonly dataset_key?: string;
   readonly display_name?: string;
   readonly [field: string]: unknown;

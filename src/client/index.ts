@@ -1,5 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { watchEvents, type WatchEventsOptions } from './events.js';
+import type { ErrorCode } from '../errors.js';
+import type { RunErrorCode } from '../scenarios/run-error.js';
 import type { components, operations, paths } from './schema.js';
 
 /**
@@ -33,8 +35,17 @@ export type ScenaristClient = Client<paths> & {
   watchEvents(options: WatchEventsOptions): Promise<void>;
 };
 
-/** An error body of the API: `detail` for people, `code` for programs (`errors` on 422). */
-export type ScenaristErrorBody = { detail: string; code: string; errors?: { path: string; message: string }[] };
+/**
+ * Every `code` an error body can carry, as a union to `switch` on (docs/api/errors.md says what each
+ * means and how to fix it). Codes are stable; a newer server may add codes, so keep a default branch.
+ */
+export type ScenaristErrorCode = ErrorCode;
+
+/** Why a run failed: `error.code` of a FAILED scenario, `error_code` of its status, `code` of `scenario.failed`. */
+export type ScenaristRunErrorCode = RunErrorCode;
+
+/** An error body of the API: `detail` for people, `code` for programs, `errors` listing each offending field. */
+export type ScenaristErrorBody = { detail: string; code: ScenaristErrorCode; errors?: { path: string; message: string }[] };
 
 export function createScenaristClient(options: ScenaristClientOptions): ScenaristClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');

@@ -7,6 +7,7 @@ import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, 
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { DEFAULT_MAX_FIELD_BYTES } from '../datasets/etl/limits.js';
 import { isIP } from 'node:net';
+import { isCidr } from '../webhooks/address-policy.js';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
 export const DEFAULT_DOMAIN = 'scenarist:example';
@@ -55,6 +56,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     keepAliveTimeoutMs: raw.keep_alive_timeout === undefined ? 72_000 : parseTimeout('keep_alive_timeout', raw.keep_alive_timeout),
     // 0: close at once. Behind a load balancer that probes /health/ready, its probe interval or more.
     shutdownDelayMs: raw.shutdown_delay === undefined ? 0 : parseTimeout('shutdown_delay', raw.shutdown_delay, true),
+    webhookAllowNetworks: raw.webhook_allow_networks === undefined ? [] : parseNetworks('webhook_allow_networks', raw.webhook_allow_networks),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).
@@ -105,6 +107,13 @@ function parseForwarded(raw: unknown): '*' | string[] {
     if (isIP(ip) === 0) throw new SettingError('forwarded_allow_ips', `"${ip}" is not an IP address (or use *)`);
   }
   return ips;
+}
+
+function parseNetworks(name: string, raw: unknown): string[] {
+  const networks = parseList(name, raw).filter((n) => n !== '');
+  const bad = networks.find((n) => !isCidr(n));
+  if (bad !== undefined) throw new SettingError(name, `"${bad}" is not a CIDR range such as 10.0.0.0/8 or fd00::/8`);
+  return networks;
 }
 
 function parseDatabaseUrl(raw: unknown): string {

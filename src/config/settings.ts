@@ -42,6 +42,8 @@ export interface Settings {
   readonly keepAliveTimeoutMs: number;
   /** After SIGTERM/SIGINT, how long to keep serving with `/health/ready` at 503 before closing, in ms. */
   readonly shutdownDelayMs: number;
+  /** CIDR ranges webhooks may reach although they are internal (loopback, private ...); empty: none. */
+  readonly webhookAllowNetworks: readonly string[];
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -83,6 +85,7 @@ export const SETTING_NAMES = [
   'headers_timeout',
   'keep_alive_timeout',
   'shutdown_delay',
+  'webhook_allow_networks',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

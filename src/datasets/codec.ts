@@ -18,12 +18,12 @@ export function encodeDataset(dataset: Dataset): unknown {
 
 /** Parses the default JSON form; anything else is a 400 naming what is wrong. */
 export function decodeDataset(json: unknown): Dataset {
-  if (!isPlainObject(json)) throw badInput(`a dataset must be a JSON object with key and tables, got ${describe(json)}`);
+  if (!isPlainObject(json)) throw badInput(`a dataset must be a JSON object with key and tables, got ${describe(json)}`, 'DATASET_FORM_INVALID');
   const key = json.key;
-  if (typeof key !== 'string') throw badInput(`dataset "key" must be a string, got ${describe(key)}`);
+  if (typeof key !== 'string') throw badInput(`dataset "key" must be a string, got ${describe(key)}`, 'DATASET_FORM_INVALID');
   checkName(key, 'key');
   const kind = json.kind === undefined ? 'master' : json.kind;
-  if (kind !== 'master' && kind !== 'derived') throw badInput(`dataset "kind" must be "master" or "derived", got ${describe(kind)}`);
+  if (kind !== 'master' && kind !== 'derived') throw badInput(`dataset "kind" must be "master" or "derived", got ${describe(kind)}`, 'DATASET_FORM_INVALID');
   const createdAt = json.created_at;
   const validCreatedAt = typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt));
   return {
@@ -36,28 +36,28 @@ export function decodeDataset(json: unknown): Dataset {
 
 /** Validates a `tables` object: well-formed columns, rows of the right width, cells of the column's type. */
 export function checkTables(tables: unknown): Tables {
-  if (!isPlainObject(tables)) throw badInput(`dataset "tables" must be an object of tables, got ${describe(tables)}`);
+  if (!isPlainObject(tables)) throw badInput(`dataset "tables" must be an object of tables, got ${describe(tables)}`, 'DATASET_FORM_INVALID');
   for (const [name, table] of Object.entries(tables)) checkTable(name, table);
   return tables as unknown as Tables;
 }
 
 function checkTable(name: string, table: unknown): asserts table is Table {
   const where = `table "${name}"`;
-  if (!isPlainObject(table)) throw badInput(`${where} must be an object with columns and rows, got ${describe(table)}`);
+  if (!isPlainObject(table)) throw badInput(`${where} must be an object with columns and rows, got ${describe(table)}`, 'DATASET_FORM_INVALID');
   const { columns, rows } = table;
-  if (!Array.isArray(columns)) throw badInput(`${where}: "columns" must be an array`);
+  if (!Array.isArray(columns)) throw badInput(`${where}: "columns" must be an array`, 'DATASET_FORM_INVALID');
   const seen = new Set<string>();
   columns.forEach((column: unknown, i) => {
     if (!isPlainObject(column) || typeof column.name !== 'string' || column.name === '') {
-      throw badInput(`${where}: column ${i} must be an object with a non-empty string "name"`);
+      throw badInput(`${where}: column ${i} must be an object with a non-empty string "name"`, 'DATASET_FORM_INVALID');
     }
     if (!(COLUMN_TYPES as readonly unknown[]).includes(column.type)) {
-      throw badInput(`${where}: column "${column.name}" has type ${describe(column.type)}; expected one of ${COLUMN_TYPES.join(', ')}`);
+      throw badInput(`${where}: column "${column.name}" has type ${describe(column.type)}; expected one of ${COLUMN_TYPES.join(', ')}`, 'DATASET_FORM_INVALID');
     }
-    if (seen.has(column.name)) throw badInput(`${where}: column "${column.name}" appears twice`);
+    if (seen.has(column.name)) throw badInput(`${where}: column "${column.name}" appears twice`, 'DATASET_FORM_INVALID');
     seen.add(column.name);
   });
-  if (!Array.isArray(rows)) throw badInput(`${where}: "rows" must be an array of arrays`);
+  if (!Array.isArray(rows)) throw badInput(`${where}: "rows" must be an array of arrays`, 'DATASET_FORM_INVALID');
   checkRows(name, columns as Column[], rows, 0);
 }
 
@@ -70,11 +70,11 @@ export function checkRows(table: string, columns: readonly Column[], rows: reado
   for (let r = 0; r < rows.length; r++) {
     const row: unknown = rows[r];
     if (!Array.isArray(row) || row.length !== types.length) {
-      throw badInput(`table "${table}": row ${firstRow + r} must be an array of ${types.length} values`);
+      throw badInput(`table "${table}": row ${firstRow + r} must be an array of ${types.length} values`, 'DATASET_FORM_INVALID');
     }
     for (let c = 0; c < types.length; c++) {
       if (!cellFits(row[c], types[c]!)) {
-        throw badInput(`table "${table}": row ${firstRow + r}, column "${columns[c]!.name}": ${describe(row[c])} is not a ${types[c]}`);
+        throw badInput(`table "${table}": row ${firstRow + r}, column "${columns[c]!.name}": ${describe(row[c])} is not a ${types[c]}`, 'DATASET_FORM_INVALID');
       }
     }
   }

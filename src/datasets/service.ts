@@ -77,10 +77,10 @@ export class DatasetService {
         const derived = source.derive(await this.load(sessionId, key), newKey);
         await this.store.datasets.insert({ ...meta, sessionId, kind: derived.kind, tablesJson: JSON.stringify(checkTables(derived.tables)) });
       } else if (!(await this.store.datasets.copyWithin(sessionId, key, meta))) {
-        throw notFound(`dataset '${key}' not found`);
+        throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
       }
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`dataset '${newKey}' already exists`);
+      if (isUniqueViolation(err)) throw conflict(`dataset '${newKey}' already exists`, 'DATASET_KEY_TAKEN');
       throw err;
     }
     await this.hooks.datasetStored(sessionId, newKey);
@@ -90,8 +90,8 @@ export class DatasetService {
   /** Deletes a dataset unless a scenario of the session still uses it. */
   async delete(sessionId: string, key: string): Promise<void> {
     const outcome = await this.store.datasets.deleteUnreferenced(sessionId, key);
-    if (outcome === 'missing') throw notFound(`dataset '${key}' not found`);
-    if (outcome === 'referenced') throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`);
+    if (outcome === 'missing') throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
+    if (outcome === 'referenced') throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`, 'DATASET_IN_USE');
     this.hooks.datasetDeleted?.(sessionId, key);
   }
 
@@ -140,13 +140,13 @@ export class DatasetService {
 
   private async require(sessionId: string, key: string): Promise<DatasetRecord> {
     const record = await this.store.datasets.get(sessionId, key);
-    if (!record) throw notFound(`dataset '${key}' not found`);
+    if (!record) throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
     return record;
   }
 
   /** Like `require`, without loading the tables. */
   private async requireExists(sessionId: string, key: string): Promise<void> {
-    if (!(await this.store.datasets.getMeta(sessionId, key))) throw notFound(`dataset '${key}' not found`);
+    if (!(await this.store.datasets.getMeta(sessionId, key))) throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
   }
 }
 

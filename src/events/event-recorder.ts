@@ -95,6 +95,7 @@ export class EventRecorder {
           scenario_id: e.scenarioId,
           status: 'FAILED',
           message: e.message,
+          code: e.code,
           ...(e.report ? { report: e.report } : {}),
         }),
       ),

@@ -32,6 +32,8 @@ export interface EventFacts {
   /** The run's latest `ctx.report` (progress, completed and failed events of a run that reported). */
   readonly report?: ReportView;
   readonly message?: string;
+  /** Why the run failed (`scenario.failed`): a `RunErrorCode`, the scenario's `error.code`. */
+  readonly code?: string;
   readonly dataset_key?: string;
   readonly display_name?: string;
 }

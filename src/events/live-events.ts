@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { RunEvents } from '../executor/events.js';
 import type { Store } from '../store/store.js';
+import type { AddressPolicy } from '../webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher.js';
 import { EventChannel } from './event-channel.js';
 import { EventFeed } from './event-feed.js';
@@ -13,6 +14,8 @@ export interface LiveEventsDeps {
   readonly events: RunEvents;
   readonly log: Logger;
   readonly databaseUrl: string;
+  /** Which addresses webhook requests may go to. */
+  readonly webhookPolicy: AddressPolicy;
 }
 
 /** The event parts of a server process: record, stream to SSE subscribers, send webhooks, prune. */
@@ -28,10 +31,10 @@ export interface ServerEvents {
  * requeued runs). On PostgreSQL the feed and the dispatcher also wake on every other process's
  * commits (LISTEN); on SQLite this process is the only writer and wakes them itself.
  */
-export async function startServerEvents({ store, events, log, databaseUrl }: LiveEventsDeps): Promise<ServerEvents> {
+export async function startServerEvents({ store, events, log, databaseUrl, webhookPolicy }: LiveEventsDeps): Promise<ServerEvents> {
   const eventLog = new EventLog(store.db, store.dialect);
   const feed = new EventFeed(eventLog, { log });
-  const dispatcher = new DeliveryDispatcher({ db: store.db, dialect: store.dialect, log });
+  const dispatcher = new DeliveryDispatcher({ db: store.db, dialect: store.dialect, log, policy: webhookPolicy });
   const local = store.dialect === 'sqlite';
   const recorder = new EventRecorder(eventLog, {
     log,
@@ -68,7 +71,7 @@ export async function startServerEvents({ store, events, log, databaseUrl }: Liv
 }
 
 /** For `scenarist worker`: its runs' events are logged; the API nodes hear of them by notification. */
-export function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl'>): EventRecorder {
+export function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl' | 'webhookPolicy'>): EventRecorder {
   const recorder = new EventRecorder(new EventLog(store.db, store.dialect), { log });
   recorder.follow(events);
   return recorder;

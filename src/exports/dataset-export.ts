@@ -35,7 +35,7 @@ function pickTables(dataset: Dataset, table: string | undefined): [string, Table
   const found = dataset.tables[table];
   if (!found) {
     const names = Object.keys(dataset.tables);
-    throw notFound(`dataset '${dataset.key}' has no table '${table}'; its tables are ${names.map((n) => `'${n}'`).join(', ') || 'none'}`);
+    throw notFound(`dataset '${dataset.key}' has no table '${table}'; its tables are ${names.map((n) => `'${n}'`).join(', ') || 'none'}`, 'TABLE_NOT_FOUND');
   }
   return [[table, found]];
 }

@@ -72,7 +72,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? `a path segment is longer than ${2 * MAX_NAME_LENGTH} characters; names are at most ${MAX_NAME_LENGTH} characters`
           : 'the request URL is not valid (bad percent-encoding?)';
-      void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send(errorBody('BAD_INPUT', detail));
+      void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send(errorBody(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'BAD_INPUT' : 'URL_MALFORMED', detail));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

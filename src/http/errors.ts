@@ -1,41 +1,52 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ScenaristError, type ErrorCode, type FieldError } from '../errors.js';
+import { ERROR_CODES, ERROR_REGISTRY, ScenaristError, type ErrorCode, type FieldError } from '../errors.js';
 import { NAME_PATTERN, NAME_RULE } from '../datasets/names.js';
 import { ParameterError } from '../params/errors.js';
 
-/** The one place that knows which HTTP status each error code maps to. */
-export const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  BAD_INPUT: 400,
-  INVALID_PARAMETER: 400,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  TOO_LARGE: 413,
-  INVALID_REQUEST: 422,
-  UNAUTHORIZED: 401,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  REQUEST_TIMEOUT: 408,
-  HEADERS_TOO_LARGE: 431,
-  INTERNAL_ERROR: 500,
-  UPLOAD_STRUCTURE_LIMIT: 400,
-  UPLOAD_TIME_LIMIT: 413,
-  UPLOAD_BUSY: 503,
-  VIEW_ERROR: 422,
-};
+/** The HTTP status each error code maps to, from the registry (the one mapper of codes to statuses). */
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.fromEntries(
+  ERROR_CODES.map((code) => [code, ERROR_REGISTRY[code].status]),
+) as Record<ErrorCode, number>;
 
 /** The HTTP status an error code is answered with. */
 export function statusOfCode(code: ErrorCode): number {
   return STATUS_BY_CODE[code];
 }
 
-/** The code of a status that carries no code of its own (Fastify's errors): the first code mapped to it. */
-function codeOfStatus(status: number): ErrorCode {
-  const entry = Object.entries(STATUS_BY_CODE).find(([, s]) => s === status);
-  if (entry) return entry[0] as ErrorCode;
-  return status >= 500 ? 'INTERNAL_ERROR' : 'BAD_INPUT';
+/** The generic code of a status that carries no code of its own (Fastify's other 4xx errors). */
+const GENERIC_CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'BAD_INPUT',
+  401: 'TOKEN_INVALID',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  408: 'REQUEST_TIMEOUT',
+  409: 'CONFLICT',
+  413: 'BODY_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'INVALID_REQUEST',
+  431: 'HEADERS_TOO_LARGE',
+};
+
+/** The specific code of Fastify's parser-level errors. */
+const CODE_OF_FASTIFY_ERROR: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'BODY_EMPTY',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'BODY_MALFORMED',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_REQ_FILE_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_BAD_URL: 'URL_MALFORMED',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'HTTP_MALFORMED',
+};
+
+function codeOf(err: Partial<FastifyError>, status: number): ErrorCode {
+  const specific = err.code === undefined ? undefined : CODE_OF_FASTIFY_ERROR[err.code];
+  if (specific) return specific;
+  // Fastify's JSON parser reports a syntax error as a plain 400 SyntaxError.
+  if (status === 400 && err.name === 'SyntaxError') return 'BODY_MALFORMED';
+  return GENERIC_CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_INPUT');
 }
 
-/** Every error body on the wire: a message for people and a code for programs (+ `errors` on 422). */
+/** Every error body on the wire: a message for people and a code for programs (+ `errors` listing each bad field). */
 export interface ErrorBodyView {
   detail: string;
   code: ErrorCode;
@@ -54,9 +65,9 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
   if (err instanceof ScenaristError) {
     const status = STATUS_BY_CODE[err.code];
     const body = errorBody(err.code, err.message);
-    return { status, body: status === 422 ? { ...body, errors: err.fields } : body };
+    return { status, body: status === 422 || err.fields.length > 0 ? { ...body, errors: err.fields } : body };
   }
-  if (err instanceof ParameterError) return { status: 400, body: errorBody('INVALID_PARAMETER', err.message) };
+  if (err instanceof ParameterError) return { status: 400, body: { ...errorBody('PARAMETER_INVALID', err.message), errors: err.errors } };
   const fastifyError = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
     const errors = fastifyError.validation.map((v: { instancePath?: string; message?: string; params?: Record<string, unknown> }) => ({
@@ -69,7 +80,7 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
   }
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: errorBody(codeOfStatus(status), clientMessage(fastifyError)) };
+    return { status, body: errorBody(codeOf(fastifyError, status), clientMessage(fastifyError)) };
   }
   return undefined;
 }
@@ -109,6 +120,6 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal server error'));
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+    reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
   });
 }

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from '../datasets/names.js';
-import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '../errors.js';
 
 /** Response and request schemas shared by several routes; they also generate the OpenAPI document. */
 
@@ -8,11 +8,18 @@ import { ERROR_CODE_DESCRIPTIONS, ERROR_CODES } from '../errors.js';
 export const ErrorCodeSchema = Type.Union(
   ERROR_CODES.map((c) => Type.Literal(c)),
   {
-    description: `What went wrong, for programs (\`detail\` is for people): ${ERROR_CODES.map((c) => `${c}: ${ERROR_CODE_DESCRIPTIONS[c] ?? c}`).join('; ')}`,
+    description: 'What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md',
   },
 );
 
-export const ErrorBody = Type.Object({ detail: Type.String(), code: ErrorCodeSchema }, { $id: 'Error', description: 'Every error response' });
+export const ErrorBody = Type.Object(
+  {
+    detail: Type.String(),
+    code: ErrorCodeSchema,
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'every offending field (PARAMETER_INVALID)' })),
+  },
+  { $id: 'Error', description: 'Every error response' },
+);
 
 export const ValidationErrorBody = Type.Object(
   {

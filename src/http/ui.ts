@@ -71,7 +71,7 @@ export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions)
   const prefix = services.settings.prefix;
   const hidden = { schema: { hide: true } };
   const missing = () => {
-    throw notFound('the dashboard is not built; run `npm run build` (npm ci does it)');
+    throw notFound('the dashboard is not built; run `npm run build` (npm ci does it)', 'DASHBOARD_NOT_BUILT');
   };
   const template = dir ? readFileSync(join(dir, 'index.html'), 'utf8') : null;
   const assets = dir ? loadAssets(dir) : new Map<string, Asset>();
@@ -98,7 +98,7 @@ export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions)
       const rel = request.params['*'];
       if (rel === '' || rel === 'index.html') return page(request, reply);
       const file = assets.get(rel);
-      if (!file) throw notFound(`no file ${rel} in the dashboard`);
+      if (!file) throw notFound(`no file ${rel} in the dashboard`, 'ROUTE_NOT_FOUND');
       // Vite names assets by content hash: a name never changes content, so cache them for good.
       return send(request, reply, file, rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     });

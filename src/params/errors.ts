@@ -12,13 +12,28 @@ export class ParameterError extends Error {
   constructor(
     readonly parameter: string,
     message: string,
+    /** Every offending parameter (path = its name, '' for the values as a whole) with what is wrong. */
+    readonly errors: readonly { readonly path: string; readonly message: string }[] = [{ path: parameter, message }],
   ) {
     super(message);
   }
 
+  /** One error for several: the client sees every invalid parameter at once. */
+  static all(errors: readonly ParameterError[]): ParameterError {
+    if (errors.length === 1) return errors[0]!;
+    const list = errors.flatMap((e) => e.errors);
+    return new ParameterError(errors[0]!.parameter, errors.map((e) => e.message).join('; '), list);
+  }
+
+  /** The same errors with each path under `prefix` (`algo_params.iterations`). */
+  under(prefix: string): ParameterError {
+    return new ParameterError(this.parameter, this.message, this.errors.map((e) => ({ ...e, path: e.path === '' ? prefix : `${prefix}.${e.path}` })));
+  }
+
   /** `parameter 'iterations': must be >= 1, got 0` */
   static invalid(parameter: string, problem: string): ParameterError {
-    return new ParameterError(parameter, `parameter '${parameter}': ${problem}`);
+    // The field's own message needs no name: `errors` places it at its path.
+    return new ParameterError(parameter, `parameter '${parameter}': ${problem}`, [{ path: parameter, message: problem }]);
   }
 
   /** `unknown parameter 'foo' (known: a, b)`: listing the known names lets the client fix a typo. */

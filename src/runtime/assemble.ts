@@ -17,6 +17,7 @@ import { ServiceMetrics } from '../metrics/service-metrics.js';
 import { registerStoreGauges } from '../metrics/store-gauges.js';
 import { openStore } from '../store/store.js';
 import { ViewService } from '../views/view-service.js';
+import { AddressPolicy } from '../webhooks/address-policy.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { Readiness } from './readiness.js';
@@ -41,7 +42,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const store = await openStore(settings.databaseUrl);
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Before the executor starts: its recovery announces requeued runs.
-  const serverEvents = await startServerEvents({ store, events, log, databaseUrl: settings.databaseUrl }).catch(async (err: unknown) => {
+  const webhookPolicy = new AddressPolicy(settings.webhookAllowNetworks);
+  const serverEvents = await startServerEvents({ store, events, log, databaseUrl: settings.databaseUrl, webhookPolicy }).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
@@ -126,7 +128,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       scenarios,
       executor,
       eventFeed: serverEvents.feed,
-      webhooks: new WebhookService(store.db),
+      webhooks: new WebhookService(store.db, webhookPolicy),
       metrics,
       readiness,
       views,

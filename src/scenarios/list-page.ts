@@ -54,10 +54,10 @@ export function parseSort(text: string, domain: DomainRegistry): ScenarioSort {
   if (key === 'created_at' || key === 'tag') return { by: key, descending };
   if (key.startsWith('kpi:')) {
     const kpi = key.slice('kpi:'.length);
-    if (!domain.kpiNames.includes(kpi)) throw badInput(`sort: unknown KPI '${kpi}'; the KPIs are ${domain.kpiNames.map((n) => `'${n}'`).join(', ')}`);
+    if (!domain.kpiNames.includes(kpi)) throw badInput(`sort: unknown KPI '${kpi}'; the KPIs are ${domain.kpiNames.map((n) => `'${n}'`).join(', ')}`, 'QUERY_INVALID');
     return { by: 'kpi', kpi, descending };
   }
-  throw badInput(`sort must be created_at, tag or kpi:<name>, each optionally prefixed by '-', got '${text}'`);
+  throw badInput(`sort must be created_at, tag or kpi:<name>, each optionally prefixed by '-', got '${text}'`, 'QUERY_INVALID');
 }
 
 /** The selected fields; 400 for a name that is not a scenario field. Undefined: every field. */
@@ -68,8 +68,8 @@ export function parseFields(text: string | undefined): readonly ScenarioField[] 
     .map((f) => f.trim())
     .filter((f) => f !== '');
   const unknown = names.find((f) => !(SCENARIO_FIELDS as readonly string[]).includes(f));
-  if (unknown !== undefined) throw badInput(`fields: '${unknown}' is not a scenario field; choose from ${SCENARIO_FIELDS.join(', ')}`);
-  if (names.length === 0) throw badInput(`fields must name at least one of ${SCENARIO_FIELDS.join(', ')}`);
+  if (unknown !== undefined) throw badInput(`fields: '${unknown}' is not a scenario field; choose from ${SCENARIO_FIELDS.join(', ')}`, 'QUERY_INVALID');
+  if (names.length === 0) throw badInput(`fields must name at least one of ${SCENARIO_FIELDS.join(', ')}`, 'QUERY_INVALID');
   return [...new Set(names)] as ScenarioField[];
 }
 

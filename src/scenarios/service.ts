@@ -6,7 +6,7 @@ import type { DomainRegistry } from '../domain/registry.js';
 import { conflict, notFound } from '../errors.js';
 import type { Executor, LiveRun } from '../executor/executor.js';
 import { ParameterError } from '../params/errors.js';
-import { validateParams } from '../params/validate.js';
+import { validateScenarioParams } from '../params/validate.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { ScenarioRecord, ScenarioRef, ScenarioStatusRecord, StatusChange } from '../store/scenarios-repository.js';
@@ -71,7 +71,7 @@ export class ScenarioService {
 
   async get(ref: ScenarioRef): Promise<ScenarioView> {
     const record = await this.repo.get(ref);
-    if (!record) throw notFound(`scenario '${ref.id}' not found`);
+    if (!record) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
     return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id));
   }
 
@@ -83,7 +83,7 @@ export class ScenarioService {
     const live = this.deps.executor.live(ref.id);
     if (live && live.sessionId === ref.sessionId) return liveStatus(ref.id, live);
     const record = await this.readStatus(ref);
-    if (!record) throw notFound(`scenario '${ref.id}' not found`);
+    if (!record) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
     return statusView(record);
   }
 
@@ -103,7 +103,7 @@ export class ScenarioService {
   /** `GET .../logs`: the latest run's last 1,000 `ctx.log` lines and, when FAILED by a thrown error, that error. */
   async logs(ref: ScenarioRef): Promise<LogsView> {
     const record = await this.repo.logs(ref);
-    if (!record) throw notFound(`scenario '${ref.id}' not found`);
+    if (!record) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
     return logsView(record);
   }
 
@@ -115,7 +115,7 @@ export class ScenarioService {
   /** Creates a CREATED scenario (QUEUED at once with autorun), answered from the row as written. */
   async create(sessionId: string, input: CreateScenarioInput): Promise<ScenarioView> {
     const written = await this.insert(sessionId, input);
-    if (written === undefined) throw conflict(`a scenario tagged '${input.tag}' already exists in the session`);
+    if (written === undefined) throw conflict(`a scenario tagged '${input.tag}' already exists in the session`, 'TAG_TAKEN');
     return written.row ? scenarioView(written.row, this.deps.domain) : this.get({ sessionId, id: written.id });
   }
 
@@ -154,7 +154,7 @@ export class ScenarioService {
   /** Deletes a scenario; a queued or running one is cancelled first and never runs afterwards. */
   async delete(ref: ScenarioRef): Promise<void> {
     const current = await this.readStatus(ref);
-    if (!current) throw notFound(`scenario '${ref.id}' not found`);
+    if (!current) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
     await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref));
     this.deps.statusCache?.deleted(ref.id);
     this.deps.executor.events.emit('run:deleted', { scenarioId: ref.id, sessionId: ref.sessionId, tag: current.tag });
@@ -206,10 +206,9 @@ export class ScenarioService {
   private async insert(sessionId: string, input: CreateScenarioInput): Promise<{ id: string; row: ScenarioRecord | undefined } | undefined> {
     const { domain, store } = this.deps;
     const algorithm = domain.algorithm(input.algoName);
-    if (!algorithm) throw notFound(`algorithm '${input.algoName}' not found`);
-    if (!(await store.datasets.getMeta(sessionId, input.datasetKey))) throw notFound(`dataset '${input.datasetKey}' not found`);
-    const algoParams = validateParams(algorithm.parameters, input.algoParams);
-    const dataParams = validateParams(domain.dataParameters, input.dataParams);
+    if (!algorithm) throw notFound(`algorithm '${input.algoName}' not found`, 'ALGORITHM_NOT_FOUND');
+    if (!(await store.datasets.getMeta(sessionId, input.datasetKey))) throw notFound(`dataset '${input.datasetKey}' not found`, 'DATASET_NOT_FOUND');
+    const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
     const id = randomUUID();
     let row: ScenarioRecord | undefined;
     try {
@@ -228,7 +227,7 @@ export class ScenarioService {
       throw err;
     }
     // Deleted between the check above and the insert (which re-checks it atomically).
-    if (!row) throw notFound(`dataset '${input.datasetKey}' not found`);
+    if (!row) throw notFound(`dataset '${input.datasetKey}' not found`, 'DATASET_NOT_FOUND');
     this.deps.statusCache?.written(row);
     this.deps.executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
     if (!this.deps.settings.autorun) return { id, row };
@@ -274,13 +273,13 @@ export class ScenarioService {
     for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
       // The first look may come from memory; after a lost race only the database knows who won.
       const current = attempt === 0 ? await this.readStatus(ref) : await this.repo.status(ref);
-      if (!current) throw notFound(`scenario '${ref.id}' not found`);
+      if (!current) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
       const next = transition(current.status, event);
-      if (!next.allowed) throw conflict(next.reason);
+      if (!next.allowed) throw conflict(next.reason, 'SCENARIO_STATE_CONFLICT');
       if (!next.changed) return undefined;
       const changed = await write(changeFor(event));
       if (changed) return changed;
     }
-    throw conflict('the scenario is being changed by other requests; try again');
+    throw conflict('the scenario is being changed by other requests; try again', 'SCENARIO_BUSY');
   }
 }

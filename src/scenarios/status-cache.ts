@@ -28,8 +28,8 @@ export class StatusCache {
 
   /** A row this process just wrote (inserted, queued or reset). */
   written(record: ScenarioRecord): void {
-    const { id, sessionId, tag, status, progress, reportJson } = record;
-    this.cache.set(id, { id, sessionId, tag, status, progress, reportJson });
+    const { id, sessionId, tag, status, progress, reportJson, errorCode } = record;
+    this.cache.set(id, { id, sessionId, tag, status, progress, reportJson, errorCode });
   }
 
   deleted(id: string): void {
@@ -48,18 +48,18 @@ export class StatusCache {
 
   /** Follows the executor's writes; answers the function that stops following. */
   follow(events: RunEvents): () => void {
-    const set = (id: string, change: Partial<Pick<CachedStatus, 'status' | 'progress' | 'reportJson'>>) =>
+    const set = (id: string, change: Partial<Pick<CachedStatus, 'status' | 'progress' | 'reportJson' | 'errorCode'>>) =>
       this.cache.update(id, (entry) => ({ ...entry, ...change }));
     // A report changes only with one (a cancel announces none, and the row keeps the last one written).
     const report = (e: { report?: unknown }) => (e.report === undefined ? {} : { reportJson: JSON.stringify(e.report) });
     const offs = [
-      events.on('run:queued', (e) => set(e.scenarioId, { status: 'QUEUED', progress: 0, reportJson: null })),
+      events.on('run:queued', (e) => set(e.scenarioId, { status: 'QUEUED', progress: 0, reportJson: null, errorCode: null })),
       events.on('run:started', (e) => set(e.scenarioId, { status: 'PROCESSING', progress: 0, reportJson: null })),
       events.on('run:progress', (e) => set(e.scenarioId, { progress: e.progress, ...report(e) })),
       events.on('run:completed', (e) => set(e.scenarioId, { status: 'COMPLETE', progress: 1, ...report(e) })),
       // A failed run keeps the progress it last wrote, as its row does.
-      events.on('run:failed', (e) => set(e.scenarioId, { status: 'FAILED', ...report(e) })),
-      events.on('run:reset', (e) => set(e.scenarioId, { status: 'CREATED', progress: 0, reportJson: null })),
+      events.on('run:failed', (e) => set(e.scenarioId, { status: 'FAILED', errorCode: e.code, ...report(e) })),
+      events.on('run:reset', (e) => set(e.scenarioId, { status: 'CREATED', progress: 0, reportJson: null, errorCode: null })),
       events.on('run:cancelled', (e) => this.cache.delete(e.scenarioId)),
     ];
     return () => offs.forEach((off) => off());

@@ -45,6 +45,8 @@ export interface StatusView {
   readonly progress: number;
   /** Absent until the run reports, so the spec's shape is exact for algorithms that never do. */
   readonly report?: ReportView;
+  /** Why the run failed, when FAILED (absent otherwise, so the spec's shape is exact). */
+  readonly error_code?: RunErrorCode;
 }
 
 /** What the executor running a scenario in this process knows fresher than the store. */
@@ -111,6 +113,7 @@ export function statusView(record: ScenarioStatusRecord, live?: LiveState): Stat
     status: record.status,
     progress: processingHere ? live.progress : record.progress,
     ...(report ? { report } : {}),
+    ...(record.status === 'FAILED' && isRunErrorCode(record.errorCode) ? { error_code: record.errorCode } : {}),
   };
 }
 

@@ -62,7 +62,7 @@ export class SessionService {
   /** Resolves a `{sid}` path value: the UUID, or a display name as alias. */
   async resolve(ref: string): Promise<SessionRecord> {
     const session = this.resolved ? await this.resolved.read(ref, () => this.find(ref)) : await this.find(ref);
-    if (!session) throw notFound(`session '${ref}' not found`);
+    if (!session) throw notFound(`session '${ref}' not found`, 'SESSION_NOT_FOUND');
     return session;
   }
 
@@ -87,7 +87,7 @@ export class SessionService {
       this.store.db.transaction().execute(async (trx) => {
         // Locked until the copy commits: a concurrent delete of the source waits for it, or went first
         // and the copy is refused, never committed empty.
-        if (!(await this.store.sessions.lockForCopy(source.id, trx))) throw notFound(`session '${ref}' not found`);
+        if (!(await this.store.sessions.lockForCopy(source.id, trx))) throw notFound(`session '${ref}' not found`, 'SESSION_NOT_FOUND');
         const id = await this.insertNamed(newDisplayName, trx);
         await this.store.datasets.copySession(source.id, id, trx);
         await this.hooks.copyScenarios(source.id, id, trx);
@@ -102,7 +102,7 @@ export class SessionService {
     try {
       await this.writing(() => this.store.sessions.rename(session.id, displayName));
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`);
+      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`, 'SESSION_NAME_TAKEN');
       throw err;
     }
     this.hooks.sessionRenamed?.(session.id, displayName);
@@ -114,7 +114,7 @@ export class SessionService {
     await this.hooks.cancelSession(session.id);
     // Of concurrent deletes, only the one whose DELETE removed the row succeeds.
     const deleted = await this.writing(() => this.store.sessions.delete(session.id));
-    if (!deleted) throw notFound(`session '${ref}' not found`);
+    if (!deleted) throw notFound(`session '${ref}' not found`, 'SESSION_NOT_FOUND');
     this.hooks.sessionDeleted(session.id);
     return this.list();
   }
@@ -155,7 +155,7 @@ export class SessionService {
     try {
       await this.store.sessions.insert({ id, displayName, createdAt: new Date().toISOString() }, db);
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`);
+      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`, 'SESSION_NAME_TAKEN');
       throw err;
     }
     return id;

@@ -23,7 +23,7 @@ export function decodeCursor(token: string, sort: string): ListCursor {
     if (!/^[A-Za-z0-9_-]+$/.test(token)) throw new Error('not base64url');
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged');
+    throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged', 'CURSOR_INVALID');
   }
   const ok =
     Array.isArray(parsed) &&
@@ -31,8 +31,8 @@ export function decodeCursor(token: string, sort: string): ListCursor {
     typeof parsed[0] === 'string' &&
     (parsed[1] === null || typeof parsed[1] === 'string' || (typeof parsed[1] === 'number' && Number.isFinite(parsed[1]))) &&
     Number.isSafeInteger(parsed[2]);
-  if (!ok) throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged');
+  if (!ok) throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged', 'CURSOR_INVALID');
   const [cursorSort, value, seq] = parsed as [string, string | number | null, number];
-  if (cursorSort !== sort) throw badInput(`cursor belongs to sort '${cursorSort}', not '${sort}'; start again without a cursor`);
+  if (cursorSort !== sort) throw badInput(`cursor belongs to sort '${cursorSort}', not '${sort}'; start again without a cursor`, 'CURSOR_INVALID');
   return { sort, value, seq };
 }

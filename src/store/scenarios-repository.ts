@@ -45,6 +45,8 @@ export interface ScenarioStatusRecord {
   readonly status: StoredStatus;
   readonly progress: number;
   readonly reportJson: string | null;
+  /** Why the run failed (a `RunErrorCode`), when FAILED. */
+  readonly errorCode: string | null;
 }
 
 /** What `GET .../logs` serves of a scenario: its latest run's lines and, when FAILED, what it threw. */
@@ -96,7 +98,7 @@ export const recordColumns = [
 const statusQuery = prepared((db, ref: ScenarioRef) =>
   db
     .selectFrom('scenarios')
-    .select(['id', 'tag', 'status', 'progress', 'report as reportJson'])
+    .select(['id', 'tag', 'status', 'progress', 'report as reportJson', 'error_code as errorCode'])
     .where('session_id', '=', ref.sessionId)
     .where('id', '=', ref.id),
 );
@@ -111,6 +113,7 @@ const statusBySessionRefQuery = prepared((db, v: { sessionRef: string; id: strin
       'scenarios.status',
       'scenarios.progress',
       'scenarios.report as reportJson',
+      'scenarios.error_code as errorCode',
       'scenarios.session_id as sessionId',
     ])
     .where('scenarios.id', '=', v.id)

@@ -1,14 +1,21 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
+import { databaseTime } from '../store/database-time.js';
 import type { StoreDialect } from '../store/dialect.js';
+import type { AddressPolicy } from './address-policy.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './backoff.js';
+import { postToReceiver, systemResolver, type Resolver } from './receiver-request.js';
 import { DELIVERY_HEADER, EVENT_HEADER, sign, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature.js';
 
 export interface DeliveryDispatcherOptions {
   readonly db: Kysely<Database>;
   readonly dialect: StoreDialect;
   readonly log: Logger;
+  /** Which addresses requests may go to (the `webhook_allow_networks` setting). */
+  readonly policy: AddressPolicy;
+  /** Resolves receivers' host names; the system's resolver unless a test points names elsewhere. */
+  readonly resolve?: Resolver;
   /** Requests in flight at once from this process. */
   readonly concurrency?: number;
   /** A receiver slower than this counts as a failed attempt. */
@@ -32,16 +39,20 @@ interface Attempt {
   readonly ok: boolean;
   readonly status: number | null;
   readonly error: string | null;
+  /** Not worth trying again (the target is refused, or the event is gone). */
+  readonly final?: boolean;
+  /** Cut short by this process's shutdown, not by the receiver. */
+  readonly interrupted?: boolean;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Sends webhook deliveries. The queue is the `webhook_deliveries` table itself, so it survives
  * restarts on both dialects; a dispatcher claims due rows with a time-bounded lock (on PostgreSQL
  * with SKIP LOCKED, so several API nodes share the queue without sending anything twice at once).
  * Requests never run on a client's request path. A failure is retried after 1 s, 2 s, 4 s ... up to
- * `MAX_ATTEMPTS` attempts, then the delivery is `failed`.
+ * `MAX_ATTEMPTS` attempts, then the delivery is `failed`. Every time (due, lock, next try, delivered)
+ * is the database's clock, so processes on hosts whose clocks disagree share the queue fairly.
+ * A target the address policy refuses is `failed` at once, without a request.
  */
 export class DeliveryDispatcher {
   private readonly concurrency: number;
@@ -110,22 +121,21 @@ export class DeliveryDispatcher {
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
-    const now = Date.now();
-    // Held long enough for the request and its record; a process that dies holding it frees it then.
-    const lockedUntil = iso(now + this.timeoutMs * 3);
     return this.options.db.transaction().execute(async (trx) => {
+      const now = databaseTime(trx, 0);
       let due = trx
         .selectFrom('webhook_deliveries')
         .select('id')
         .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', iso(now))
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', iso(now))]))
+        .where('next_attempt_at', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
         .orderBy('next_attempt_at')
         .limit(limit);
       if (this.options.dialect === 'postgres') due = due.forUpdate().skipLocked();
       const ids = (await due.execute()).map((r) => r.id).filter((id) => !this.inFlight.has(id));
       if (ids.length === 0) return [];
-      await trx.updateTable('webhook_deliveries').set({ locked_until: lockedUntil }).where('id', 'in', ids).execute();
+      // Held long enough for the request and its record; a process that dies holding it frees it then.
+      await trx.updateTable('webhook_deliveries').set({ locked_until: databaseTime(trx, this.timeoutMs * 3) }).where('id', 'in', ids).execute();
       const rows = await trx
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
@@ -147,15 +157,16 @@ export class DeliveryDispatcher {
 
   private async deliver(delivery: Claimed): Promise<void> {
     const attempt: Attempt =
-      delivery.body === undefined ? { ok: false, status: null, error: 'the event left the event log before it was delivered' } : await this.send(delivery, delivery.body);
-    if (this.closed && !attempt.ok && attempt.status === null) {
+      delivery.body === undefined
+        ? { ok: false, status: null, error: 'the event left the event log before it was delivered', final: true }
+        : await this.send(delivery, delivery.body);
+    if (attempt.interrupted) {
       // Interrupted by the shutdown, not the receiver's fault: another process or the next start retries.
       await this.options.db.updateTable('webhook_deliveries').set({ locked_until: null }).where('id', '=', delivery.id).execute().catch(() => {});
       return;
     }
     const attempts = delivery.attempts + 1;
-    const now = Date.now();
-    const giveUp = !attempt.ok && (attempts >= MAX_ATTEMPTS || delivery.body === undefined);
+    const giveUp = !attempt.ok && (attempts >= MAX_ATTEMPTS || attempt.final === true);
     const retryIn = retryDelayMs(attempts);
     try {
       await this.options.db
@@ -165,8 +176,8 @@ export class DeliveryDispatcher {
           attempts,
           response_status: attempt.status,
           error: attempt.error,
-          next_attempt_at: attempt.ok || giveUp ? null : iso(now + retryIn),
-          delivered_at: attempt.ok ? iso(now) : null,
+          next_attempt_at: attempt.ok || giveUp ? null : databaseTime(this.options.db, retryIn),
+          delivered_at: attempt.ok ? databaseTime(this.options.db, 0) : null,
           locked_until: null,
         })
         .where('id', '=', delivery.id)
@@ -182,9 +193,9 @@ export class DeliveryDispatcher {
 
   private async send(delivery: Claimed, body: string): Promise<Attempt> {
     const timestamp = Math.floor(Date.now() / 1000);
-    try {
-      const res = await fetch(delivery.url, {
-        method: 'POST',
+    const outcome = await postToReceiver(
+      {
+        url: delivery.url,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Scenarist-Webhooks/1',
@@ -194,15 +205,23 @@ export class DeliveryDispatcher {
           [SIGNATURE_HEADER]: sign(delivery.secret, timestamp, body),
         },
         body,
-        // A redirect is the receiver's misconfiguration, not a place to send signed events to.
-        redirect: 'manual',
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.timeoutMs)]),
-      });
-      await res.body?.cancel().catch(() => {});
-      const ok = res.status >= 200 && res.status < 300;
-      return { ok, status: res.status, error: ok ? null : `the receiver answered ${res.status}` };
-    } catch (err) {
-      return { ok: false, status: null, error: describeFailure(err) };
+      },
+      this.options.policy,
+      this.options.resolve ?? systemResolver,
+      () => this.closed,
+    );
+    switch (outcome.kind) {
+      case 'answered': {
+        const ok = outcome.status >= 200 && outcome.status < 300;
+        return { ok, status: outcome.status, error: ok ? null : `the receiver answered ${outcome.status}` };
+      }
+      case 'refused':
+        return { ok: false, status: null, error: outcome.error, final: true };
+      case 'unreachable':
+        return { ok: false, status: null, error: outcome.error };
+      case 'aborted':
+        return { ok: false, status: null, error: null, interrupted: true };
     }
   }
 
@@ -214,12 +233,4 @@ export class DeliveryDispatcher {
     timer.unref();
     this.retryTimers.add(timer);
   }
-}
-
-/** `fetch failed` says little; its cause names the network error (ECONNREFUSED, a timeout ...). */
-function describeFailure(err: unknown): string {
-  const error = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (error.name === 'TimeoutError') return 'the receiver did not answer in time';
-  const cause = error.cause?.code ?? error.cause?.message;
-  return cause ? `${error.message ?? 'request failed'}: ${cause}` : (error.message ?? String(err));
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { conflict, notFound } from '../errors.js';
 import { EVENT_TYPES, type EventType } from '../events/event-types.js';
 import type { Database, WebhookDeliveryStatus } from '../store/database.js';
+import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl } from './webhook-url.js';
 
 export interface WebhookView {
@@ -44,17 +45,21 @@ const viewOf = (row: { id: string; url: string; events: string; created_at: stri
 
 /** Webhooks of a session and their delivery log. Deliveries themselves are the dispatcher's. */
 export class WebhookService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Literal receiver addresses are judged at registration; names at delivery. */
+    private readonly policy: AddressPolicy,
+  ) {}
 
   /** Stores a webhook; the answer carries the secret, which is never shown again. */
   async create(sessionId: string, input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
-    const url = checkWebhookUrl(input.url);
+    const url = checkWebhookUrl(input.url, this.policy);
     const events = input.events === undefined ? [...EVENT_TYPES] : EVENT_TYPES.filter((t) => input.events!.includes(t));
     const secret = input.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
     const row = { id: randomUUID(), session_id: sessionId, url, events: JSON.stringify(events), secret, created_at: new Date().toISOString() };
     const count = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('session_id', '=', sessionId).executeTakeFirstOrThrow();
     if (Number(count.n) >= MAX_WEBHOOKS_PER_SESSION) {
-      throw conflict(`the session already has ${MAX_WEBHOOKS_PER_SESSION} webhooks; delete one first`);
+      throw conflict(`the session already has ${MAX_WEBHOOKS_PER_SESSION} webhooks; delete one first`, 'WEBHOOK_LIMIT_REACHED');
     }
     await this.db.insertInto('webhooks').values(row).execute();
     return { ...viewOf(row), secret };
@@ -78,14 +83,14 @@ export class WebhookService {
       .where('session_id', '=', sessionId)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) throw notFound(`webhook '${id}' not found`);
+    if (!row) throw notFound(`webhook '${id}' not found`, 'WEBHOOK_NOT_FOUND');
     return viewOf(row);
   }
 
   /** Deletes a webhook and its delivery log; its pending deliveries are never sent. */
   async delete(sessionId: string, id: string): Promise<void> {
     const result = await this.db.deleteFrom('webhooks').where('session_id', '=', sessionId).where('id', '=', id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound(`webhook '${id}' not found`);
+    if (Number(result.numDeletedRows) === 0) throw notFound(`webhook '${id}' not found`, 'WEBHOOK_NOT_FOUND');
   }
 
   /** The webhook's latest deliveries, newest event first. */

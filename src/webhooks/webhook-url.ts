@@ -1,7 +1,13 @@
 import { invalidRequest } from '../errors.js';
+import { literalAddress, refusalMessage, type AddressPolicy } from './address-policy.js';
 
-/** A receiver URL: absolute, http or https, no credentials in it (they would be logged and listed). */
-export function checkWebhookUrl(value: string): string {
+/**
+ * A receiver URL: absolute, http or https, no credentials in it (they would be logged and listed),
+ * and not a literal address the policy refuses. The WHATWG parser has already turned every IPv4
+ * spelling (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) into dotted decimal; names are judged
+ * at delivery, after they are resolved.
+ */
+export function checkWebhookUrl(value: string, policy: AddressPolicy): string {
   let url: URL;
   try {
     url = new URL(value);
@@ -17,6 +23,12 @@ export function checkWebhookUrl(value: string): string {
     throw invalidRequest('url: must not contain credentials; the signature authenticates deliveries', [
       { path: 'url', message: 'must not contain user or password' },
     ]);
+  }
+  const address = literalAddress(url.hostname);
+  const verdict = address === undefined ? undefined : policy.check(address);
+  if (verdict && !verdict.allowed) {
+    const message = refusalMessage(`the host ${url.hostname}`, verdict.addressClass);
+    throw invalidRequest(`url: ${message}`, [{ path: 'url', message }], 'WEBHOOK_TARGET_REFUSED');
   }
   return url.href;
 }

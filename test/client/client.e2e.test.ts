@@ -82,7 +82,7 @@ describe('the typed client against a real server process', () => {
 
       const missing = await client.GET('/sessions/{sid}/scenarios/{id}', { params: { path: { sid: 'main', id: 'nope' } } });
       expect(missing.response.status).toBe(404);
-      expect(missing.error).toMatchObject({ code: 'NOT_FOUND', detail: expect.any(String) });
+      expect(missing.error).toMatchObject({ code: 'SCENARIO_NOT_FOUND', detail: expect.any(String) });
     } finally {
       watching.abort();
       await watcher;

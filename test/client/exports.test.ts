@@ -126,10 +126,10 @@ describe.each(DIALECTS)('exports on %s', (dialect) => {
 
     const instant = await client.started({ tag: 'instant', algo_name: 'Instant' });
     await client.waitFor(instant.id);
-    expect((await get(`/scenarios/${instant.id}/result?format=csv`)).json()).toMatchObject({ code: 'BAD_INPUT' });
+    expect((await get(`/scenarios/${instant.id}/result?format=csv`)).json()).toMatchObject({ code: 'RESULT_NOT_TABULAR' });
     const created = await client.created({ tag: 'not run', algo_name: 'Greedy Slotting' });
     const early = await get(`/scenarios/${created.id}/result`);
-    expect([early.statusCode, early.json().code]).toEqual([409, 'CONFLICT']);
+    expect([early.statusCode, early.json().code]).toEqual([409, 'RESULT_NOT_READY']);
     expect((await get('/scenarios/nope/result')).statusCode).toBe(404);
   });
 });

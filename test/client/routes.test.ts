@@ -65,11 +65,11 @@ describe.each(DIALECTS)('discovery, compare and error codes on %s', (dialect) =>
 
   it.each([
     ['no ids', '', 422, 'INVALID_REQUEST'],
-    ['an empty entry', '?ids=a,,b', 400, 'BAD_INPUT'],
-    ['a repeated id', '?ids=a,a', 400, 'BAD_INPUT'],
-    ['51 ids', `?ids=${Array.from({ length: 51 }, (_, i) => `s${i}`).join(',')}`, 400, 'BAD_INPUT'],
-    ['a baseline not among the ids', '?ids=a,b&baseline=c', 400, 'BAD_INPUT'],
-    ['an unknown id', '?ids=nope', 404, 'NOT_FOUND'],
+    ['an empty entry', '?ids=a,,b', 400, 'QUERY_INVALID'],
+    ['a repeated id', '?ids=a,a', 400, 'QUERY_INVALID'],
+    ['51 ids', `?ids=${Array.from({ length: 51 }, (_, i) => `s${i}`).join(',')}`, 400, 'QUERY_INVALID'],
+    ['a baseline not among the ids', '?ids=a,b&baseline=c', 400, 'QUERY_INVALID'],
+    ['an unknown id', '?ids=nope', 404, 'SCENARIO_NOT_FOUND'],
   ])('compare rejects %s', async (_name, query, status, code) => {
     const res = await get(`/compare${query}`);
     expect(res.statusCode).toBe(status);
@@ -78,15 +78,15 @@ describe.each(DIALECTS)('discovery, compare and error codes on %s', (dialect) =>
 
   it('answers every kind of error with { detail, code }', async () => {
     const cases: [Promise<{ statusCode: number; json: () => unknown }>, number, string][] = [
-      [t.app.inject({ method: 'GET', url: '/api/v1/no/such/route' }), 404, 'NOT_FOUND'],
-      [t.app.inject({ method: 'GET', url: '/api/v1/sessions/nope/scenarios' }), 404, 'NOT_FOUND'],
-      [t.app.inject({ method: 'GET', url: '/api/v1/sessions/%E0%A4%A' }), 400, 'BAD_INPUT'],
-      [t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: { 'content-type': 'application/json' }, payload: '{"display_name": ' }), 400, 'BAD_INPUT'],
+      [t.app.inject({ method: 'GET', url: '/api/v1/no/such/route' }), 404, 'ROUTE_NOT_FOUND'],
+      [t.app.inject({ method: 'GET', url: '/api/v1/sessions/nope/scenarios' }), 404, 'SESSION_NOT_FOUND'],
+      [t.app.inject({ method: 'GET', url: '/api/v1/sessions/%E0%A4%A' }), 400, 'URL_MALFORMED'],
+      [t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: { 'content-type': 'application/json' }, payload: '{"display_name": ' }), 400, 'BODY_MALFORMED'],
       [t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: { 'content-type': 'application/xml' }, payload: '<x/>' }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
-      [t.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { display_name: 'x'.repeat(2000) } }), 413, 'TOO_LARGE'],
+      [t.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { display_name: 'x'.repeat(2000) } }), 413, 'BODY_TOO_LARGE'],
       [t.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { display_name: 5 } }), 422, 'INVALID_REQUEST'],
-      [t.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { display_name: 'main' } }), 409, 'CONFLICT'],
-      [t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/scenarios', payload: { tag: 'bad', dataset_key: 'example', algo_name: 'Sleep', algo_params: { duration_ms: -5 } } }), 400, 'INVALID_PARAMETER'],
+      [t.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { display_name: 'main' } }), 409, 'SESSION_NAME_TAKEN'],
+      [t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/scenarios', payload: { tag: 'bad', dataset_key: 'example', algo_name: 'Sleep', algo_params: { duration_ms: -5 } } }), 400, 'PARAMETER_INVALID'],
     ];
     for (const [pending, status, code] of cases) {
       const res = await pending;

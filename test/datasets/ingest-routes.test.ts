@@ -131,7 +131,7 @@ describe.each(DIALECTS)('ingest routes: bad inputs are 4xx and change nothing, o
     const staged = join(t.database.dir, 'body.json');
     writeFileSync(staged, JSON.stringify({ key: 'k', tables: {} }));
     const error = await t.runtime.services.datasets.ingestStaged(id, staged).catch((err: unknown) => err);
-    expect(error).toMatchObject({ code: 'NOT_FOUND', message: `session '${id}' was deleted while its dataset 'k' was being stored` });
+    expect(error).toMatchObject({ code: 'SESSION_NOT_FOUND', message: `session '${id}' was deleted while its dataset 'k' was being stored` });
   });
 });
 
@@ -176,7 +176,7 @@ describe.each(DIALECTS)('a data source decode() error on %s', (dialect) => {
   it('is a 4xx when the decoder returns no dataset', async () => {
     const res = await fromJson({ name: 'nothing', items: [] });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'the data source could not decode the dataset: its decode() returned undefined, not a dataset', code: 'BAD_INPUT' });
+    expect(res.json()).toEqual({ detail: 'the data source could not decode the dataset: its decode() returned undefined, not a dataset', code: 'DATASET_FORM_INVALID' });
     expect(await keys()).toEqual(['good']);
   });
 

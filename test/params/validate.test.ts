@@ -614,3 +614,18 @@ describe('defaults', () => {
     expect(validateParams({ n: param.integer({ default: 5 }) }, { n: 0 })).toEqual({ n: 0 });
   });
 });
+
+describe('every invalid parameter at once', () => {
+  it('lists each unknown name, failing value and missing required parameter in errors', () => {
+    const decls = { n: param.integer({ min: 1 }), s: param.string({ required: true }), f: param.float({ max: 1 }) };
+    let error: ParameterError | undefined;
+    try {
+      validateParams(decls, { n: 0, f: 2, typo: 1 });
+    } catch (err) {
+      error = err as ParameterError;
+    }
+    expect(error).toBeInstanceOf(ParameterError);
+    expect(error!.errors.map((e) => e.path)).toEqual(['typo', 'n', 's', 'f']);
+    for (const e of error!.errors) expect(error!.message).toContain(e.message);
+  });
+});

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS, retryDelayMs } from '../../src/webhooks/backoff.js';
 import { sign, verifySignature } from '../../src/webhooks/signature.js';
+import { AddressPolicy } from '../../src/webhooks/address-policy.js';
 import { checkWebhookUrl } from '../../src/webhooks/webhook-url.js';
 
 describe('webhook signatures', () => {
@@ -30,12 +31,15 @@ describe('webhook retries', () => {
 });
 
 describe('webhook URLs', () => {
+  const open = new AddressPolicy();
+  const loopbackAllowed = new AddressPolicy(['127.0.0.0/8']);
   it('accepts absolute http and https URLs, normalized', () => {
-    expect(checkWebhookUrl('https://Example.com/hook?x=1')).toBe('https://example.com/hook?x=1');
-    expect(checkWebhookUrl('http://127.0.0.1:9000')).toBe('http://127.0.0.1:9000/');
+    expect(checkWebhookUrl('https://Example.com/hook?x=1', open)).toBe('https://example.com/hook?x=1');
+    expect(checkWebhookUrl('http://93.184.215.14:9000', open)).toBe('http://93.184.215.14:9000/');
+    expect(checkWebhookUrl('http://127.0.0.1:9000', loopbackAllowed)).toBe('http://127.0.0.1:9000/');
   });
 
   it.each(['ftp://example.com/', 'file:///etc/passwd', 'example.com/hook', 'http://u:p@example.com/', ''])('refuses %j with a 422 error', (url) => {
-    expect(() => checkWebhookUrl(url)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+    expect(() => checkWebhookUrl(url, open)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
   });
 });

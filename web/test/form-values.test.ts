@@ -28,10 +28,14 @@ describe('parameter form values', () => {
     expect(toApiValue(byName('window'), ['', ''])).toEqual({ ok: true, value: null });
   });
 
-  it('places server errors at their field: 400 parameter messages and 422 paths', () => {
-    expect(fieldOfServerError("parameter 'iterations': must be >= 1, got 0", [])).toEqual({ iterations: 'must be >= 1, got 0' });
-    expect(fieldOfServerError("unknown parameter 'foo' (known: a, b)", [])).toEqual({ foo: "unknown parameter 'foo' (known: a, b)" });
-    expect(fieldOfServerError('invalid request', [{ path: 'tag', message: 'must NOT have fewer than 1 characters' }])).toEqual({
+  it('places server errors at their field by path, every invalid parameter at once', () => {
+    expect(
+      fieldOfServerError([
+        { path: 'algo_params.iterations', message: 'must be >= 1, got 0' },
+        { path: 'data_params.foo', message: "unknown parameter 'foo' (known: a, b)" },
+      ]),
+    ).toEqual({ iterations: 'must be >= 1, got 0', foo: "unknown parameter 'foo' (known: a, b)" });
+    expect(fieldOfServerError([{ path: 'tag', message: 'must NOT have fewer than 1 characters' }])).toEqual({
       tag: 'must NOT have fewer than 1 characters',
     });
   });

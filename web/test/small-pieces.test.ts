@@ -42,7 +42,9 @@ describe('small helpers', () => {
   });
 
   it('tells a missing route from a missing resource', () => {
-    expect(new ApiError(404, 'no route GET /api/v1/sessions/main/compare', undefined, []).isMissingRoute).toBe(true);
-    expect(new ApiError(404, "scenario 'x' not found", 'NOT_FOUND', []).isMissingRoute).toBe(false);
+    expect(new ApiError(404, 'no route GET /api/v1/sessions/main/compare', 'ROUTE_NOT_FOUND', []).isMissingRoute).toBe(true);
+    expect(new ApiError(404, "scenario 'x' not found", 'SCENARIO_NOT_FOUND', []).isMissingRoute).toBe(false);
+    // The code decides, never the text.
+    expect(new ApiError(404, 'no route GET /x', 'SESSION_NOT_FOUND', []).isMissingRoute).toBe(false);
   });
 });

@@ -10,15 +10,15 @@ export class EtlInputError extends ScenaristError {
     message: string,
     /** The uploaded file name the error is about, when it is about one file. */
     readonly file?: string,
-    code: ErrorCode = 'BAD_INPUT',
+    code: 'ETL_INPUT_INVALID' | 'ETL_SCHEMA_MISMATCH' | 'UPLOAD_STRUCTURE_LIMIT' = 'ETL_INPUT_INVALID',
   ) {
     super(code, message);
   }
 }
 
 /** An `EtlInputError` whose message starts with the file's name, so the client knows which upload to fix. */
-export function fileError(file: string, problem: string): EtlInputError {
-  return new EtlInputError(`file '${file}': ${problem}`, file);
+export function fileError(file: string, problem: string, code?: 'ETL_SCHEMA_MISMATCH'): EtlInputError {
+  return new EtlInputError(`file '${file}': ${problem}`, file, code);
 }
 
 /**

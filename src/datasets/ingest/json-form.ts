@@ -54,20 +54,20 @@ function decodeJsonForm(domain: DomainRegistry, json: unknown): Dataset {
   // A domain decoder's output is checked like any other input before it is stored; a decoder that
   // returns no dataset at all is still the input's 400, never a 500.
   if (typeof decoded !== 'object' || decoded === null) {
-    throw badInput(`the data source could not decode the dataset: its decode() returned ${decoded === null ? 'null' : typeof decoded}, not a dataset`);
+    throw badInput(`the data source could not decode the dataset: its decode() returned ${decoded === null ? 'null' : typeof decoded}, not a dataset`, 'DATASET_FORM_INVALID');
   }
   return decodeDataset(encodeDataset(decoded));
 }
 
 /** Stops at the first character that is not white space (trimming would copy a large text). */
 const isBlank = (text: string) => !/\S/.test(text);
-const emptyBody = () => badInput('the request body is empty; send the JSON form of a dataset');
+const emptyBody = () => badInput('the request body is empty; send the JSON form of a dataset', 'BODY_EMPTY');
 
 function parseWhole(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw badInput(`the request body is not valid JSON: ${(err as Error).message}`);
+    throw badInput(`the request body is not valid JSON: ${(err as Error).message}`, 'BODY_MALFORMED');
   }
 }
 
@@ -133,7 +133,7 @@ function decodeError(err: unknown, json: unknown): ScenaristError {
   const message = err instanceof Error ? err.message : String(err);
   const table = typeof (err as { table?: unknown } | null)?.table === 'string' ? (err as { table: string }).table : undefined;
   const where = table !== undefined ? ` (table '${table}')` : suspectTable(json);
-  return badInput(`the data source could not decode the dataset${where}: ${message}`);
+  return badInput(`the data source could not decode the dataset${where}: ${message}`, 'DATASET_FORM_INVALID');
 }
 
 function suspectTable(json: unknown): string {

@@ -10,7 +10,7 @@ export async function putDataset(store: Store, record: DatasetRecord): Promise<v
   try {
     await store.datasets.put(record);
   } catch (err) {
-    if (isForeignKeyViolation(err)) throw notFound(`session '${record.sessionId}' was deleted while its dataset '${record.key}' was being stored`);
+    if (isForeignKeyViolation(err)) throw notFound(`session '${record.sessionId}' was deleted while its dataset '${record.key}' was being stored`, 'SESSION_NOT_FOUND');
     throw err;
   }
 }

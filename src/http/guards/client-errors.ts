@@ -18,15 +18,15 @@ export function describeClientError(err: NodeJS.ErrnoException & { reason?: stri
     case 'HPE_HEADER_OVERFLOW':
       return { status: 431, code: 'HEADERS_TOO_LARGE', detail: 'the request line and headers are larger than the server accepts' };
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, code: 'TOO_LARGE', detail: 'the chunk extensions of the request body are too large' };
+      return { status: 413, code: 'BODY_TOO_LARGE', detail: 'the chunk extensions of the request body are too large' };
     case 'HPE_INVALID_METHOD':
-      return { status: 400, code: 'BAD_INPUT', detail: 'malformed HTTP request: unknown or invalid method' };
+      return { status: 400, code: 'HTTP_MALFORMED', detail: 'malformed HTTP request: unknown or invalid method' };
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return { status: 400, code: 'BAD_INPUT', detail: 'malformed HTTP request: both Content-Length and Transfer-Encoding are set' };
+      return { status: 400, code: 'HTTP_MALFORMED', detail: 'malformed HTTP request: both Content-Length and Transfer-Encoding are set' };
     default: {
       // llhttp's reason names the fault without echoing the request's bytes.
       const reason = typeof err.reason === 'string' && err.reason !== '' ? err.reason : 'it cannot be parsed';
-      return { status: 400, code: 'BAD_INPUT', detail: `malformed HTTP request: ${reason}` };
+      return { status: 400, code: 'HTTP_MALFORMED', detail: `malformed HTTP request: ${reason}` };
     }
   }
 }

@@ -37,17 +37,17 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
     const host = request.host;
     if (allowedHosts !== '*' && !acceptedHosts.has(host)) {
       if (!hostAllowed(allowedHosts, host)) {
-        return done(forbidden(`host ${quote(host ?? '')} is not allowed on this server (see the allowed_hosts setting)`));
+        return done(forbidden(`host ${quote(host ?? '')} is not allowed on this server (see the allowed_hosts setting)`, 'HOST_NOT_ALLOWED'));
       }
       if (acceptedHosts.size < MAX_REMEMBERED_HOSTS) acceptedHosts.add(host);
     }
     const withNul = parameterWithNul(request.params) ?? parameterWithNul(request.query);
-    if (withNul !== undefined) return done(badInput(`parameter ${quote(withNul)} contains a NUL character`));
+    if (withNul !== undefined) return done(badInput(`parameter ${quote(withNul)} contains a NUL character`, 'NUL_CHARACTER'));
     if (SAFE_METHODS.has(request.method)) return done();
 
     const origin = request.headers.origin;
     if (origin !== undefined && !originAllowed(origin, corsOrigins, host)) {
-      return done(forbidden(`cross-origin request from ${quote(origin)} refused; allowed are this server's own origin and cors_origins`));
+      return done(forbidden(`cross-origin request from ${quote(origin)} refused; allowed are this server's own origin and cors_origins`, 'ORIGIN_NOT_ALLOWED'));
     }
     if (request.is404) return done();
     const contentType = request.headers['content-type'];
@@ -57,7 +57,7 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
       return done(new ScenaristError('UNSUPPORTED_MEDIA_TYPE', `this route takes ${accepted.join(' or ')}; the request has ${given}`));
     }
     if (contentType !== undefined && contentType.toLowerCase().trimStart().startsWith('multipart/') && !hasBoundary(contentType)) {
-      return done(badInput('the multipart Content-Type has no boundary parameter'));
+      return done(badInput('the multipart Content-Type has no boundary parameter', 'MULTIPART_INVALID'));
     }
     done();
   });

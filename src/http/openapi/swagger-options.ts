@@ -3,6 +3,7 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { Settings } from '../../config/settings.js';
 import { nameComponentsByTitle } from './component-names.js';
 import { docOnlyBody } from './doc-only-bodies.js';
+import { errorCodesOf } from './error-codes.js';
 import { packageVersion } from './package-version.js';
 import { relativePath } from './route-defaults.js';
 
@@ -17,7 +18,8 @@ export function swaggerOptions(settings: Settings): SwaggerOptions {
       info: {
         title: settings.title,
         version: packageVersion(),
-        description: 'Scenario runs and dataset management. Every error answers `{ detail, code }` (`errors` too on 422).',
+        description:
+          'Scenario runs and dataset management. Every error answers `{ detail, code }` (`errors` too when fields are at fault); `x-error-codes` of an operation lists the codes it can answer (docs/api/errors.md).',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: settings.prefix === '' ? '/' : settings.prefix, description: 'this server' }],
@@ -41,7 +43,9 @@ export function swaggerOptions(settings: Settings): SwaggerOptions {
       const path = relativePath(url, settings.prefix);
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
       const body = path === undefined || method === undefined ? undefined : docOnlyBody(method, path);
-      return { schema: body ? { ...schema, body } : schema, url };
+      const statuses = Object.keys((schema as { response?: object }).response ?? {});
+      const codes = path === undefined ? [] : errorCodesOf(path, statuses);
+      return { schema: { ...schema, ...(body ? { body } : {}), ...(codes.length > 0 ? { 'x-error-codes': codes } : {}) }, url };
     },
     transformObject: (documentObject) =>
       nameComponentsByTitle('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject),

@@ -62,10 +62,10 @@ const CompareView = Type.Object({
 /** Splits `a,b,c` into distinct ids; 400 for an empty list, a blank or repeated id, or too many. */
 export function parseIds(text: string): string[] {
   const ids = text.split(',').map((id) => id.trim());
-  if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries');
-  if (ids.length > MAX_COMPARED) throw badInput(`at most ${MAX_COMPARED} scenarios can be compared, got ${ids.length}`);
+  if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries', 'QUERY_INVALID');
+  if (ids.length > MAX_COMPARED) throw badInput(`at most ${MAX_COMPARED} scenarios can be compared, got ${ids.length}`, 'QUERY_INVALID');
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`);
+  if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`, 'QUERY_INVALID');
   return ids;
 }
 
@@ -89,10 +89,10 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       const session = await sessions.resolve(request.params.sid);
       const ids = parseIds(request.query.ids);
       const baseline = request.query.baseline ?? ids[0]!;
-      if (!ids.includes(baseline)) throw badInput(`baseline '${baseline}' is not one of the compared ids`);
+      if (!ids.includes(baseline)) throw badInput(`baseline '${baseline}' is not one of the compared ids`, 'QUERY_INVALID');
       const found = new Map((await store.scenarios.getMany(session.id, ids)).map((r) => [r.id, r]));
       const missing = ids.find((id) => !found.has(id));
-      if (missing !== undefined) throw notFound(`scenario '${missing}' not found`);
+      if (missing !== undefined) throw notFound(`scenario '${missing}' not found`, 'SCENARIO_NOT_FOUND');
       return compareScenarios(
         ids.map((id) => found.get(id)!),
         baseline,

@@ -102,7 +102,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
         const file = exportDataset(await datasets.load(session.id, request.params.key), format, table);
         return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
       }
-      if (table !== undefined) throw badInput('table selects what a csv or xlsx export holds; add format=csv or format=xlsx');
+      if (table !== undefined) throw badInput('table selects what a csv or xlsx export holds; add format=csv or format=xlsx', 'QUERY_INVALID');
       // Sent as stored text: no parse and re-serialise of large datasets.
       const form = await datasets.jsonForm(session.id, request.params.key);
       return reply.type('application/json; charset=utf-8').send(form);

@@ -60,7 +60,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     async (request) => {
       await sessions.resolve(request.params.sid);
       const algorithm = domain.algorithm(request.params.name);
-      if (!algorithm) throw notFound(`algorithm '${request.params.name}' not found`);
+      if (!algorithm) throw notFound(`algorithm '${request.params.name}' not found`, 'ALGORITHM_NOT_FOUND');
       return { name: algorithm.name, parameters: describeParams(domain.parametersOf(algorithm)) };
     },
   );

@@ -55,16 +55,16 @@ export function readMultipart(raw: IncomingMessage, limits: MultipartLimits, han
     });
     parser.on('field', (fieldname: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
       if (settled) return;
-      if (valueTruncated) return fail(badInput(`field '${fieldname}' is longer than ${limits.fieldSize} bytes`));
+      if (valueTruncated) return fail(badInput(`field '${fieldname}' is longer than ${limits.fieldSize} bytes`, 'MULTIPART_INVALID'));
       try {
         handlers.field(fieldname, value);
       } catch (err) {
         fail(err);
       }
     });
-    parser.on('partsLimit', () => fail(badInput(`the upload has more than ${limits.parts} parts`)));
-    parser.on('filesLimit', () => fail(badInput(`the upload has more than ${limits.files} files`)));
-    parser.on('fieldsLimit', () => fail(badInput(`the upload has more than ${limits.fields} fields`)));
+    parser.on('partsLimit', () => fail(badInput(`the upload has more than ${limits.parts} parts`, 'MULTIPART_INVALID')));
+    parser.on('filesLimit', () => fail(badInput(`the upload has more than ${limits.files} files`, 'MULTIPART_INVALID')));
+    parser.on('fieldsLimit', () => fail(badInput(`the upload has more than ${limits.fields} fields`, 'MULTIPART_INVALID')));
     parser.on('error', (err: unknown) => fail(unreadable(err)));
     parser.on('finish', () => {
       void Promise.all(pending).then(() => {
@@ -75,14 +75,14 @@ export function readMultipart(raw: IncomingMessage, limits: MultipartLimits, han
     });
     // A client that goes away mid-body never ends it: stop rather than wait forever.
     raw.once('close', () => {
-      if (raw.readableAborted) fail(badInput('the upload was interrupted before its end'));
+      if (raw.readableAborted) fail(badInput('the upload was interrupted before its end', 'MULTIPART_INVALID'));
     });
     raw.pipe(parser);
   });
 }
 
 function unreadable(err: unknown): ScenaristError {
-  return badInput(`the multipart body cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  return badInput(`the multipart body cannot be read: ${err instanceof Error ? err.message : String(err)}`, 'MULTIPART_INVALID');
 }
 
 /** Our errors pass; a file system error is the server's; any other stream error is the body's fault. */

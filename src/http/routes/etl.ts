@@ -56,7 +56,7 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
     async (request, reply) => {
       const session = await services.sessions.resolve(request.params.sid);
       if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
-        throw badInput('send the upload as multipart/form-data with files and dataset_name');
+        throw badInput('send the upload as multipart/form-data with files and dataset_name', 'MULTIPART_INVALID');
       }
       const staging = new UploadStaging(dir);
       try {
@@ -70,7 +70,7 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
         } catch (err) {
           throw invalidRequest((err as Error).message, [{ path: 'dataset_name', message: (err as Error).message }]);
         }
-        if (files.length === 0) throw badInput('no file uploaded; send one or more files under files');
+        if (files.length === 0) throw badInput('no file uploaded; send one or more files under files', 'UPLOAD_EMPTY');
         const result = await services.datasets.etlStaged(session.id, datasetName, files, clientGoneSignal(reply)).catch((err: unknown) => withRetryAfter(reply, err));
         services.metrics.etlRows.inc(result.rows);
         return result;
@@ -88,7 +88,7 @@ async function receive(request: FastifyRequest, staging: UploadStaging, limits: 
   let total = 0;
   await readMultipart(request.raw, limits, {
     file: async (fieldname, filename, stream) => {
-      if (fieldname !== 'files') throw badInput(`unexpected file field '${fieldname}'; upload files under 'files'`);
+      if (fieldname !== 'files') throw badInput(`unexpected file field '${fieldname}'; upload files under 'files'`, 'MULTIPART_INVALID');
       // Files are staged in the order they arrive; the list keeps that order for messages.
       const slot = files.push({ filename, path: '' }) - 1;
       const staged = await staging.stage(stream, limits.fileSize - total, `the upload is larger than the limit of ${limits.fileSize} bytes`);
@@ -98,7 +98,7 @@ async function receive(request: FastifyRequest, staging: UploadStaging, limits: 
     },
     field: (fieldname, value) => {
       if (fieldname === 'dataset_name') datasetName = value;
-      else if (fieldname === 'files') throw badInput('an upload in files has no filename');
+      else if (fieldname === 'files') throw badInput('an upload in files has no filename', 'MULTIPART_INVALID');
     },
   });
   return { datasetName, files, bytes: total };

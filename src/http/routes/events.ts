@@ -16,7 +16,7 @@ const EventsQuery = Type.Object({
 function resumeAfter(header: string | string[] | undefined, since: string | undefined): number | undefined {
   const value = Array.isArray(header) ? header[header.length - 1] : header;
   if (value !== undefined && value.trim() !== '') {
-    if (!EVENT_ID.test(value.trim())) throw badInput(`Last-Event-ID must be an event id (a non-negative integer), not '${value}'`);
+    if (!EVENT_ID.test(value.trim())) throw badInput(`Last-Event-ID must be an event id (a non-negative integer), not '${value}'`, 'LAST_EVENT_ID_INVALID');
     return Number(value.trim());
   }
   return since === undefined ? undefined : Number(since);

@@ -53,9 +53,9 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
       const record = await store.scenarios.get({ sessionId: session.id, id: request.params.id });
-      if (!record) throw notFound(`scenario '${request.params.id}' not found`);
+      if (!record) throw notFound(`scenario '${request.params.id}' not found`, 'SCENARIO_NOT_FOUND');
       if (record.status !== 'COMPLETE' || record.resultJson === null) {
-        throw conflict(`scenario '${record.id}' is ${record.status}; it has a result once COMPLETE`);
+        throw conflict(`scenario '${record.id}' is ${record.status}; it has a result once COMPLETE`, 'RESULT_NOT_READY');
       }
       const format = request.query.format;
       if (format === 'csv' || format === 'xlsx') {

@@ -93,6 +93,7 @@ const ScenarioStatus = Type.Object({
   status: Status,
   progress: Type.Number({ minimum: 0, maximum: 1 }),
   report: Type.Optional(RunReport),
+  error_code: Type.Optional(Type.Union(RUN_ERROR_CODES.map((c) => Type.Literal(c)), { description: 'why the run failed; only when FAILED' })),
 });
 
 /** Parameter values by name; null or omitted means every default. Any other JSON type is a 422. */

@@ -10,7 +10,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   const { sessions, settings } = services;
   // Runs before body validation, so a disabled route answers 403 whatever the body.
   const creationAllowed = async () => {
-    if (!settings.allowSessionCreate) throw forbidden('session creation is disabled on this server');
+    if (!settings.allowSessionCreate) throw forbidden('session creation is disabled on this server', 'SESSION_CREATE_DISABLED');
   };
 
   app.get(

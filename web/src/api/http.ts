@@ -22,7 +22,7 @@ export class ApiError extends Error {
 
   /** A 404 because the server has no such route (an older server), not because a resource is missing. */
   get isMissingRoute(): boolean {
-    return this.status === 404 && /^(no route \w+ |Route \w+:)/.test(this.detail);
+    return this.status === 404 && this.code === 'ROUTE_NOT_FOUND';
   }
 }
 

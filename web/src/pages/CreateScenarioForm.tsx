@@ -77,7 +77,7 @@ export function CreateScenarioForm({ sid, prefill, initialDataset }: { sid: stri
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
     },
     onError: (error) => {
-      if (error instanceof ApiError) setFieldErrors(fieldOfServerError(error.detail, error.errors));
+      if (error instanceof ApiError) setFieldErrors(fieldOfServerError(error.errors));
     },
   });
 

@@ -78,17 +78,15 @@ export function collectValues(
 }
 
 /**
- * Which field a server error belongs to: a 400 names it as `parameter 'x': ...` or
- * `unknown parameter 'x'`; a 422 gives paths such as `algo_params.x` or `tag`.
+ * Which field each server error belongs to, from the error's `errors` (a PARAMETER_INVALID lists every
+ * invalid parameter at `algo_params.x` or `data_params.x`, a 422 at `tag` ...), never from its text.
  */
-export function fieldOfServerError(detail: string, errors: readonly { path: string; message: string }[]): Record<string, string> {
+export function fieldOfServerError(errors: readonly { path: string; message: string }[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of errors) {
     // `algo_params.x`, `/algo_params/x` or `x`: the field is the parameter's name.
     const name = e.path.replace(/^\//, '').replaceAll('/', '.').replace(/^(algo_params|data_params|body)\./, '');
     out[name] = e.message;
   }
-  const match = /parameter '([^']+)'/.exec(detail);
-  if (match?.[1]) out[match[1]] = detail.replace(/^parameter '[^']+':\s*/, '');
   return out;
 }

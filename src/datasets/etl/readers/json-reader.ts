@@ -34,7 +34,7 @@ function topLevelTables(root: unknown, { file, group, groupName, log }: ReadCont
   const roots = rootTables(group);
   if (Array.isArray(root)) {
     if (roots.length !== 1) {
-      throw fileError(file, `group '${groupName}' has several tables (${roots.join(', ')}); send a JSON object with one array of records per table`);
+      throw fileError(file, `group '${groupName}' has several tables (${roots.join(', ')}); send a JSON object with one array of records per table`, 'ETL_SCHEMA_MISMATCH');
     }
     return new Map([[roots[0]!, root]]);
   }
@@ -53,7 +53,7 @@ function topLevelTables(root: unknown, { file, group, groupName, log }: ReadCont
     given.set(tableNames[index]!, value);
   }
   if (given.size === 0) {
-    throw fileError(file, `the JSON object has no array for any table of group '${groupName}' (${tableNames.join(', ')})`);
+    throw fileError(file, `the JSON object has no array for any table of group '${groupName}' (${tableNames.join(', ')})`, 'ETL_SCHEMA_MISMATCH');
   }
   for (const table of roots) {
     if (!given.has(table)) log.add({ severity: 'error', file, table, message: `the JSON object has no array of records for table '${table}'` });

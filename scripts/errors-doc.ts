@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import { ERROR_CODES, ERROR_REGISTRY } from '../src/errors.js';
+import { RUN_ERROR_CODES } from '../src/scenarios/run-error.js';
+
+/** Where the generated page lives; a test checks that the committed one is current. */
+export const ERRORS_DOC_PATH = fileURLToPath(new URL('../docs/api/errors.md', import.meta.url));
+
+/** Markdown table cells: a `|` would end the cell. */
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+/** docs/api/errors.md, from the error registry (src/errors.ts). */
+export function renderErrorsDoc(): string {
+  const rows = [...ERROR_CODES]
+    .sort((a, b) => ERROR_REGISTRY[a].status - ERROR_REGISTRY[b].status)
+    .map((code) => {
+      const { status, meaning, fix } = ERROR_REGISTRY[code];
+      return `| \`${code}\` | ${status} | ${cell(meaning)} | ${cell(fix)} |`;
+    });
+  return `<!-- Generated from src/errors.ts by \`npm run generate:errors\`; do not edit by hand. -->
+# Error codes
+
+Every 4xx and 5xx answer has the body \`{ "detail": "...", "code": "..." }\`: \`detail\` is for people and
+may change wording; \`code\` is for programs and is stable. Branch on \`code\`, never on \`detail\`. When
+fields of the request are at fault (\`INVALID_REQUEST\`, \`PARAMETER_INVALID\`, \`WEBHOOK_TARGET_REFUSED\`),
+\`errors: [{ path, message }]\` lists every one of them at once.
+
+A code keeps its name and its HTTP status; new failures get new codes, so a client keeps a default
+branch. Each operation of the OpenAPI document (\`/openapi.json\`) lists the codes it can answer in
+\`x-error-codes\`; the typed client exports them as the union \`ScenaristErrorCode\`.
+
+| code | status | meaning | fix |
+|---|---|---|---|
+${rows.join('\n')}
+
+## Why a run failed
+
+A FAILED scenario carries a run error code, separate from the codes above (the request that reads it
+succeeded): \`error.code\` of the scenario, \`error_code\` of its status
+(\`GET /sessions/{sid}/scenarios/{id}/status\`), and \`code\` of its \`scenario.failed\` event. The
+typed client exports them as \`ScenaristRunErrorCode\`: ${RUN_ERROR_CODES.map((c) => `\`${c}\``).join(', ')}.
+`;
+}

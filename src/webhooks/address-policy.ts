@@ -1,0 +1,53 @@
+import ipaddr from 'ipaddr.js';
+
+/** Why an address may not receive webhooks: ipaddr.js's name of its range (`loopback`, `private` ...). */
+export type AddressVerdict = { readonly allowed: true } | { readonly allowed: false; readonly addressClass: string };
+
+/** The setting an operator uses to let webhooks reach an internal range; named in every refusal. */
+export const ALLOW_SETTING = 'webhook_allow_networks';
+
+/** How a refusal reads, at registration and in the delivery log. */
+export const refusalMessage = (what: string, addressClass: string) =>
+  `${what} is ${/^[aeiou]/i.test(addressClass) ? 'an' : 'a'} ${addressClass} address; webhooks go only to public addresses (an operator may allow an internal range with the ${ALLOW_SETTING} setting)`;
+
+/**
+ * Which addresses webhook requests may go to: public unicast only, unless an operator allowed a range.
+ * Everything else (loopback, private, link-local with 169.254.169.254, unique-local, multicast,
+ * unspecified, carrier-grade NAT, broadcast, reserved, the IPv6 forms that embed an IPv4 address)
+ * would let a client aim signed requests at the host or its network. Parsing is ipaddr.js's, and an
+ * IPv4-mapped IPv6 address is judged as the IPv4 address it is.
+ */
+export class AddressPolicy {
+  private readonly allowed: readonly [ipaddr.IPv4 | ipaddr.IPv6, number][];
+
+  /** `allowNetworks`: CIDR ranges (`10.0.0.0/8`, `fd00::/8`) that are accepted whatever their class. */
+  constructor(allowNetworks: readonly string[] = []) {
+    this.allowed = allowNetworks.map((cidr) => normalizedCidr(ipaddr.parseCIDR(cidr)));
+  }
+
+  /** The verdict on one address in any spelling ipaddr.js reads; text that is no address is refused. */
+  check(address: string): AddressVerdict {
+    if (!ipaddr.isValid(address)) return { allowed: false, addressClass: 'malformed' };
+    const parsed = ipaddr.process(address);
+    if (this.allowed.some(([net, bits]) => net.kind() === parsed.kind() && parsed.match(net, bits))) return { allowed: true };
+    const range = parsed.range();
+    return range === 'unicast' ? { allowed: true } : { allowed: false, addressClass: range };
+  }
+}
+
+/** A literal IP host of a URL (`127.0.0.1`, `[::1]`), without brackets; undefined for a name. */
+export function literalAddress(hostname: string): string | undefined {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return ipaddr.isValid(bare) ? bare : undefined;
+}
+
+/** An IPv4-mapped IPv6 range (`::ffff:10.0.0.0/104`) is kept as the IPv4 range it covers. */
+function normalizedCidr([address, bits]: [ipaddr.IPv4 | ipaddr.IPv6, number]): [ipaddr.IPv4 | ipaddr.IPv6, number] {
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
+    return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
+  }
+  return [address, bits];
+}
+
+/** Whether a setting's entry is a CIDR range ipaddr.js reads. */
+export const isCidr = (text: string) => ipaddr.isValidCIDR(text);

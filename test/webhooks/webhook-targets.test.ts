@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AddressPolicy } from '../../src/webhooks/address-policy.js';
+import { DeliveryDispatcher } from '../../src/webhooks/delivery-dispatcher.js';
+import { WebhookService } from '../../src/webhooks/webhook-service.js';
+import { DIALECTS } from '../support/dialects.js';
+import { freePort } from '../support/server-process.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { useTestStore } from '../support/test-store.js';
+import { eventually, startReceiver, type Receiver } from './support/receiver.js';
+
+/** Internal targets by class, each in the spellings a client could try (the WHATWG parser reads them all). */
+const LITERAL_TARGETS: readonly (readonly [string, string])[] = [
+  ['loopback', 'http://127.0.0.1/'],
+  ['loopback', 'http://2130706433/'], // decimal
+  ['loopback', 'http://0x7f000001/'], // hex
+  ['loopback', 'http://0x7f.0.0.1/'],
+  ['loopback', 'http://0177.0.0.1/'], // octal
+  ['loopback', 'http://017700000001/'],
+  ['loopback', 'http://127.1/'], // short form
+  ['loopback', 'http://[::1]/'],
+  ['loopback', 'http://[::ffff:127.0.0.1]/'], // IPv4-mapped IPv6
+  ['loopback', 'http://[0:0:0:0:0:ffff:7f00:1]/'],
+  ['private', 'http://10.0.0.1/'],
+  ['private', 'http://172.16.5.4:8080/'],
+  ['private', 'http://192.168.1.1/'],
+  ['private', 'http://[::ffff:10.1.2.3]/'],
+  ['linkLocal', 'http://169.254.169.254/latest/meta-data/'],
+  ['linkLocal', 'http://2852039166/'], // 169.254.169.254 in decimal
+  ['linkLocal', 'http://[fe80::1]/'],
+  ['uniqueLocal', 'http://[fd00::1]/'],
+  ['multicast', 'http://224.0.0.1/'],
+  ['multicast', 'http://[ff02::1]/'],
+  ['unspecified', 'http://0.0.0.0/'],
+  ['unspecified', 'http://0/'],
+  ['unspecified', 'http://[::]/'],
+];
+
+describe.each(DIALECTS)('webhook targets at registration on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+  });
+  afterAll(async () => t?.close());
+
+  const register = (url: string, sid = 'main') => t.app.inject({ method: 'POST', url: `/api/v1/sessions/${sid}/webhooks`, payload: { url } });
+
+  it.each(LITERAL_TARGETS)('refuses a %s address written %s with 422, naming the class and the setting', async (addressClass, url) => {
+    const res = await register(url);
+    expect(res.statusCode).toBe(422);
+    const body = res.json<{ detail: string; code: string; errors: { path: string; message: string }[] }>();
+    expect(body.detail).toContain(`${addressClass} address`);
+    expect(body.detail).toContain('webhook_allow_networks');
+    expect(body.errors).toEqual([{ path: 'url', message: expect.stringContaining(addressClass) as string }]);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/sessions/main/webhooks' })).json()).toEqual({ webhooks: [] });
+  });
+
+  it('accepts a public address and a host name (names are judged at delivery)', async () => {
+    await t.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { display_name: 'public targets' } });
+    expect((await register('https://93.184.215.14/hook', 'public targets')).statusCode).toBe(201);
+    expect((await register('https://hooks.example.com/x', 'public targets')).statusCode).toBe(201);
+  });
+});
+
+describe('webhook_allow_networks', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(DIALECTS[0]!, { webhook_allow_networks: ['127.0.0.0/8', 'fd00::/8'] });
+  });
+  afterAll(async () => t?.close());
+
+  it('lets an operator allow internal ranges, and only those', async () => {
+    const register = (url: string) => t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/webhooks', payload: { url } });
+    expect((await register('http://2130706433:9/')).statusCode).toBe(201);
+    expect((await register('http://[::ffff:127.0.0.1]:9/')).statusCode).toBe(201);
+    expect((await register('http://[fd12::3]/')).statusCode).toBe(201);
+    expect((await register('http://10.0.0.1/')).statusCode).toBe(422);
+    expect((await register('http://[::1]/')).statusCode).toBe(422);
+  });
+});
+
+describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
+  let receiver: Receiver;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    receiver = await startReceiver(port);
+  });
+  afterAll(async () => receiver?.close());
+
+  describe('a name that truly resolves to loopback', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(dialect);
+    });
+    afterAll(async () => t?.close());
+
+    it('is registered, then refused at delivery without a request reaching the listener on 127.0.0.1', async () => {
+      const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => t.app.inject({ method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) });
+      await api('POST', '/sessions', { display_name: 'aims at localhost' });
+      const hook = (await api('POST', '/sessions/aims at localhost/webhooks'.replaceAll(' ', '%20'), { url: `http://localhost:${port}/hook`, events: ['session.renamed'] })).json<{ id: string }>();
+      expect((await api('PATCH', '/sessions/aims%20at%20localhost', { display_name: 'aimed at localhost' })).statusCode).toBe(200);
+      const read = async () =>
+        (await api('GET', `/sessions/aimed%20at%20localhost/webhooks/${hook.id}/deliveries`)).json<{ deliveries: { status: string; error: string | null; response_status: number | null; attempts: number }[] }>()
+          .deliveries;
+      const [failed] = await eventually(read, (d) => d[0]?.status === 'failed', 30_000, 'the refused delivery');
+      expect(failed).toMatchObject({ attempts: 1, response_status: null });
+      expect(failed!.error).toMatch(/^the host localhost is an? (loopback|unspecified) address; .*webhook_allow_networks/);
+      expect(receiver.requests).toEqual([]);
+    });
+  });
+
+  describe('a name resolved by an injected resolver', () => {
+    const store = useTestStore(dialect);
+    const RESOLVED: readonly (readonly [string, string])[] = [
+      ['loopback', '127.0.0.1'],
+      ['loopback', '::ffff:127.0.0.1'],
+      ['loopback', '::1'],
+      ['private', '10.20.30.40'],
+      ['private', '192.168.0.10'],
+      ['linkLocal', '169.254.169.254'],
+      ['linkLocal', 'fe80::1'],
+      ['uniqueLocal', 'fd00::1'],
+      ['multicast', '239.1.2.3'],
+      ['unspecified', '0.0.0.0'],
+    ];
+
+    it.each(RESOLVED)('refuses a name that resolves to a %s address (%s); nothing reaches the listener', async (addressClass, address) => {
+      const db = store().db;
+      const sessionId = randomUUID();
+      const hooks = new WebhookService(db, new AddressPolicy());
+      const hook = await hooks.create(sessionId, { url: `http://receiver.internal.test:${port}/hook` });
+      const eventId = Math.floor(Math.random() * 1e9);
+      const at = new Date(Date.now() - 60_000).toISOString();
+      await db.insertInto('event_log').values({ id: eventId, session_id: sessionId, type: 'session.renamed', at, data: '{"type":"session.renamed"}' }).execute();
+      await db
+        .insertInto('webhook_deliveries')
+        .values({ id: randomUUID(), webhook_id: hook.id, event_id: eventId, event_type: 'session.renamed', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at })
+        .execute();
+      const asked: string[] = [];
+      const dispatcher = new DeliveryDispatcher({
+        db,
+        dialect,
+        log: pino({ level: 'silent' }),
+        policy: new AddressPolicy(),
+        resolve: async (name) => {
+          asked.push(name);
+          return [address];
+        },
+      });
+      dispatcher.start();
+      try {
+        const [delivery] = await eventually(() => hooks.deliveries(sessionId, hook.id), (d) => d[0]?.status === 'failed', 30_000, 'the refused delivery');
+        expect(delivery).toMatchObject({ attempts: 1, response_status: null, delivered_at: null });
+        expect(delivery!.error).toBe(
+          `the host receiver.internal.test is ${/^[aeiou]/i.test(addressClass) ? 'an' : 'a'} ${addressClass} address; webhooks go only to public addresses (an operator may allow an internal range with the webhook_allow_networks setting)`,
+        );
+      } finally {
+        await dispatcher.close();
+      }
+      expect(asked).toContain('receiver.internal.test');
+      expect(receiver.requests).toEqual([]);
+    });
+
+    it('connects to the address it checked, and shows only the status of a receiver it reached', async () => {
+      const db = store().db;
+      const sessionId = randomUUID();
+      const policy = new AddressPolicy(['127.0.0.0/8']);
+      const hooks = new WebhookService(db, policy);
+      const hook = await hooks.create(sessionId, { url: `http://pinned.internal.test:${port}/hook` });
+      const eventId = Math.floor(Math.random() * 1e9);
+      const at = new Date(Date.now() - 60_000).toISOString();
+      await db.insertInto('event_log').values({ id: eventId, session_id: sessionId, type: 'session.renamed', at, data: '{"type":"session.renamed"}' }).execute();
+      await db
+        .insertInto('webhook_deliveries')
+        .values({ id: randomUUID(), webhook_id: hook.id, event_id: eventId, event_type: 'session.renamed', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at })
+        .execute();
+      // The first answer is the allowed address; a rebinding second answer would be refused, but is never asked.
+      let answers = 0;
+      const dispatcher = new DeliveryDispatcher({ db, dialect, log: pino({ level: 'silent' }), policy, resolve: async () => (answers++ === 0 ? ['127.0.0.1'] : ['169.254.169.254']) });
+      receiver.status = 302; // a redirect is recorded as its status, never followed
+      dispatcher.start();
+      try {
+        await receiver.waitFor((r) => r.length >= 1, 30_000, 'the pinned request');
+        const [delivery] = await eventually(() => hooks.deliveries(sessionId, hook.id), (d) => (d[0]?.attempts ?? 0) >= 1, 30_000, 'the recorded attempt');
+        expect(delivery).toMatchObject({ status: 'pending', response_status: 302, error: 'the receiver answered 302' });
+      } finally {
+        await dispatcher.close();
+        receiver.status = 204;
+      }
+      expect(receiver.requests[0]!.headers.host).toBe(`pinned.internal.test:${port}`);
+      receiver.requests.length = 0;
+    });
+  });
+});
