@@ -27,7 +27,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'default-algo-params', setting: 'default_algo_params', help: 'JSON object of its parameter values' },
   { flag: 'autorun', setting: 'autorun', help: 'queue scenarios as soon as they are created', boolean: true },
   { flag: 'domain', setting: 'domain', help: 'domain module (path or package; default: bundled warehouse example)' },
-  { flag: 'workers', setting: 'workers', help: 'algorithm worker threads (default: CPU cores; 0 = API only)' },
+  { flag: 'workers', setting: 'workers', help: 'algorithm worker threads (default: CPU cores; 0 = API only, for PostgreSQL API nodes)' },
   { flag: 'body-limit', setting: 'body_limit', help: 'largest JSON request body, e.g. 64MiB' },
   { flag: 'upload-limit', setting: 'upload_limit', help: 'largest ETL upload, e.g. 256MiB' },
   { flag: 'upload-max-field', setting: 'upload_max_field', help: 'longest row, cell, record or string in an upload, e.g. 4MiB' },

@@ -1,6 +1,6 @@
 import { resolveSettings } from '../config/resolve.js';
 import { SettingError } from '../config/setting-error.js';
-import { ExecutorLockedError } from '../executor/local/executor-lock.js';
+import { StoreLockedError } from '../store/sqlite/store-lock.js';
 import type { Settings } from '../config/settings.js';
 import { settingsFromEnv, settingsFromFile } from '../config/sources.js';
 import { flagsHelp, parseFlags, SERVE_FLAGS } from './flags.js';
@@ -10,7 +10,7 @@ import { migrate } from './migrate.js';
 const USAGE = `Usage: scenarist <command> [flags]
 
 Commands:
-  serve     run the HTTP service (and, unless --workers 0, its algorithm workers)
+  serve     run the HTTP service and its algorithm workers (one process per SQLite store)
   worker    run algorithm workers against a PostgreSQL store (distributed executor)
   migrate   bring the database schema up to date and exit
   token     create, list or revoke API tokens (authentication)
@@ -83,7 +83,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         return 1;
     }
   } catch (err) {
-    if (err instanceof SettingError || err instanceof ExecutorLockedError) {
+    if (err instanceof SettingError || err instanceof StoreLockedError) {
       console.error(`scenarist: ${err.message}`);
       return 2;
     }

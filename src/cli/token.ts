@@ -47,7 +47,7 @@ export async function tokenCommand(argv: readonly string[], settingsOf: (flags: 
     throw new SettingError(positional[expected] ?? 'ID', action === 'revoke' ? 'token revoke needs exactly one token id' : 'unexpected argument');
   }
   const settings = settingsOf(flags);
-  const store = await openStore(settings.databaseUrl);
+  const store = await openStore(settings.databaseUrl, { owner: true });
   try {
     const tokens = new TokensRepository(store.db);
     if (action === 'create') return await create(store, tokens, flags.extra);

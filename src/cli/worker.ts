@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import { lockSqliteStore } from '../store/sqlite/store-lock.js';
 import { SERVE_FLAGS } from './flags.js';
 
 export const WORKER_FLAGS = SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit'].includes(f.flag));
@@ -7,6 +8,8 @@ export const WORKER_EXTRA_FLAGS = ['concurrency'] as const;
 /** `scenarist worker`: runs algorithms for a PostgreSQL-backed deployment. */
 export async function worker(settings: Settings, _extra: Readonly<Record<string, string>>): Promise<number> {
   if (!settings.databaseUrl.startsWith('postgres')) {
+    // A store another process holds is refused as such (StoreLockedError, naming the holder).
+    if (settings.databaseUrl.startsWith('sqlite:')) lockSqliteStore(settings.databaseUrl.slice('sqlite:'.length)).release();
     console.error('scenarist: invalid setting database_url: worker processes need a postgres:// database');
     return 2;
   }

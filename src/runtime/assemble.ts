@@ -39,7 +39,7 @@ export interface Runtime {
 export async function assemble(settings: Settings, log: Logger, loadedDomain?: DomainRegistry): Promise<Runtime> {
   const domain = loadedDomain ?? (await loadDomain(settings.domain));
   checkSettingsAgainstDomain(settings, domain);
-  const store = await openStore(settings.databaseUrl);
+  const store = await openStore(settings.databaseUrl, { owner: true });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Before the executor starts: its recovery announces requeued runs.
   const webhookPolicy = new AddressPolicy(settings.webhookAllowNetworks);
@@ -67,7 +67,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       ? new (await import('../executor/distributed/distributed-executor.js')).DistributedExecutor(executorOptions)
       : new LocalExecutor(executorOptions);
   // Memory answers status polls and session lookups only where no other process writes the store.
-  const singleWriter = isSingleWriter(store.dialect, settings);
+  const singleWriter = isSingleWriter(store.dialect);
   const statusCache = singleWriter ? new StatusCache() : undefined;
   statusCache?.follow(events);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });

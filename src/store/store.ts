@@ -24,11 +24,18 @@ export interface OpenStoreOptions {
   readonly migrate?: boolean;
   /** PostgreSQL pool size. */
   readonly maxConnections?: number;
+  /**
+   * This process owns the store (a command's main thread, never its worker threads): on SQLite it
+   * takes the store's lock first, and a second owner anywhere is refused (`StoreLockedError`).
+   */
+  readonly owner?: boolean;
 }
 
 /** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const dialect = dialectOf(databaseUrl);
+  // Before the database is touched: a refused second process must not migrate or write anything.
+  const lock = dialect === 'sqlite' && options.owner ? (await import('./sqlite/store-lock.js')).lockSqliteStore(databaseUrl.slice('sqlite:'.length)) : undefined;
   // Each driver is loaded only when used: a SQLite deployment never pays for pg, nor the reverse.
   const db =
     dialect === 'sqlite'
@@ -38,6 +45,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     if (options.migrate !== false) await migrateToLatest(db as Kysely<unknown>, dialect);
   } catch (err) {
     await db.destroy();
+    lock?.release();
     throw err;
   }
   return {
@@ -47,6 +55,9 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     datasets: new DatasetsRepository(db),
     scenarios: new ScenariosRepository(db),
     runs: new RunsRepository(db, dialect),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      lock?.release();
+    },
   };
 }

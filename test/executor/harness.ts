@@ -43,6 +43,8 @@ export interface HarnessOptions {
   readonly cancelGraceMs?: number;
   readonly progressFlushMs?: number;
   readonly timeLimitOf?: TimeLimitOf;
+  /** Open the store as its owning process (SQLite: take the store lock). */
+  readonly owner?: boolean;
 }
 
 const ITEMS = JSON.stringify({
@@ -53,7 +55,7 @@ const ITEMS = JSON.stringify({
 const EVENT_DEADLINE_MS = 30_000;
 
 export async function startHarness(database: TestDatabase, options: HarnessOptions = {}): Promise<Harness> {
-  const store = await openStore(database.url);
+  const store = await openStore(database.url, { owner: options.owner ?? false });
   const domain = await loadDomain(TEST_DOMAIN);
   const recorded: RecordedEvent[] = [];
   const logs: Record<string, unknown>[] = [];

@@ -158,14 +158,14 @@ describe.each(DIALECTS)('where status polls are answered from on %s', (dialect) 
     },
   );
 
-  it('reads the database with workers 0, where another process runs the scenarios', async () => {
+  it('with workers 0 too, answers as the single-writer rule says (SQLite: no other process may write the store)', async () => {
     const t = await startTestApp(dialect, { workers: 0 });
     try {
       const main = new ScenarioClient(injectSender(t.app), 'main');
       const created = await main.created({ tag: 'polled', algo_name: 'Instant' });
       expect((await main.status(created.id)).body.status).toBe('CREATED');
       await setStatusBehindTheService(t, created.id);
-      expect((await main.status(created.id)).body.status).toBe('FAILED');
+      expect((await main.status(created.id)).body.status).toBe(dialect === 'sqlite' ? 'CREATED' : 'FAILED');
     } finally {
       await t.close();
     }

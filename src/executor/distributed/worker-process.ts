@@ -20,7 +20,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   const log = createLogger(settings);
   // Loaded here too, so a broken domain module stops the worker at once with a clear message.
   const domain = await loadDomain(settings.domain);
-  const store = await openStore(settings.databaseUrl);
+  const store = await openStore(settings.databaseUrl, { owner: true });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
   const recorder = startWorkerEvents({ store, events, log });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { coerceError } from '../../errors.js';
 import { isActive } from '../../scenarios/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
-import { dialectOf } from '../../store/dialect.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
 import { INTERRUPTED_TWICE } from '../../scenarios/run-error.js';
@@ -11,7 +10,6 @@ import type { ClaimedRun } from '../queue/claimed-run.js';
 import { nextQueued, processingSessions } from '../queue/next-queued.js';
 import { keyOf, recordOutcome, type Announcement } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
-import { lockSqliteExecutor, type ExecutorLock } from './executor-lock.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
 import { QuietQueue } from './quiet-queue.js';
 import { RunningRun } from './running-run.js';
@@ -44,7 +42,6 @@ export class LocalExecutor implements Executor {
   private dispatchAgain = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing = false;
-  private lock: ExecutorLock | undefined;
 
   constructor(options: LocalExecutorOptions) {
     this.options = fillLocalExecutorOptions(options);
@@ -68,16 +65,9 @@ export class LocalExecutor implements Executor {
       log.info('executor: workers is 0; this process runs no scenarios');
       return;
     }
-    // Recovery and the queue assume this is the store's only executor: make sure before touching either.
-    const { databaseUrl } = this.options;
-    if (dialectOf(databaseUrl) === 'sqlite') this.lock = lockSqliteExecutor(databaseUrl.slice('sqlite:'.length));
-    let recovered;
-    try {
-      recovered = await this.runs.recoverInterrupted(now());
-    } catch (err) {
-      this.releaseLock();
-      throw err;
-    }
+    // Recovery and the queue assume this is the store's only executor: the process owning the store
+    // holds its lock (`openStore` with `owner`), so no other process runs one.
+    const recovered = await this.runs.recoverInterrupted(now());
     for (const { scenarioId, sessionId } of recovered.requeued) {
       log.warn({ scenario_id: scenarioId, session_id: sessionId }, 'run interrupted by a restart; queued again');
       this.events.emit('run:queued', { scenarioId, sessionId, recovered: true });
@@ -150,7 +140,6 @@ export class LocalExecutor implements Executor {
     await this.dispatching;
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
     await this.pool?.destroy();
-    this.releaseLock();
   }
 
   /** The pool of worker threads, started on first use. */
@@ -158,11 +147,6 @@ export class LocalExecutor implements Executor {
     const { workers, databaseUrl, domain, log } = this.options;
     this.pool ??= createWorkerPool(workers, { databaseUrl, domain, logLevel: log.level });
     return this.pool;
-  }
-
-  private releaseLock(): void {
-    this.lock?.release();
-    this.lock = undefined;
   }
 
   /** Fills free worker slots from the queue; calls while it runs make it look again afterwards. */
