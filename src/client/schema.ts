@@ -22,6 +22,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness probe: the process answers */
+        get: operations["getHealthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness probe: the database answers, migrations are current, the process is not shutting down */
+        get: operations["getHealthReady"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics of this process */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -507,8 +558,110 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A COMPLETE scenario's result, as JSON or (where the algorithm declares a table view) CSV */
+        /** A COMPLETE scenario's result, as JSON or (through its first table view) CSV or XLSX */
         get: operations["getScenarioResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios/{id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The result views that apply to this scenario's algorithm (whatever its status) */
+        get: operations["getSessionsBySidScenariosByIdViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios/{id}/views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One result view of a COMPLETE scenario, drawn (a table's rows paged with limit, cursor and sort) */
+        get: operations["getSessionsBySidScenariosByIdViewsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/data/{key}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The dataset views of the domain */
+        get: operations["getSessionsBySidDataByKeyViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/data/{key}/views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One dataset view, drawn (a table paged with limit, cursor and sort) */
+        get: operations["getSessionsBySidDataByKeyViewsByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/compare/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The comparison views that apply to these scenarios (all COMPLETE, one result type) */
+        get: operations["getSessionsBySidCompareViews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/compare/views/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One comparison view of these scenarios, drawn */
+        get: operations["getSessionsBySidCompareViewsByName"];
         put?: never;
         post?: never;
         delete?: never;
@@ -520,7 +673,73 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * ViewSummary
+         * @description A view that applies, without rendering it
+         */
+        ViewSummary: {
+            /** @description the name in the view URL */
+            name: string;
+            title: string;
+            /** @description how the spec is drawn */
+            kind: "table" | "chart" | "metrics" | "text";
+        };
+        /**
+         * TableViewSpec
+         * @description kind table: columns and one page of rows
+         */
+        TableViewSpec: {
+            columns: {
+                /** @description what ?sort= names */
+                name: string;
+                label: string;
+                unit: string | null;
+                format: string | null;
+                type: "string" | "integer" | "float" | "boolean" | "datetime";
+            }[];
+            /** @description this page only, cells in column order */
+            rows: (string | number | boolean | null)[][];
+            /** @description rows of the whole table */
+            total: number;
+            next_cursor: string | null;
+            sort: {
+                column: string;
+                descending: boolean;
+            } | null;
+        };
+        /**
+         * ChartViewSpec
+         * @description kind chart
+         */
+        ChartViewSpec: {
+            /** @description a Vega-Lite v6 spec, its data inline or named in its top-level `datasets` */
+            vega_lite: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * MetricsViewSpec
+         * @description kind metrics: labelled numbers
+         */
+        MetricsViewSpec: {
+            items: {
+                label: string;
+                value: number | null;
+                unit: string | null;
+                better_when: ("HIGHER" | "LOWER" | "AT_LEAST" | "AT_MOST") | null;
+                format: string | null;
+            }[];
+        };
+        /**
+         * TextViewSpec
+         * @description kind text
+         */
+        TextViewSpec: {
+            /** @description shown escaped: no raw HTML */
+            markdown: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -562,8 +781,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -575,8 +799,236 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getHealthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getHealthReady: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "unavailable";
+                        reason: string;
+                    };
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -616,8 +1068,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -629,8 +1086,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -642,8 +1104,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -655,8 +1122,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -702,8 +1174,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -715,8 +1192,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -728,8 +1210,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -741,8 +1228,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -754,8 +1246,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -767,8 +1264,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -780,8 +1282,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -797,8 +1299,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -847,8 +1354,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -860,8 +1372,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -873,8 +1390,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -886,8 +1408,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -899,8 +1426,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -912,8 +1444,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -925,8 +1462,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -938,8 +1480,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -955,8 +1497,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -999,8 +1546,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1012,8 +1564,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1025,8 +1582,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1038,8 +1600,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1051,8 +1618,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1097,8 +1669,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1110,8 +1687,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1123,8 +1705,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1136,8 +1723,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1149,8 +1741,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1162,8 +1759,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1175,8 +1777,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1188,8 +1795,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -1205,8 +1812,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1249,8 +1861,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1262,8 +1879,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1275,8 +1897,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1288,8 +1915,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1301,8 +1933,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1429,8 +2066,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1442,8 +2084,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1455,8 +2102,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1468,8 +2120,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1481,8 +2138,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1526,8 +2188,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1539,8 +2206,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1552,8 +2224,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1565,8 +2242,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1578,8 +2260,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1639,8 +2326,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1652,8 +2344,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1665,8 +2362,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1678,8 +2380,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1691,8 +2398,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1732,8 +2444,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1745,8 +2462,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1758,8 +2480,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1771,8 +2498,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1784,8 +2516,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -1801,8 +2533,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1865,8 +2602,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1878,8 +2620,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1891,8 +2638,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1904,8 +2656,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1917,8 +2674,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -1934,8 +2691,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1979,8 +2741,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -1992,8 +2759,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2005,8 +2777,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2018,8 +2795,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2031,8 +2813,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -2048,8 +2830,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2083,8 +2870,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2096,8 +2888,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2109,8 +2906,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2122,8 +2924,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2135,8 +2942,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2148,8 +2960,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2193,8 +3010,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2206,8 +3028,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2219,8 +3046,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2232,8 +3064,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2245,8 +3082,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2258,8 +3100,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2271,8 +3118,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2284,8 +3136,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -2301,8 +3153,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2429,8 +3286,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2442,8 +3304,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2455,8 +3322,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2468,8 +3340,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2481,8 +3358,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2524,8 +3406,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2537,8 +3424,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2550,8 +3442,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2563,8 +3460,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2576,8 +3478,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2589,8 +3496,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2602,8 +3514,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -2619,8 +3531,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2632,8 +3549,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2690,8 +3612,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2703,8 +3630,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2716,8 +3648,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2729,8 +3666,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2742,8 +3684,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2755,8 +3702,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2768,8 +3720,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -2785,8 +3737,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2798,8 +3755,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3136,8 +4098,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3149,8 +4116,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3162,8 +4134,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3175,8 +4152,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3188,8 +4170,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -3205,8 +4187,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3396,8 +4383,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3409,8 +4401,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3422,8 +4419,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3435,8 +4437,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3448,8 +4455,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3461,8 +4473,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3474,8 +4491,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3487,8 +4509,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -3504,8 +4526,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3683,8 +4710,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3696,8 +4728,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3709,8 +4746,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3722,8 +4764,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3735,8 +4782,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3771,8 +4823,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3784,8 +4841,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3797,8 +4859,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3810,8 +4877,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3823,8 +4895,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4002,8 +5079,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4015,8 +5097,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4028,8 +5115,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4041,8 +5133,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4054,8 +5151,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4067,8 +5169,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4080,8 +5187,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4093,8 +5205,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4272,8 +5389,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4285,8 +5407,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4298,8 +5425,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4311,8 +5443,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4324,8 +5461,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4337,8 +5479,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4350,8 +5497,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4363,8 +5515,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4409,6 +5566,8 @@ export interface operations {
                              */
                             at: string;
                         };
+                        /** @description why the run failed; only when FAILED */
+                        error_code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
                     };
                 };
             };
@@ -4420,8 +5579,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4433,8 +5597,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4446,8 +5615,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4459,8 +5633,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4472,8 +5651,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4649,8 +5833,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4662,8 +5851,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4675,8 +5869,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4688,8 +5887,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4701,8 +5905,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4880,8 +6089,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4893,8 +6107,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4906,8 +6125,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4919,8 +6143,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4932,8 +6161,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4945,8 +6179,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4958,8 +6197,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -4971,8 +6215,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5032,8 +6281,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5045,8 +6299,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5058,8 +6317,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5071,8 +6335,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5084,8 +6353,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5127,8 +6401,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5140,8 +6419,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5153,8 +6437,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5166,8 +6455,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5179,8 +6473,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -5196,8 +6490,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5240,8 +6539,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5253,8 +6557,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5266,8 +6575,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5279,8 +6593,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5292,8 +6611,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5348,8 +6672,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5361,8 +6690,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5374,8 +6708,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5387,8 +6726,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5400,8 +6744,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5413,8 +6762,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5426,8 +6780,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5439,8 +6798,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -5456,8 +6815,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5500,8 +6864,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5513,8 +6882,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5526,8 +6900,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5539,8 +6918,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5552,8 +6936,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5588,8 +6977,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5601,8 +6995,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5614,8 +7013,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5627,8 +7031,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5640,8 +7049,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5690,8 +7104,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5703,8 +7122,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5716,8 +7140,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5729,8 +7158,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5742,8 +7176,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5820,8 +7259,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5833,8 +7277,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5846,8 +7295,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5859,8 +7313,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5872,8 +7331,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -5889,8 +7348,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5899,8 +7363,8 @@ export interface operations {
     getScenarioResult: {
         parameters: {
             query?: {
-                /** @description json (default) or csv */
-                format?: "json" | "csv";
+                /** @description json (default); csv or xlsx: the result's first table view */
+                format?: "json" | "csv" | "xlsx";
             };
             header?: never;
             path: {
@@ -5921,6 +7385,7 @@ export interface operations {
                 content: {
                     "application/json": unknown;
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Every error response */
@@ -5931,8 +7396,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5944,8 +7414,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5957,8 +7432,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5970,8 +7450,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5983,8 +7468,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -5996,8 +7486,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
                             path: string;
                             message: string;
@@ -6013,8 +7503,898 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
-                        /** @description What went wrong, for programs (`detail` is for people): BAD_INPUT: malformed or unusable input (bad query value, unreadable body, malformed URL); INVALID_PARAMETER: an algorithm or data parameter value fails its declaration; FORBIDDEN: the operation is disabled by a setting; NOT_FOUND: unknown session, scenario, dataset, algorithm or route; CONFLICT: a name is taken, or the current state forbids the operation; TOO_LARGE: a body or an upload is over its limit; INVALID_REQUEST: the request fails its schema; `errors` lists each offending field; UNAUTHORIZED: UNAUTHORIZED; UNSUPPORTED_MEDIA_TYPE: the body is of a content type the route does not take; REQUEST_TIMEOUT: REQUEST_TIMEOUT; HEADERS_TOO_LARGE: HEADERS_TOO_LARGE; INTERNAL_ERROR: the service failed; the request may be retried; UPLOAD_STRUCTURE_LIMIT: an uploaded file has a row, cell, record or run of text longer than the upload_max_field setting; UPLOAD_TIME_LIMIT: the upload needed more time than the upload_time_limit setting; nothing was stored; UPLOAD_BUSY: every upload thread is busy; retry after the Retry-After seconds */
-                        code: "BAD_INPUT" | "INVALID_PARAMETER" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "TOO_LARGE" | "INVALID_REQUEST" | "UNAUTHORIZED" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_STRUCTURE_LIMIT" | "UPLOAD_TIME_LIMIT" | "UPLOAD_BUSY";
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidScenariosByIdViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description scenario id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ViewSummary"][];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidScenariosByIdViewsByName: {
+        parameters: {
+            query?: {
+                /** @description table rows per page, 1 to 1000 (default 100) */
+                limit?: string;
+                /** @description the next_cursor of the previous page */
+                cursor?: string;
+                /** @description a column name, or -<column> for descending */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description scenario id */
+                id: string;
+                /** @description the view name, as the list gives it */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rendered view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        title: string;
+                        /** @description how the spec is drawn */
+                        kind: "table" | "chart" | "metrics" | "text";
+                        /** @description the spec of `kind` */
+                        spec: components["schemas"]["TableViewSpec"] | components["schemas"]["ChartViewSpec"] | components["schemas"]["MetricsViewSpec"] | components["schemas"]["TextViewSpec"];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidDataByKeyViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description dataset key */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ViewSummary"][];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidDataByKeyViewsByName: {
+        parameters: {
+            query?: {
+                /** @description table rows per page, 1 to 1000 (default 100) */
+                limit?: string;
+                /** @description the next_cursor of the previous page */
+                cursor?: string;
+                /** @description a column name, or -<column> for descending */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description dataset key */
+                key: string;
+                /** @description the view name, as the list gives it */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rendered view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        title: string;
+                        /** @description how the spec is drawn */
+                        kind: "table" | "chart" | "metrics" | "text";
+                        /** @description the spec of `kind` */
+                        spec: components["schemas"]["TableViewSpec"] | components["schemas"]["ChartViewSpec"] | components["schemas"]["MetricsViewSpec"] | components["schemas"]["TextViewSpec"];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidCompareViews: {
+        parameters: {
+            query: {
+                /** @description comma-separated ids of 2 to 6 COMPLETE scenarios of one result type */
+                ids: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ViewSummary"][];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidCompareViewsByName: {
+        parameters: {
+            query: {
+                /** @description comma-separated ids of 2 to 6 COMPLETE scenarios of one result type */
+                ids: string;
+                /** @description table rows per page, 1 to 1000 (default 100) */
+                limit?: string;
+                /** @description the next_cursor of the previous page */
+                cursor?: string;
+                /** @description a column name, or -<column> for descending */
+                sort?: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description the view name, as the list gives it */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A rendered view */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        title: string;
+                        /** @description how the spec is drawn */
+                        kind: "table" | "chart" | "metrics" | "text";
+                        /** @description the spec of `kind` */
+                        spec: components["schemas"]["TableViewSpec"] | components["schemas"]["ChartViewSpec"] | components["schemas"]["MetricsViewSpec"] | components["schemas"]["TextViewSpec"];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
                     };
                 };
             };
