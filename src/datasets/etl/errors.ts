@@ -1,4 +1,4 @@
-import { ScenaristError, type ErrorCode } from '../../errors.js';
+import { ScenaristError } from '../../errors.js';
 
 /**
  * A request-level ETL failure (HTTP 400): the upload as a whole cannot be processed, e.g. no files, an
