@@ -35,6 +35,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'request-timeout', setting: 'request_timeout', help: 'longest time to receive a whole request, e.g. 300s (0 = none)' },
   { flag: 'headers-timeout', setting: 'headers_timeout', help: 'longest time to receive request headers, e.g. 30s' },
   { flag: 'keep-alive-timeout', setting: 'keep_alive_timeout', help: 'idle keep-alive connection lifetime, e.g. 72s' },
+  { flag: 'max-experiment-size', setting: 'max_experiment_size', help: 'most scenarios one experiment may create (default 10000)' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];

@@ -49,6 +49,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     requestTimeoutMs: raw.request_timeout === undefined ? 300_000 : parseTimeout('request_timeout', raw.request_timeout, true),
     headersTimeoutMs: raw.headers_timeout === undefined ? 0 : parseTimeout('headers_timeout', raw.headers_timeout),
     keepAliveTimeoutMs: raw.keep_alive_timeout === undefined ? 72_000 : parseTimeout('keep_alive_timeout', raw.keep_alive_timeout),
+    maxExperimentSize: raw.max_experiment_size === undefined ? 10_000 : parseInteger('max_experiment_size', raw.max_experiment_size, 1, 1_000_000),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).

@@ -34,6 +34,8 @@ export interface Settings {
   readonly headersTimeoutMs: number;
   /** How long an idle keep-alive connection stays open, in ms. */
   readonly keepAliveTimeoutMs: number;
+  /** Most scenarios one experiment may create (combinations times repeats); more is a 413. */
+  readonly maxExperimentSize: number;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -71,6 +73,7 @@ export const SETTING_NAMES = [
   'request_timeout',
   'headers_timeout',
   'keep_alive_timeout',
+  'max_experiment_size',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -2,7 +2,9 @@ import type { Settings } from '../config/settings.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { EventFeed } from '../events/event-feed.js';
+import type { ExperimentService } from '../experiments/service.js';
 import type { Executor } from '../executor/executor.js';
+import type { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
@@ -20,6 +22,9 @@ export interface Services {
   /** Live events for SSE subscribers (read from the event log). */
   readonly eventFeed: EventFeed;
   readonly webhooks: WebhookService;
+  /** Run, cancel, reset or delete many scenarios in one transaction. */
+  readonly batch: ScenarioBatchActions;
+  readonly experiments: ExperimentService;
 }
 
 export interface RouteOptions {

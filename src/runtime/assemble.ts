@@ -8,7 +8,10 @@ import type { DomainRegistry } from '../domain/registry.js';
 import { RunEvents } from '../executor/events.js';
 import type { Executor } from '../executor/executor.js';
 import { LocalExecutor } from '../executor/local/local-executor.js';
+import { ExperimentProgress } from '../experiments/progress-tracker.js';
+import { ExperimentService } from '../experiments/service.js';
 import type { Services } from '../http/services.js';
+import { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import { ScenarioService } from '../scenarios/service.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
@@ -87,6 +90,9 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     },
     { cacheResolution: singleWriter },
   );
+  const batch = new ScenarioBatchActions({ store, executor, statusCache });
+  const experiments = new ExperimentService({ store, domain, executor, batch, statusCache, maxSize: settings.maxExperimentSize });
+  const stopExperimentEvents = new ExperimentProgress(store.experiments, (facts) => serverEvents.recorder.record(facts), log).follow(events);
   await sessions.ensureMain();
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
   await executor.start().catch(async (err: unknown) => {
@@ -96,13 +102,14 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   });
   log.debug({ dialect: store.dialect }, 'store open');
   return {
-    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db) },
+    services: { settings, store, domain, sessions, datasets, scenarios, executor, eventFeed: serverEvents.feed, webhooks: new WebhookService(store.db), batch, experiments },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.
       await executor.close();
       await datasets.close();
       statusCache?.clear();
+      await stopExperimentEvents();
       // After the executor: its last outcomes are logged (and sent) before the store goes away.
       await serverEvents.close();
       await store.close();
