@@ -10,6 +10,7 @@ import type { components, operations, paths } from './schema.js';
 
 export type { components, operations, paths };
 export { EventStreamError, SseParser, type ScenaristEvent, type WatchEventsOptions } from './events.js';
+export { runExperiment, type ExperimentResult, type RunExperimentOptions } from './run-experiment.js';
 
 export interface ScenaristClientOptions {
   /** The server with its API prefix, e.g. `http://localhost:8000/api/v1`. */

@@ -39,7 +39,9 @@ const complete = (db: Kysely<Database>, sessionId: string, experimentId: string)
  * axis value is computed from the scenario's combination index, so no JSON is read.
  */
 export async function axisStats(db: Kysely<Database>, sessionId: string, experimentId: string, axis: AxisShape): Promise<AxisKpiStats[]> {
-  const valueIndex = sql<number>`(s.experiment_combo / cast(${axis.stride} as integer)) % cast(${axis.length} as integer)`;
+  // Inlined (integers of our own): PostgreSQL matches a GROUP BY expression to the selected one only
+  // when both are the same text, which two bound parameters are not.
+  const valueIndex = sql<number>`(s.experiment_combo / ${sql.lit(Math.trunc(axis.stride))}) % ${sql.lit(Math.trunc(axis.length))}`;
   const rows = await complete(db, sessionId, experimentId)
     .select([
       valueIndex.as('valueIndex'),

@@ -87,7 +87,7 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
       run: true,
     });
     expect(created.status).toBe(201);
-    const done = await waitFor(created.body.id, (e) => e.counts.COMPLETE + e.counts.FAILED === 4);
+    const done = await waitFor(created.body.id, (e) => e.counts.COMPLETE! + e.counts.FAILED! === 4);
     expect(done.counts.COMPLETE).toBe(4);
     expect(done.progress).toBe(1);
     const summary = done.summary!;
