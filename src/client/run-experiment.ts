@@ -28,23 +28,29 @@ export interface RunExperimentOptions {
   readonly checkEveryMs?: number;
 }
 
+/** The server's refusal as an Error carrying its body (`{ detail, code, errors? }`). */
+function refused(body: unknown, fallback: string): Error {
+  const detail = (body as { detail?: unknown } | undefined)?.detail;
+  return Object.assign(new Error(typeof detail === 'string' ? detail : fallback), { body });
+}
+
 const finished = (e: ExperimentResult) => (e.counts.QUEUED ?? 0) + (e.counts.PROCESSING ?? 0) === 0;
 
 /**
  * Creates an experiment, runs it, waits through the session's events until its last run ended, and
  * answers the experiment with its summary. The experiment is created first and run once the event
  * stream is being read; it is also read every `checkEveryMs`, so a dropped stream never leaves the
- * caller waiting for ever. Throws the server's error body (`{ detail, code, errors? }`) on a refusal.
+ * caller waiting for ever. Throws an Error whose `body` is the server's (`{ detail, code, errors? }`) on a refusal.
  */
 export async function runExperiment(client: ScenaristClient, options: RunExperimentOptions): Promise<ExperimentResult> {
   const sid = options.session;
   const created = await client.POST('/sessions/{sid}/experiments', { params: { path: { sid } }, body: { ...options.experiment, run: false } });
-  if (created.error !== undefined || created.data === undefined) throw created.error ?? new Error('experiment not created');
+  if (created.error !== undefined || created.data === undefined) throw refused(created.error, 'experiment not created');
   const eid = created.data.id;
   const read = async (): Promise<ExperimentResult> => {
     const reply = await client.GET('/sessions/{sid}/experiments/{eid}', { params: { path: { sid, eid } } });
-    if (reply.error !== undefined || reply.data === undefined) throw reply.error ?? new Error('experiment not readable');
-    return reply.data as unknown as ExperimentResult;
+    if (reply.error !== undefined || reply.data === undefined) throw refused(reply.error, 'experiment not readable');
+    return reply.data;
   };
   const stop = new AbortController();
   options.signal?.addEventListener('abort', () => stop.abort(options.signal?.reason), { once: true });
@@ -62,7 +68,7 @@ export async function runExperiment(client: ScenaristClient, options: RunExperim
     .catch(() => {});
   try {
     const run = await client.POST('/sessions/{sid}/experiments/{eid}/run', { params: { path: { sid, eid } } });
-    if (run.error !== undefined) throw run.error;
+    if (run.error !== undefined) throw refused(run.error, 'experiment not run');
     for (;;) {
       const current = await read();
       if (finished(current)) return current;

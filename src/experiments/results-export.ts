@@ -61,7 +61,7 @@ function cellsOf(row: ExperimentResultRow, paths: readonly string[], kpis: reado
 async function* csvText(source: ResultsSource, columns: Columns): AsyncGenerator<string> {
   const paths = source.axes.map((a) => a.path);
   yield csvLine(columns.names);
-  let lines: string[] = [];
+  const lines: string[] = [];
   for await (const row of resultRows(source)) {
     lines.push(csvLine(cellsOf(row, paths, columns.kpis)));
     if (lines.length >= PAGE) yield* batched(lines.splice(0));
