@@ -40,6 +40,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'keep-alive-timeout', setting: 'keep_alive_timeout', help: 'idle keep-alive connection lifetime, e.g. 72s' },
   { flag: 'shutdown-delay', setting: 'shutdown_delay', help: 'after SIGTERM, serve this long with /health/ready at 503 before closing, e.g. 5s (default 0)' },
   { flag: 'webhook-allow-network', setting: 'webhook_allow_networks', help: 'CIDR range webhooks may reach although internal, e.g. 10.0.0.0/8; repeat', repeatable: true },
+  { flag: 'max-experiment-size', setting: 'max_experiment_size', help: 'most scenarios one experiment may create (default 10000)' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];

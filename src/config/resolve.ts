@@ -57,6 +57,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     // 0: close at once. Behind a load balancer that probes /health/ready, its probe interval or more.
     shutdownDelayMs: raw.shutdown_delay === undefined ? 0 : parseTimeout('shutdown_delay', raw.shutdown_delay, true),
     webhookAllowNetworks: raw.webhook_allow_networks === undefined ? [] : parseNetworks('webhook_allow_networks', raw.webhook_allow_networks),
+    maxExperimentSize: raw.max_experiment_size === undefined ? 10_000 : parseInteger('max_experiment_size', raw.max_experiment_size, 1, 1_000_000),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).

@@ -44,6 +44,8 @@ export interface Settings {
   readonly shutdownDelayMs: number;
   /** CIDR ranges webhooks may reach although they are internal (loopback, private ...); empty: none. */
   readonly webhookAllowNetworks: readonly string[];
+  /** Most scenarios one experiment may create (combinations times repeats); more is a 413. */
+  readonly maxExperimentSize: number;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -86,6 +88,7 @@ export const SETTING_NAMES = [
   'keep_alive_timeout',
   'shutdown_delay',
   'webhook_allow_networks',
+  'max_experiment_size',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'dataset.deleted',
   'session.renamed',
   'session.deleted',
+  'experiment.progress',
+  'experiment.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -36,6 +38,9 @@ export interface EventFacts {
   readonly code?: string;
   readonly dataset_key?: string;
   readonly display_name?: string;
+  /** Experiment events: which experiment, and how many of its scenarios are in each status. */
+  readonly experiment_id?: string;
+  readonly counts?: Readonly<Record<StoredStatus, number>>;
 }
 
 /** An event as delivered: the `data` of an SSE frame and the body of a webhook request. */

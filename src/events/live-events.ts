@@ -3,6 +3,7 @@ import type { RunEvents } from '../executor/events.js';
 import type { Store } from '../store/store.js';
 import type { AddressPolicy } from '../webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher.js';
+import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { EventChannel } from './event-channel.js';
 import { EventFeed } from './event-feed.js';
 import { EventLog } from './event-log.js';
@@ -74,5 +75,7 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
 export function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl' | 'webhookPolicy'>): EventRecorder {
   const recorder = new EventRecorder(new EventLog(store.db, store.dialect), { log });
   recorder.follow(events);
+  // Experiment counts change with this process's runs too; its timer never keeps the process alive.
+  new ExperimentProgress(store.experiments, (facts) => recorder.record(facts), log).follow(events);
   return recorder;
 }

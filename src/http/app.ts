@@ -18,10 +18,12 @@ import { serverTimeouts } from './guards/timeouts.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
+import { experimentRoutes } from './routes/experiments.js';
 import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { scenarioBatchRoutes } from './routes/scenario-batch.js';
 import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
 import { scenarioLogRoutes } from './routes/scenario-logs.js';
 import { resultRoutes } from './routes/result.js';
@@ -135,6 +137,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(compareRoutes, opts);
     await scope.register(resultRoutes, opts);
     await scope.register(viewRoutes, opts);
+    await scope.register(scenarioBatchRoutes, opts);
+    await scope.register(experimentRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

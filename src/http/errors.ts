@@ -65,6 +65,7 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
   if (err instanceof ScenaristError) {
     const status = STATUS_BY_CODE[err.code];
     const body = errorBody(err.code, err.message);
+    // A 422, and any error that lists what is wrong field by field (an experiment's invalid combinations), carry `errors`.
     return { status, body: status === 422 || err.fields.length > 0 ? { ...body, errors: err.fields } : body };
   }
   if (err instanceof ParameterError) return { status: 400, body: { ...errorBody('PARAMETER_INVALID', err.message), errors: err.errors } };

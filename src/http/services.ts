@@ -2,9 +2,11 @@ import type { Settings } from '../config/settings.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { EventFeed } from '../events/event-feed.js';
+import type { ExperimentService } from '../experiments/service.js';
 import type { Executor } from '../executor/executor.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Readiness } from '../runtime/readiness.js';
+import type { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
@@ -29,6 +31,9 @@ export interface Services {
   readonly metrics: ServiceMetrics;
   /** What `GET /health/ready` checks; told when a graceful shutdown starts. */
   readonly readiness: Readiness;
+  /** Run, cancel, reset or delete many scenarios in one transaction. */
+  readonly batch: ScenarioBatchActions;
+  readonly experiments: ExperimentService;
 }
 
 export interface RouteOptions {

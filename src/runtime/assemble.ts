@@ -8,7 +8,10 @@ import type { DomainRegistry } from '../domain/registry.js';
 import { RunEvents } from '../executor/events.js';
 import type { Executor } from '../executor/executor.js';
 import { LocalExecutor } from '../executor/local/local-executor.js';
+import { ExperimentProgress } from '../experiments/progress-tracker.js';
+import { ExperimentService } from '../experiments/service.js';
 import type { Services } from '../http/services.js';
+import { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import { ScenarioService } from '../scenarios/service.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
@@ -108,6 +111,9 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     },
     { cacheResolution: singleWriter },
   );
+  const batch = new ScenarioBatchActions({ store, executor, statusCache });
+  const experiments = new ExperimentService({ store, domain, executor, batch, statusCache, maxSize: settings.maxExperimentSize });
+  const stopExperimentEvents = new ExperimentProgress(store.experiments, (facts) => serverEvents.recorder.record(facts), log).follow(events);
   await sessions.ensureMain();
   const readiness = await Readiness.of(store, settings.databaseUrl);
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
@@ -132,6 +138,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       metrics,
       readiness,
       views,
+      batch,
+      experiments,
     },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue
@@ -140,6 +148,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       stopRunMetrics();
       await datasets.close();
       statusCache?.clear();
+      await stopExperimentEvents();
       // After the executor: its last outcomes are logged (and sent) before the store goes away.
       await serverEvents.close();
       await store.close();

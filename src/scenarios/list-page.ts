@@ -35,6 +35,7 @@ export interface ScenarioListParams {
   readonly algo?: string;
   readonly dataset?: string;
   readonly q?: string;
+  readonly experiment?: string;
   readonly sort?: string;
   readonly limit?: number;
   readonly cursor?: string;
@@ -93,7 +94,7 @@ export async function scenarioPage(deps: ScenarioPageDeps, sessionId: string, pa
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, sortText);
   const rows = await listScenarioPage(deps.store.db, deps.store.dialect, {
     sessionId,
-    filter: { status: params.status, algo: params.algo, dataset: params.dataset, q: params.q },
+    filter: { status: params.status, algo: params.algo, dataset: params.dataset, q: params.q, experiment: params.experiment },
     sort,
     limit,
     after,

@@ -12,6 +12,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   scenario_kpis: ScenarioKpisTable;
   scenario_log_lines: ScenarioLogLinesTable;
+  experiments: ExperimentsTable;
 }
 
 export interface SessionsTable {
@@ -77,6 +78,12 @@ export interface ScenariosTable {
   /** What the run threw, when FAILED by its own error: class, and stack frames as a JSON array. */
   error_class: string | null;
   error_stack: string | null;
+  /** The experiment that made it (null for a scenario created alone). */
+  experiment_id: string | null;
+  /** Its combination's index in the experiment's grid (repeats share it). */
+  experiment_combo: number | null;
+  /** JSON object of axis path to this scenario's value on it. */
+  axis_values: string | null;
 }
 
 export interface ApiTokensTable {
@@ -158,4 +165,21 @@ export interface ScenarioLogLinesTable {
   message: string;
   /** JSON object text, or null without fields. */
   fields: string | null;
+}
+
+/** A parameter sweep: its scenarios point to it by `experiment_id`. */
+export interface ExperimentsTable {
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  /** Unique within the session; its scenarios are tagged `<name>/<n>`. */
+  name: string;
+  algo_name: string;
+  /** JSON of the request as validated: dataset, base parameters, axes (values listed), repeats. */
+  spec: string;
+  /** How many scenarios it created (combinations times repeats). */
+  size: number;
+  created_at: string;
+  /** Set when the last run ended, by the first process to see it; cleared when one is queued again. */
+  completed_at: string | null;
 }

@@ -10,6 +10,8 @@ export interface ScenarioFilter {
   readonly dataset?: string;
   /** A substring of the tag, case-insensitive. */
   readonly q?: string;
+  /** Only the scenarios of this experiment. */
+  readonly experiment?: string;
 }
 
 export type ScenarioSort =
@@ -84,6 +86,7 @@ function filtered<Q extends ScenarioQuery>(q: Q, dialect: StoreDialect, query: S
   if (filter.status !== undefined) out = out.where('s.status', '=', filter.status) as Q;
   if (filter.algo !== undefined) out = out.where('s.algo_name', '=', filter.algo) as Q;
   if (filter.dataset !== undefined) out = out.where('s.dataset_key', '=', filter.dataset) as Q;
+  if (filter.experiment !== undefined) out = out.where('s.experiment_id', '=', filter.experiment) as Q;
   if (filter.q !== undefined && filter.q !== '') {
     const pattern = likePattern(filter.q);
     out = out.where(dialect === 'postgres' ? sql<boolean>`s.tag ilike ${pattern} escape '\\'` : sql<boolean>`s.tag like ${pattern} escape '\\'`) as Q;
@@ -163,4 +166,11 @@ async function unvaluedPage(
   if (afterSeq !== undefined) q = q.where('s.seq', '>', afterSeq);
   const rows = (await q.orderBy('s.seq', 'asc').limit(want).execute()) as unknown as (ScenarioRecord & { seq: number })[];
   return rows.map(({ seq, ...record }) => ({ record, seq, sortValue: null }));
+}
+
+/** Every scenario of the session the filter matches, as id and creation sequence, in creation order (batch actions). */
+export async function matchingScenarios(db: Kysely<Database>, dialect: StoreDialect, sessionId: string, filter: ScenarioFilter): Promise<{ id: string; seq: number }[]> {
+  const query = { sessionId, filter, sort: { by: 'created_at', descending: false }, limit: 0, withResult: false } as const;
+  const q = filtered(db.selectFrom('scenarios as s').select(['s.id as id', 's.seq as seq']) as unknown as ScenarioQuery, dialect, query);
+  return (await q.orderBy('s.seq').execute()) as unknown as { id: string; seq: number }[];
 }

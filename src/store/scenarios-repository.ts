@@ -149,6 +149,9 @@ const insertQuery = prepared((db, scenario: NewScenario) => {
     .expression(db.getExecutor().adapter instanceof PostgresAdapter ? source.forShare() : source);
 });
 
+/** A scenario outside any experiment. */
+const NO_EXPERIMENT = { experiment_id: null, experiment_combo: null, axis_values: null } as const;
+
 /** Scenario rows: client-facing reads, insert, delete and copy (run state is `RunsRepository`'s). */
 export class ScenariosRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -289,7 +292,8 @@ export class ScenariosRepository {
     const rows = await db.selectFrom('scenarios').selectAll().where('session_id', '=', fromSessionId).orderBy('seq').execute();
     if (rows.length === 0) return;
     const copies = rows.map(({ seq: _seq, ...row }) => {
-      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0 };
+      // Experiments are not copied: a copied scenario belongs to none.
+      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0, ...NO_EXPERIMENT };
       return keepsRun(row.status) ? base : { ...base, status: 'CREATED' as const, ...NO_RUN };
     });
     // Batches keep each statement under SQLite's bound-parameter limit.

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { dialectOf, type StoreDialect } from './dialect.js';
 import { DatasetsRepository } from './datasets-repository.js';
+import { ExperimentsRepository } from './experiments-repository.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import { RunsRepository } from './runs-repository.js';
 import { ScenariosRepository } from './scenarios-repository.js';
@@ -16,6 +17,7 @@ export interface Store {
   readonly scenarios: ScenariosRepository;
   /** Run state of scenarios: every status transition after creation. */
   readonly runs: RunsRepository;
+  readonly experiments: ExperimentsRepository;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     datasets: new DatasetsRepository(db),
     scenarios: new ScenariosRepository(db),
     runs: new RunsRepository(db, dialect),
+    experiments: new ExperimentsRepository(db),
     close: async () => {
       await db.destroy();
       lock?.release();

@@ -68,11 +68,12 @@ const ScenarioPage = Type.Object(
   { title: 'A page of scenarios' },
 );
 
-const ScenarioListQuery = Type.Object({
+export const ScenarioListQuery = Type.Object({
   status: Type.Optional(Status),
   algo: Type.Optional(Type.String({ description: 'algorithm name' })),
   dataset: Type.Optional(Type.String({ description: 'dataset key' })),
   q: Type.Optional(Type.String({ description: 'a substring of the tag, case-insensitive' })),
+  experiment: Type.Optional(Type.String({ description: 'experiment id: only its scenarios' })),
   sort: Type.Optional(
     Type.String({
       description: 'created_at (default), tag, or kpi:<name> (scenarios without the KPI value last); prefix - for descending',

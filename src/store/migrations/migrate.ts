@@ -9,6 +9,7 @@ import { eventLogMigration } from './0005-event-log.js';
 import { webhooksMigration } from './0006-webhooks.js';
 import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
+import { experimentsMigration } from './0011-experiments.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -21,6 +22,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0006-webhooks': webhooksMigration(dialect),
     '0007-run-insight': runInsightMigration,
     '0008-list-indexes': listIndexesMigration(dialect),
+    '0011-experiments': experimentsMigration(dialect),
   };
 }
 

@@ -1,0 +1,133 @@
+import type { DomainRegistry } from '../domain/registry.js';
+import { invalidRequest, notFound, ScenaristError, type FieldError } from '../errors.js';
+import { ParameterError } from '../params/errors.js';
+import type { ParamDecls } from '../params/kinds.js';
+import { validateParams } from '../params/validate.js';
+import { combinationAt, combinationCount, gridSize, listAxes, type Axis, type AxisInput, type AxisTarget } from './grid.js';
+
+export interface ExperimentRequest {
+  readonly name: string;
+  readonly algoName: string;
+  /** The dataset of every scenario, unless `dataset_key` is an axis. */
+  readonly datasetKey?: string | undefined;
+  /** Values every combination shares; an axis overrides its own parameter. */
+  readonly algoParams?: unknown;
+  readonly dataParams?: unknown;
+  readonly axes: Readonly<Record<string, AxisInput>>;
+  /** Scenarios per combination (each run gets its own seed). */
+  readonly repeats: number;
+}
+
+/** One combination of axis values, validated and serialized as its scenarios store it. */
+export interface PlannedCombination {
+  readonly datasetKey: string;
+  readonly algoParamsJson: string;
+  readonly dataParamsJson: string;
+  /** JSON object of axis path to value. */
+  readonly axisValuesJson: string;
+}
+
+export interface ExperimentPlan {
+  readonly axes: readonly Axis[];
+  readonly combinations: readonly PlannedCombination[];
+  readonly repeats: number;
+  /** Scenarios to create: combinations times repeats. */
+  readonly size: number;
+  /** Every dataset key a combination uses. */
+  readonly datasetKeys: readonly string[];
+}
+
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** Calls `check`, turning a ParameterError into an entry of `errors` at `path`. */
+function collect(errors: FieldError[], path: string, check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    if (!(err instanceof ParameterError)) throw err;
+    errors.push({ path, message: err.message });
+  }
+}
+
+function invalid(errors: readonly FieldError[]): ScenaristError {
+  const shown = errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`);
+  const more = errors.length > 5 ? `; and ${errors.length - 5} more (see errors)` : '';
+  return new ScenaristError('INVALID_PARAMETER', `invalid experiment: ${shown.join('; ')}${more}`, errors);
+}
+
+/**
+ * Checks an experiment request against the domain's parameter declarations and lays out its grid,
+ * before anything is stored: 413 over `maxSize` (counted from the axes' lengths alone), 404 for an
+ * unknown algorithm, 400 listing every invalid axis value and every invalid combination.
+ */
+export function planExperiment(domain: DomainRegistry, request: ExperimentRequest, maxSize: number): ExperimentPlan {
+  const size = gridSize(request.axes, request.repeats);
+  if (size > maxSize) {
+    throw new ScenaristError('TOO_LARGE', `the experiment would create ${size} scenarios; the limit (setting max_experiment_size) is ${maxSize}`);
+  }
+  const algorithm = domain.algorithm(request.algoName);
+  if (!algorithm) throw notFound(`algorithm '${request.algoName}' not found`);
+  const decls: Record<'algo_params' | 'data_params', ParamDecls> = { algo_params: domain.parametersOf(algorithm), data_params: domain.dataParameters };
+  const base = { algo_params: asObject(request.algoParams), data_params: asObject(request.dataParams) };
+  const axes = listAxes(request.axes, (t) => t.kind !== 'dataset_key' && decls[t.kind][t.name]?.kind === 'integer');
+  const datasetAxis = axes.find((axis) => axis.target.kind === 'dataset_key');
+  if (!datasetAxis && request.datasetKey === undefined) {
+    throw invalidRequest('dataset_key is required unless dataset_key is an axis', [{ path: 'dataset_key', message: 'is required unless dataset_key is an axis' }]);
+  }
+
+  const errors: FieldError[] = [];
+  for (const axis of axes) checkAxis(axis, decls, base, errors);
+  if (errors.length > 0) throw invalid(errors);
+
+  const combinations: PlannedCombination[] = [];
+  const count = combinationCount(axes);
+  for (let index = 0; index < count; index++) {
+    const picks = combinationAt(axes, index);
+    const params = { algo_params: { ...base.algo_params }, data_params: { ...base.data_params } };
+    let datasetKey = request.datasetKey ?? '';
+    const axisValues: Record<string, unknown> = {};
+    axes.forEach((axis, a) => {
+      const value = axis.values[picks[a]!];
+      axisValues[axis.path] = value;
+      if (axis.target.kind === 'dataset_key') datasetKey = String(value);
+      else params[axis.target.kind][axis.target.name] = value;
+    });
+    collect(errors, `combinations[${index}]`, () => {
+      combinations.push({
+        datasetKey,
+        algoParamsJson: JSON.stringify(validateParams(decls.algo_params, params.algo_params)),
+        dataParamsJson: JSON.stringify(validateParams(decls.data_params, params.data_params)),
+        axisValuesJson: JSON.stringify(axisValues),
+      });
+    });
+  }
+  if (errors.length > 0) throw invalid(errors);
+  const datasetKeys = datasetAxis ? [...new Set(datasetAxis.values.map(String))] : [request.datasetKey!];
+  return { axes, combinations, repeats: request.repeats, size: combinations.length * request.repeats, datasetKeys };
+}
+
+/** Each value of one axis, with the shared values, against its declaration; the path itself must name a parameter. */
+function checkAxis(
+  axis: Axis,
+  decls: Record<'algo_params' | 'data_params', ParamDecls>,
+  base: Record<'algo_params' | 'data_params', Record<string, unknown>>,
+  errors: FieldError[],
+): void {
+  const target: AxisTarget = axis.target;
+  if (target.kind === 'dataset_key') {
+    axis.values.forEach((value, i) => {
+      if (typeof value !== 'string' || value === '') errors.push({ path: `axes.${axis.path}[${i}]`, message: 'a dataset key is a non-empty string' });
+    });
+    return;
+  }
+  const own = decls[target.kind];
+  if (!Object.hasOwn(own, target.name)) {
+    const known = Object.keys(own);
+    errors.push({ path: `axes.${axis.path}`, message: `unknown parameter '${target.name}' (known: ${known.length === 0 ? 'none' : known.join(', ')})` });
+    return;
+  }
+  axis.values.forEach((value, i) => {
+    collect(errors, `axes.${axis.path}[${i}]`, () => validateParams({ [target.name]: own[target.name]! }, { [target.name]: value ?? base[target.kind][target.name] }));
+  });
+}

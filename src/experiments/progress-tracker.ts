@@ -1,0 +1,78 @@
+import type { Logger } from 'pino';
+import type { EventFacts } from '../events/event-types.js';
+import type { RunEvents } from '../executor/events.js';
+import type { ExperimentsRepository } from '../store/experiments-repository.js';
+import { countsView, type StatusCounts } from './counts.js';
+
+/** At most 4 progress events a second per experiment (per process). */
+const INTERVAL_MS = 250;
+
+/**
+ * Turns the run events of an experiment's scenarios into `experiment.progress` (when its counts
+ * changed, coalesced to one per interval) and `experiment.completed` (when no run of it is queued or
+ * running any more). Counts are read from the database, so whichever process sees a change reports
+ * the state of every process's runs; the completion is claimed on the experiment row, so of several
+ * processes seeing the last run end exactly one reports it.
+ */
+export class ExperimentProgress {
+  private readonly scenarios = new Set<string>();
+  private readonly sent = new Map<string, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly experiments: ExperimentsRepository,
+    private readonly record: (facts: EventFacts) => void,
+    private readonly log: Logger,
+  ) {}
+
+  /** Follows the run events of `events`; answers the function that stops following (and flushes). */
+  follow(events: RunEvents): () => Promise<void> {
+    const touch = (e: { scenarioId: string }) => this.touch(e.scenarioId);
+    const stops = (['run:queued', 'run:started', 'run:completed', 'run:failed', 'run:reset'] as const).map((name) => events.on(name, touch));
+    return async () => {
+      for (const stop of stops) stop();
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      await this.flushing;
+      await this.flush();
+    };
+  }
+
+  private touch(scenarioId: string): void {
+    this.scenarios.add(scenarioId);
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushing = this.flush()
+        .catch((err: unknown) => this.log.warn({ err }, 'experiment progress: could not read counts'))
+        .finally(() => (this.flushing = undefined));
+    }, INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private async flush(): Promise<void> {
+    const ids = [...this.scenarios];
+    this.scenarios.clear();
+    if (ids.length === 0) return;
+    for (const { id, sessionId } of await this.experiments.experimentsOf(ids)) {
+      const counts = countsView(await this.experiments.counts(sessionId, id));
+      const key = JSON.stringify(counts.counts);
+      if (this.sent.get(id) !== key) {
+        this.sent.set(id, key);
+        this.record({ type: 'experiment.progress', session_id: sessionId, experiment_id: id, counts: counts.counts, progress: counts.progress });
+      }
+      await this.settle(id, sessionId, counts.counts);
+    }
+  }
+
+  /** Reports the completion once when nothing of it is queued or running; re-arms it otherwise. */
+  private async settle(id: string, sessionId: string, counts: StatusCounts): Promise<void> {
+    const active = counts.QUEUED + counts.PROCESSING;
+    const ended = counts.COMPLETE + counts.FAILED;
+    if (active > 0) return this.experiments.clearCompleted(id);
+    if (ended > 0 && (await this.experiments.markCompleted(id, new Date().toISOString()))) {
+      this.record({ type: 'experiment.completed', session_id: sessionId, experiment_id: id, counts });
+    }
+  }
+}

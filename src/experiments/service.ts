@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import type { DomainRegistry } from '../domain/registry.js';
+import { conflict, notFound, ScenaristError } from '../errors.js';
+import type { Executor } from '../executor/executor.js';
+import type { ScenarioBatchActions, BatchAction, BatchResult } from '../scenarios/batch-actions.js';
+import type { StatusCache } from '../scenarios/status-cache.js';
+import type { ExperimentRecord, NewExperimentScenario } from '../store/experiments-repository.js';
+import { NO_RUN } from '../store/run-columns.js';
+import type { Store } from '../store/store.js';
+import { countsView, type StatusCounts } from './counts.js';
+import { listAxes, type Axis, type AxisInput } from './grid.js';
+import { planExperiment, type ExperimentRequest } from './plan.js';
+import { summarize, type ExperimentSummary } from './summary.js';
+
+/** What is stored of a request, enough to lay the grid out again (values listed, ranges expanded). */
+interface ExperimentSpec {
+  readonly dataset_key: string | null;
+  readonly algo_params: unknown;
+  readonly data_params: unknown;
+  readonly axes: Record<string, unknown[]>;
+  readonly repeats: number;
+}
+
+export interface ExperimentView {
+  readonly id: string;
+  readonly name: string;
+  readonly algo_name: string;
+  readonly dataset_key: string | null;
+  readonly algo_params: unknown;
+  readonly data_params: unknown;
+  /** Axis path to its values, in grid order. */
+  readonly axes: Record<string, unknown[]>;
+  readonly repeats: number;
+  readonly size: number;
+  readonly created_at: string;
+  readonly completed_at: string | null;
+}
+
+export interface ExperimentDetailView extends ExperimentView {
+  readonly counts: StatusCounts;
+  readonly progress: number;
+  readonly summary: ExperimentSummary | null;
+}
+
+export interface ExperimentServiceDeps {
+  readonly store: Store;
+  readonly domain: DomainRegistry;
+  readonly executor: Executor;
+  readonly batch: ScenarioBatchActions;
+  readonly maxSize: number;
+  readonly statusCache?: StatusCache | undefined;
+}
+
+const parseSpec = (record: ExperimentRecord) => JSON.parse(record.specJson) as ExperimentSpec;
+
+function view(record: ExperimentRecord): ExperimentView {
+  const spec = parseSpec(record);
+  return {
+    id: record.id,
+    name: record.name,
+    algo_name: record.algoName,
+    dataset_key: spec.dataset_key,
+    algo_params: spec.algo_params,
+    data_params: spec.data_params,
+    axes: spec.axes,
+    repeats: spec.repeats,
+    size: record.size,
+    created_at: record.createdAt,
+    completed_at: record.completedAt,
+  };
+}
+
+/** The stored axes laid out as the grid was (their values are listed, so nothing is rounded twice). */
+const axesOf = (spec: ExperimentSpec): Axis[] => listAxes(spec.axes, () => false);
+
+/** Experiments of a session: create (validated whole, stored in one transaction), read, summarize, act on, delete. */
+export class ExperimentService {
+  constructor(private readonly deps: ExperimentServiceDeps) {}
+
+  private get repo() {
+    return this.deps.store.experiments;
+  }
+
+  async create(sessionId: string, request: ExperimentRequest & { readonly run: boolean }): Promise<ExperimentView> {
+    const plan = planExperiment(this.deps.domain, request, this.deps.maxSize);
+    const id = randomUUID();
+    const createdAt = new Date().toISOString();
+    const scenarios: NewExperimentScenario[] = [];
+    plan.combinations.forEach((combination, combo) => {
+      for (let r = 0; r < plan.repeats; r++) {
+        scenarios.push({ id: randomUUID(), tag: `${request.name}/${scenarios.length + 1}`, combo, ...combination });
+      }
+    });
+    const spec: ExperimentSpec = {
+      dataset_key: request.datasetKey ?? null,
+      algo_params: request.algoParams ?? null,
+      data_params: request.dataParams ?? null,
+      axes: Object.fromEntries(plan.axes.map((axis) => [axis.path, [...axis.values]])),
+      repeats: plan.repeats,
+    };
+    const refusal = await this.repo.create({
+      id,
+      sessionId,
+      name: request.name,
+      algoName: request.algoName,
+      specJson: JSON.stringify(spec),
+      createdAt,
+      scenarios,
+      datasetKeys: plan.datasetKeys,
+      queue: request.run,
+    });
+    if (refusal?.refused === 'name-taken') throw conflict(`an experiment named '${request.name}' already exists in the session`);
+    if (refusal?.refused === 'tag-taken') throw conflict(`a scenario tag '${request.name}/<n>' is already taken in the session; choose another experiment name`);
+    if (refusal?.refused === 'missing-datasets') {
+      const errors = refusal.keys.map((key) => ({ path: 'dataset_key', message: `dataset '${key}' not found` }));
+      throw new ScenaristError('NOT_FOUND', `dataset${refusal.keys.length > 1 ? 's' : ''} not found: ${refusal.keys.map((k) => `'${k}'`).join(', ')}`, errors);
+    }
+    this.announce(sessionId, scenarios, request.run, createdAt, request.algoName);
+    const record = await this.repo.get(sessionId, id);
+    if (!record) throw notFound(`experiment '${id}' not found`);
+    return view(record);
+  }
+
+  /** After the commit: the same per-scenario events (and dispatch) as scenarios created and run one by one. */
+  private announce(sessionId: string, scenarios: readonly NewExperimentScenario[], queued: boolean, at: string, algoName: string): void {
+    const { executor, statusCache } = this.deps;
+    for (const s of scenarios) {
+      statusCache?.written({
+        ...{ progress: NO_RUN.progress, resultJson: null, kpiValuesJson: null, error: null, errorCode: null, startedAt: null, finishedAt: null, reportJson: null, seed: null },
+        id: s.id,
+        sessionId,
+        tag: s.tag,
+        datasetKey: s.datasetKey,
+        algoName,
+        algoParamsJson: s.algoParamsJson,
+        dataParamsJson: s.dataParamsJson,
+        status: queued ? 'QUEUED' : 'CREATED',
+        createdAt: at,
+      });
+      executor.events.emit('run:created', { scenarioId: s.id, sessionId, tag: s.tag });
+    }
+    if (queued) for (const s of scenarios) executor.queued({ scenarioId: s.id, sessionId });
+  }
+
+  async list(sessionId: string, limit: number, afterSeq: number | undefined): Promise<{ items: ExperimentView[]; lastSeq: number | undefined }> {
+    const rows = await this.repo.page(sessionId, limit, afterSeq);
+    const page = rows.slice(0, limit);
+    return { items: page.map(view), lastSeq: rows.length > limit ? page.at(-1)?.seq : undefined };
+  }
+
+  async get(sessionId: string, id: string): Promise<ExperimentDetailView> {
+    const record = await this.record(sessionId, id);
+    const spec = parseSpec(record);
+    const [counts, summary] = await Promise.all([
+      this.repo.counts(sessionId, id),
+      summarize(this.deps.store.db, this.deps.domain, sessionId, id, axesOf(spec)),
+    ]);
+    return { ...view(record), ...countsView(counts), summary: summary ?? null };
+  }
+
+  /** The experiment and its axes, for the results export. */
+  async axes(sessionId: string, id: string): Promise<{ record: ExperimentRecord; axes: Axis[] }> {
+    const record = await this.record(sessionId, id);
+    return { record, axes: axesOf(parseSpec(record)) };
+  }
+
+  /** Run, cancel or reset every scenario of the experiment, in one transaction. */
+  async act(sessionId: string, id: string, action: Exclude<BatchAction, 'delete'>): Promise<BatchResult> {
+    await this.record(sessionId, id);
+    return this.deps.batch.apply(sessionId, action, { filter: { experiment: id } });
+  }
+
+  /** Deletes the experiment and every scenario of it (queued and running ones are cancelled first). */
+  async delete(sessionId: string, id: string): Promise<BatchResult> {
+    await this.record(sessionId, id);
+    const result = await this.deps.batch.apply(sessionId, 'delete', { filter: { experiment: id } });
+    await this.repo.delete(sessionId, id);
+    return result;
+  }
+
+  private async record(sessionId: string, id: string): Promise<ExperimentRecord> {
+    const record = await this.repo.get(sessionId, id);
+    if (!record) throw notFound(`experiment '${id}' not found`);
+    return record;
+  }
+}
+
+export type { AxisInput };

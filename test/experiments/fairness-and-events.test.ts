@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { injectSender, ScenarioClient, type Reply, type Send } from '../fixtures/scenario-client.js';
+import { DIALECTS } from '../support/dialects.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+
+/** Waits for `check` to answer something, within `ms`. */
+async function within<T>(ms: number, check: () => Promise<T | undefined>): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe.each(DIALECTS)('experiments beside other sessions, and their events, on %s', (dialect) => {
+  let t: TestApp;
+  let send: Send;
+
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+    send = injectSender(t.app);
+  });
+  afterAll(() => t?.close());
+
+  it("starts another session's single run within 1 s while a 1,000-run experiment is queued", async () => {
+    // The other session first, a copy of main (its datasets; main has no scenario yet).
+    expect((await send('POST', '/sessions/main/copy', { new_display_name: 'other' })).status).toBe(201);
+    const created = (await send('POST', '/sessions/main/experiments', {
+      name: 'long sweep',
+      algo_name: 'Sleep',
+      dataset_key: 'example',
+      axes: { 'algo_params.duration_ms': { from: 60_000, to: 61_000, steps: 1_000 } },
+      run: true,
+    })) as Reply<{ id: string; size: number }>;
+    expect(created.status).toBe(201);
+    expect(created.body.size).toBe(1_000);
+    const other = new ScenarioClient(send, 'other');
+    const single = await other.created({ tag: 'single', algo_name: 'Sleep', algo_params: { duration_ms: 60_000 } });
+    expect((await other.run(single.id)).status).toBe(202);
+    const started = await within(1_000, async () => {
+      const status = (await other.status(single.id)).body.status;
+      return status === 'PROCESSING' || status === 'COMPLETE' ? status : undefined;
+    });
+    expect(started).toBe('PROCESSING');
+    await other.delete(single.id);
+    expect((await send('DELETE', `/sessions/main/experiments/${created.body.id}`)).body).toMatchObject({ changed: 1_000 });
+  }, 120_000);
+
+  it('logs experiment.progress as counts change and experiment.completed once when the last run ends', async () => {
+    const created = (await send('POST', '/sessions/main/experiments', {
+      name: 'evented',
+      algo_name: 'Instant',
+      dataset_key: 'example',
+      axes: { dataset_key: ['example'] },
+      repeats: 5,
+      run: true,
+    })) as Reply<{ id: string }>;
+    expect(created.status).toBe(201);
+    const db = t.runtime.services.store.db;
+    const events = () => db.selectFrom('event_log').select(['type', 'data']).where('type', 'like', 'experiment.%').orderBy('id').execute();
+    const logged = await within(30_000, async () => {
+      const rows = await events();
+      return rows.some((r) => r.type === 'experiment.completed') ? rows : undefined;
+    });
+    const mine = logged.map((r) => ({ type: r.type, data: JSON.parse(r.data) as { experiment_id: string; counts: Record<string, number> } }));
+    const completed = mine.filter((e) => e.type === 'experiment.completed' && e.data.experiment_id === created.body.id);
+    expect(completed).toHaveLength(1);
+    expect(completed[0]!.data.counts).toMatchObject({ COMPLETE: 5, QUEUED: 0, PROCESSING: 0 });
+    expect(mine.some((e) => e.type === 'experiment.progress' && e.data.experiment_id === created.body.id)).toBe(true);
+    const detail = (await send('GET', `/sessions/main/experiments/${created.body.id}`)) as Reply<{ completed_at: string | null }>;
+    expect(detail.body.completed_at).not.toBeNull();
+  });
+
+  it('offers the experiment events to webhooks', async () => {
+    const reply = await send('POST', '/sessions/main/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['experiment.progress', 'experiment.completed'] });
+    expect(reply.status).toBe(201);
+  });
+});
