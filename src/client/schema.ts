@@ -670,6 +670,181 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sid}/scenarios:run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run many scenarios at once, by ids or by filter; answers what changed and what was skipped */
+        post: operations["postSessionsBySidScenariosRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios:cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel many scenarios at once, by ids or by filter; answers what changed and what was skipped */
+        post: operations["postSessionsBySidScenariosCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios:reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset many scenarios at once, by ids or by filter; answers what changed and what was skipped */
+        post: operations["postSessionsBySidScenariosReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios:delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete many scenarios at once, by ids or by filter; answers what changed and what was skipped */
+        post: operations["postSessionsBySidScenariosDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the session's experiments in creation order, a page at a time */
+        get: operations["getSessionsBySidExperiments"];
+        put?: never;
+        /**
+         * Create an experiment: one scenario per combination of axis values (times repeats), all or nothing
+         * @description Every combination is validated first; nothing is stored when any is invalid (400, each listed in `errors`).
+         */
+        post: operations["postSessionsBySidExperiments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/experiments/{eid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An experiment with its counts by status, progress and (once a run is COMPLETE) its summary */
+        get: operations["getSessionsBySidExperimentsByEid"];
+        put?: never;
+        post?: never;
+        /** Delete the experiment and all its scenarios (queued and running ones are cancelled) */
+        delete: operations["deleteSessionsBySidExperimentsByEid"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/experiments/{eid}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One row per scenario (axis values, status, KPIs), streamed as JSON, CSV or XLSX */
+        get: operations["getSessionsBySidExperimentsByEidResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/experiments/{eid}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run every scenario of the experiment (one transaction; each scenario by its own state rules) */
+        post: operations["postSessionsBySidExperimentsByEidRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/experiments/{eid}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel every scenario of the experiment (one transaction; each scenario by its own state rules) */
+        post: operations["postSessionsBySidExperimentsByEidCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/experiments/{eid}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reset every scenario of the experiment (one transaction; each scenario by its own state rules) */
+        post: operations["postSessionsBySidExperimentsByEidReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3777,6 +3952,8 @@ export interface operations {
                 dataset?: string;
                 /** @description a substring of the tag, case-insensitive */
                 q?: string;
+                /** @description experiment id: only its scenarios */
+                experiment?: string;
                 /** @description created_at (default), tag, or kpi:<name> (scenarios without the KPI value last); prefix - for descending */
                 sort?: string;
                 /** @description page size */
@@ -6524,7 +6701,7 @@ export interface operations {
                         webhooks: {
                             id: string;
                             url: string;
-                            events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                            events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted" | "experiment.progress" | "experiment.completed")[];
                             /** Format: date-time */
                             created_at: string;
                         }[];
@@ -6639,7 +6816,7 @@ export interface operations {
                     /** @description http or https URL receiving a POST per event */
                     url: string;
                     /** @description event types to deliver; every type when omitted */
-                    events?: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                    events?: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted" | "experiment.progress" | "experiment.completed")[];
                     /** @description HMAC key of the signature; generated when omitted */
                     secret?: string;
                 };
@@ -6655,7 +6832,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                        events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted" | "experiment.progress" | "experiment.completed")[];
                         /** Format: date-time */
                         created_at: string;
                     } & {
@@ -6850,7 +7027,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         url: string;
-                        events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted")[];
+                        events: ("scenario.created" | "scenario.queued" | "scenario.started" | "scenario.progress" | "scenario.completed" | "scenario.failed" | "scenario.reset" | "scenario.deleted" | "dataset.created" | "dataset.deleted" | "session.renamed" | "session.deleted" | "experiment.progress" | "experiment.completed")[];
                         /** Format: date-time */
                         created_at: string;
                     };
@@ -8374,6 +8551,2056 @@ export interface operations {
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
                         code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
                         errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidScenariosRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                } | {
+                    /** @description the list route's filters; {} matches every scenario of the session */
+                    filter: {
+                        status?: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+                        algo?: string;
+                        dataset?: string;
+                        /** @description a substring of the tag, case-insensitive */
+                        q?: string;
+                        /** @description experiment id */
+                        experiment?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidScenariosCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                } | {
+                    /** @description the list route's filters; {} matches every scenario of the session */
+                    filter: {
+                        status?: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+                        algo?: string;
+                        dataset?: string;
+                        /** @description a substring of the tag, case-insensitive */
+                        q?: string;
+                        /** @description experiment id */
+                        experiment?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidScenariosReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                } | {
+                    /** @description the list route's filters; {} matches every scenario of the session */
+                    filter: {
+                        status?: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+                        algo?: string;
+                        dataset?: string;
+                        /** @description a substring of the tag, case-insensitive */
+                        q?: string;
+                        /** @description experiment id */
+                        experiment?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidScenariosDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                } | {
+                    /** @description the list route's filters; {} matches every scenario of the session */
+                    filter: {
+                        status?: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+                        algo?: string;
+                        dataset?: string;
+                        /** @description a substring of the tag, case-insensitive */
+                        q?: string;
+                        /** @description experiment id */
+                        experiment?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidExperiments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            name: string;
+                            algo_name: string;
+                            dataset_key: string | null;
+                            algo_params: unknown;
+                            data_params: unknown;
+                            /** @description each axis with its values listed, in grid order */
+                            axes: {
+                                [key: string]: unknown[];
+                            };
+                            repeats: number;
+                            /** @description how many scenarios it created */
+                            size: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description when its last run ended; null while any is queued or running */
+                            completed_at: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidExperiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    algo_name: string;
+                    /** @description required unless dataset_key is an axis */
+                    dataset_key?: string;
+                    algo_params?: {
+                        [key: string]: unknown;
+                    } | null;
+                    data_params?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description axis path (algo_params.<name>, data_params.<name> or dataset_key) to its values, or to { from, to, steps } */
+                    axes: {
+                        [key: string]: unknown[] | {
+                            from: number;
+                            to: number;
+                            /** @description how many evenly spaced values, both ends included (at least 2) */
+                            steps: number;
+                        };
+                    };
+                    /**
+                     * @description scenarios per combination, each run with its own seed
+                     * @default 1
+                     */
+                    repeats?: number;
+                    /**
+                     * @description queue every scenario at once, in creation order
+                     * @default false
+                     */
+                    run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        algo_name: string;
+                        dataset_key: string | null;
+                        algo_params: unknown;
+                        data_params: unknown;
+                        /** @description each axis with its values listed, in grid order */
+                        axes: {
+                            [key: string]: unknown[];
+                        };
+                        repeats: number;
+                        /** @description how many scenarios it created */
+                        size: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description when its last run ended; null while any is queued or running */
+                        completed_at: string | null;
+                    };
+                };
+            };
+            /** @description an error; `errors` lists each invalid axis value, combination or dataset when there are several */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description an error; `errors` lists each invalid axis value, combination or dataset when there are several */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidExperimentsByEid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description experiment id */
+                eid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        algo_name: string;
+                        dataset_key: string | null;
+                        algo_params: unknown;
+                        data_params: unknown;
+                        /** @description each axis with its values listed, in grid order */
+                        axes: {
+                            [key: string]: unknown[];
+                        };
+                        repeats: number;
+                        /** @description how many scenarios it created */
+                        size: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description when its last run ended; null while any is queued or running */
+                        completed_at: string | null;
+                    } & {
+                        counts: {
+                            CREATED: number;
+                            QUEUED: number;
+                            PROCESSING: number;
+                            COMPLETE: number;
+                            FAILED: number;
+                        };
+                        /** @description mean over its scenarios (finished ones count 1) */
+                        progress: number;
+                        /** @description null until a scenario is COMPLETE */
+                        summary: {
+                            axes: {
+                                path: string;
+                                values: {
+                                    value: unknown;
+                                    kpis: {
+                                        [key: string]: {
+                                            mean: number;
+                                            min: number;
+                                            max: number;
+                                            count: number;
+                                        };
+                                    };
+                                }[];
+                            }[];
+                            /** @description per KPI, its best scenario */
+                            best: {
+                                [key: string]: {
+                                    id: string;
+                                    tag: string;
+                                    value: number;
+                                };
+                            };
+                            fronts: {
+                                kpis: [
+                                    string,
+                                    string
+                                ];
+                                /** @description the non-dominated scenarios */
+                                ids: string[];
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteSessionsBySidExperimentsByEid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description experiment id */
+                eid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidExperimentsByEidResults: {
+        parameters: {
+            query?: {
+                /** @description json (default), csv or xlsx */
+                format?: "json" | "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description experiment id */
+                eid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidExperimentsByEidRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description experiment id */
+                eid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidExperimentsByEidCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description experiment id */
+                eid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidExperimentsByEidReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description experiment id */
+                eid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changed: number;
+                        /** @description left as they were: the status forbids the action, or the id is unknown */
+                        skipped: number;
+                        changed_ids: string[];
+                        skipped_ids: string[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
                             path: string;
                             message: string;
                         }[];

@@ -63,7 +63,7 @@ export function listAxes(axes: Readonly<Record<string, AxisInput>>, integers: (t
     else if (target.kind === 'dataset_key') errors.push({ path: at, message: 'the dataset axis takes a list of dataset keys, not a range' });
     else listed.push({ path, target, values: rangeValues(axis, integers(target)) });
   }
-  if (errors.length > 0) throw new ScenaristError('BAD_INPUT', `invalid axes: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  if (errors.length > 0) throw new ScenaristError('EXPERIMENT_AXES_INVALID', `invalid axes: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
   return listed;
 }
 

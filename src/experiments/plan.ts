@@ -53,7 +53,7 @@ function collect(errors: FieldError[], path: string, check: () => void): void {
 function invalid(errors: readonly FieldError[]): ScenaristError {
   const shown = errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`);
   const more = errors.length > 5 ? `; and ${errors.length - 5} more (see errors)` : '';
-  return new ScenaristError('INVALID_PARAMETER', `invalid experiment: ${shown.join('; ')}${more}`, errors);
+  return new ScenaristError('PARAMETER_INVALID', `invalid experiment: ${shown.join('; ')}${more}`, errors);
 }
 
 /**
@@ -64,10 +64,10 @@ function invalid(errors: readonly FieldError[]): ScenaristError {
 export function planExperiment(domain: DomainRegistry, request: ExperimentRequest, maxSize: number): ExperimentPlan {
   const size = gridSize(request.axes, request.repeats);
   if (size > maxSize) {
-    throw new ScenaristError('TOO_LARGE', `the experiment would create ${size} scenarios; the limit (setting max_experiment_size) is ${maxSize}`);
+    throw new ScenaristError('EXPERIMENT_TOO_LARGE', `the experiment would create ${size} scenarios; the limit (setting max_experiment_size) is ${maxSize}`);
   }
   const algorithm = domain.algorithm(request.algoName);
-  if (!algorithm) throw notFound(`algorithm '${request.algoName}' not found`);
+  if (!algorithm) throw notFound(`algorithm '${request.algoName}' not found`, 'ALGORITHM_NOT_FOUND');
   const decls: Record<'algo_params' | 'data_params', ParamDecls> = { algo_params: domain.parametersOf(algorithm), data_params: domain.dataParameters };
   const base = { algo_params: asObject(request.algoParams), data_params: asObject(request.dataParams) };
   const axes = listAxes(request.axes, (t) => t.kind !== 'dataset_key' && decls[t.kind][t.name]?.kind === 'integer');

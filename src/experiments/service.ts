@@ -109,15 +109,15 @@ export class ExperimentService {
       datasetKeys: plan.datasetKeys,
       queue: request.run,
     });
-    if (refusal?.refused === 'name-taken') throw conflict(`an experiment named '${request.name}' already exists in the session`);
-    if (refusal?.refused === 'tag-taken') throw conflict(`a scenario tag '${request.name}/<n>' is already taken in the session; choose another experiment name`);
+    if (refusal?.refused === 'name-taken') throw conflict(`an experiment named '${request.name}' already exists in the session`, 'EXPERIMENT_NAME_TAKEN');
+    if (refusal?.refused === 'tag-taken') throw conflict(`a scenario tag '${request.name}/<n>' is already taken in the session; choose another experiment name`, 'EXPERIMENT_NAME_TAKEN');
     if (refusal?.refused === 'missing-datasets') {
       const errors = refusal.keys.map((key) => ({ path: 'dataset_key', message: `dataset '${key}' not found` }));
-      throw new ScenaristError('NOT_FOUND', `dataset${refusal.keys.length > 1 ? 's' : ''} not found: ${refusal.keys.map((k) => `'${k}'`).join(', ')}`, errors);
+      throw new ScenaristError('DATASET_NOT_FOUND', `dataset${refusal.keys.length > 1 ? 's' : ''} not found: ${refusal.keys.map((k) => `'${k}'`).join(', ')}`, errors);
     }
     this.announce(sessionId, scenarios, request.run, createdAt, request.algoName);
     const record = await this.repo.get(sessionId, id);
-    if (!record) throw notFound(`experiment '${id}' not found`);
+    if (!record) throw notFound(`experiment '${id}' not found`, 'EXPERIMENT_NOT_FOUND');
     return view(record);
   }
 
@@ -180,7 +180,7 @@ export class ExperimentService {
 
   private async record(sessionId: string, id: string): Promise<ExperimentRecord> {
     const record = await this.repo.get(sessionId, id);
-    if (!record) throw notFound(`experiment '${id}' not found`);
+    if (!record) throw notFound(`experiment '${id}' not found`, 'EXPERIMENT_NOT_FOUND');
     return record;
   }
 }

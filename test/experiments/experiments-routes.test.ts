@@ -121,7 +121,7 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
       axes: { 'algo_params.cooling_rate': [0.9, 0.1, 2], 'algo_params.iterations': [10, 0] },
     });
     expect(reply.status).toBe(400);
-    expect(reply.body.code).toBe('INVALID_PARAMETER');
+    expect(reply.body.code).toBe('PARAMETER_INVALID');
     expect(reply.body.errors?.map((e) => e.path)).toEqual([
       'axes.algo_params.cooling_rate[1]',
       'axes.algo_params.cooling_rate[2]',
@@ -132,13 +132,13 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
   });
 
   it.each([
-    ['an unknown parameter path', { 'algo_params.nope': [1, 2] }, 400, 'INVALID_PARAMETER'],
-    ['a path of another form', { 'other.x': [1] }, 400, 'BAD_INPUT'],
-    ['an empty axis', { 'algo_params.depot_x': [] }, 400, 'BAD_INPUT'],
-    ['steps below 2', { 'algo_params.depot_x': { from: 0, to: 1, steps: 1 } }, 400, 'BAD_INPUT'],
-    ['an unknown dataset', { dataset_key: ['example', 'no such dataset'] }, 404, 'NOT_FOUND'],
-    ['a grid over the limit', { 'algo_params.depot_x': { from: 0, to: 1, steps: 1000 }, 'algo_params.depot_y': { from: 0, to: 1, steps: 1000 } }, 413, 'TOO_LARGE'],
-    ['a grid of 10^9, refused without being built', { a: { from: 0, to: 1, steps: 1000 }, b: { from: 0, to: 1, steps: 1000 }, c: { from: 0, to: 1, steps: 1000 } }, 413, 'TOO_LARGE'],
+    ['an unknown parameter path', { 'algo_params.nope': [1, 2] }, 400, 'PARAMETER_INVALID'],
+    ['a path of another form', { 'other.x': [1] }, 400, 'EXPERIMENT_AXES_INVALID'],
+    ['an empty axis', { 'algo_params.depot_x': [] }, 400, 'EXPERIMENT_AXES_INVALID'],
+    ['steps below 2', { 'algo_params.depot_x': { from: 0, to: 1, steps: 1 } }, 400, 'EXPERIMENT_AXES_INVALID'],
+    ['an unknown dataset', { dataset_key: ['example', 'no such dataset'] }, 404, 'DATASET_NOT_FOUND'],
+    ['a grid over the limit', { 'algo_params.depot_x': { from: 0, to: 1, steps: 1000 }, 'algo_params.depot_y': { from: 0, to: 1, steps: 1000 } }, 413, 'EXPERIMENT_TOO_LARGE'],
+    ['a grid of 10^9, refused without being built', { a: { from: 0, to: 1, steps: 1000 }, b: { from: 0, to: 1, steps: 1000 }, c: { from: 0, to: 1, steps: 1000 } }, 413, 'EXPERIMENT_TOO_LARGE'],
   ])('refuses %s with %i and stores nothing', async (_what, axes, status, code) => {
     const before = await scenarioCount();
     const reply = await post<ErrorBody>('/experiments', { name: name(), ...GREEDY, axes });
@@ -159,7 +159,7 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
     const before = await scenarioCount();
     const again = await post<ErrorBody>('/experiments', { name: experimentName, ...GREEDY, axes: { 'algo_params.depot_x': [1, 2] } });
     expect(again.status).toBe(409);
-    expect(again.body.code).toBe('CONFLICT');
+    expect(again.body.code).toBe('EXPERIMENT_NAME_TAKEN');
     expect(await scenarioCount()).toBe(before);
   });
 

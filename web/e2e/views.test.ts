@@ -167,11 +167,11 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
 
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /as CSV$/ }).click()]);
     expect(csv.suggestedFilename()).toBe('v-greedy.csv');
-    const text = readFileSync((await csv.path())!, 'utf8');
+    const text = readFileSync((await csv.path()), 'utf8');
     expect(text.split(/\r?\n/).filter(Boolean).length).toBeGreaterThan(1);
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /as XLSX$/ }).click()]);
     expect(xlsx.suggestedFilename()).toBe('v-greedy.xlsx');
-    expect(readFileSync((await xlsx.path())!).subarray(0, 2).toString()).toBe('PK');
+    expect(readFileSync((await xlsx.path())).subarray(0, 2).toString()).toBe('PK');
   }, STEP_MS);
 
   it('draws the floor plan soon after navigating to the scenario page (figure reported)', async () => {

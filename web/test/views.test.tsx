@@ -149,7 +149,7 @@ describe('the table view', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(screen.getByTestId('table-range').textContent).toBe('Rows 26–30 of 30'));
     expect(new URL(server.requests.at(-1)!.url).searchParams.get('cursor')).toBe('25');
-    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Next' }).disabled).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
     await waitFor(() => expect(screen.getByTestId('table-range').textContent).toBe('Rows 1–25 of 30'));
   });

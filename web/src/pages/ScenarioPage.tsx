@@ -31,7 +31,8 @@ const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEA
 export function ScenarioPage() {
   const api = useApi();
   const sid = useSid();
-  const { id } = useParams({ strict: false }) as { id: string };
+  const params: { id?: string } = useParams({ strict: false });
+  const id = params.id ?? '';
   const mode = useLiveMode();
   // The session's list is what live events update in place (status, progress, report): read it first.
   const list = useQuery({

@@ -40,7 +40,7 @@ export function bestInSession(scenarios: readonly Scenario[]): Map<string, numbe
   const best = new Map<string, number>();
   for (const s of scenarios) {
     if (s.status !== 'COMPLETE') continue;
-    for (const k of Object.values(s.kpis) as KpiValue[]) {
+    for (const k of Object.values<KpiValue>(s.kpis)) {
       if (k.value === null) continue;
       const current = best.get(k.name);
       if (current === undefined || better(k.better_when, k.value, current)) best.set(k.name, k.value);

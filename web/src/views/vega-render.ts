@@ -8,7 +8,7 @@ import type { VegaLiteSpec } from '../api/views.ts';
  * (`ast: true` with vega-interpreter): no `new Function`, so the page needs no 'unsafe-eval'.
  */
 export async function renderVegaLite(host: HTMLElement, spec: VegaLiteSpec, dark: boolean): Promise<() => void> {
-  const result: Result = await embed(host, spec as Parameters<typeof embed>[1], {
+  const result: Result = await embed(host, spec, {
     mode: 'vega-lite',
     ast: true,
     expr: expressionInterpreter,
