@@ -37,15 +37,15 @@ describe.each(DIALECTS)('GET /metrics on %s', (dialect) => {
     const before = await scrape(t);
     const started = sumOf(before, 'scenarist_runs_started_total');
     const ended = sumOf(before, 'scenarist_runs_ended_total', { status: 'complete' });
-    // Scrapes run beside the runs; each one must parse.
+    // Scrapes run beside the runs, as a Prometheus server's would (paced, so they do not starve the
+    // runs of the event loop they share here); each one must parse.
     let scraping = true;
     let scrapes = 0;
-    let sawQueued = false;
     const scraper = (async () => {
       while (scraping) {
-        const e = await scrape(t);
+        await scrape(t);
         scrapes++;
-        if (sumOf(e, 'scenarist_queue_runs') > 0) sawQueued = true;
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
     const ids: string[] = [];
@@ -68,7 +68,6 @@ describe.each(DIALECTS)('GET /metrics on %s', (dialect) => {
       '11-100',
       '101+',
     ]);
-    expect(typeof sawQueued).toBe('boolean');
     // Requests by route template, never by raw URL.
     const runRoute = after.samples.filter((s) => s.name === 'scenarist_http_request_duration_seconds_count' && s.labels.route === '/api/v1/sessions/:sid/scenarios/:id/run');
     expect(runRoute.find((s) => s.labels.status === '202')?.value).toBeGreaterThanOrEqual(RUNS);
