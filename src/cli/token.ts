@@ -47,7 +47,9 @@ export async function tokenCommand(argv: readonly string[], settingsOf: (flags: 
     throw new SettingError(positional[expected] ?? 'ID', action === 'revoke' ? 'token revoke needs exactly one token id' : 'unexpected argument');
   }
   const settings = settingsOf(flags);
-  const store = await openStore(settings.databaseUrl, { owner: true });
+  // Not the store's owner: tokens are rows that running servers read (revocation reaches them within
+  // seconds), not run state kept in memory, so tokens are managed beside a running server.
+  const store = await openStore(settings.databaseUrl);
   try {
     const tokens = new TokensRepository(store.db);
     if (action === 'create') return await create(store, tokens, flags.extra);

@@ -76,7 +76,7 @@ describe.each(DIALECTS)('creating and reading scenarios on %s', (dialect) => {
       data_params: { min_daily_picks: 2.5 },
     });
     const byName = Object.fromEntries(scenario.algorithm.parameters.map((p) => [p.name, p]));
-    expect(byName.int_param).toEqual({ name: 'int_param', type: 'integer', required: false, value: 3, default: 7, min: -100, max: 100, description: expect.any(String) });
+    expect(byName.int_param).toEqual({ name: 'int_param', type: 'integer', required: false, value: 3, default: 7, min: -100, max: 100, description: expect.any(String), label: 'Int param' });
     expect(byName.enum_param).toMatchObject({ type: 'enum', value: 'blue', default: 'green', choices: ['red', 'green', 'blue'] });
     expect(byName.multi_enum_param).toMatchObject({ type: 'multi_enum', value: ['east'] });
     expect(byName.float_param).toMatchObject({ type: 'float', value: 2.5 });

@@ -158,6 +158,9 @@ describe.each(DIALECTS)('view routes on %s', (dialect) => {
 
     const other = await main.started({ tag: 'other done', algo_name: 'Other', dataset_key: 'items' });
     await main.waitFor(other.id);
+    // An algorithm with no table view has no CSV of its result: its JSON form is the only one.
+    const csv = await get(`/scenarios/${other.id}/result?format=csv`);
+    expect([csv.statusCode, csv.json().code]).toEqual([400, 'RESULT_NOT_TABULAR']);
     const waiting = await main.created({ tag: 'waiting', algo_name: 'Rows', dataset_key: 'items' });
     const cases: [string, number, string][] = [
       [done, 400, 'BAD_INPUT'],

@@ -69,7 +69,7 @@ export const ExperimentSummary = Type.Object(
     ),
     best: Type.Record(Type.String(), Type.Object({ id: Type.String(), tag: Type.String(), value: Type.Number() }), { description: 'per KPI, its best scenario' }),
     fronts: Type.Array(
-      Type.Object({ kpis: Type.Tuple([Type.String(), Type.String()]), ids: Type.Array(Type.String(), { description: 'the non-dominated scenarios' }) }),
+      Type.Object({ kpis: Type.Array(Type.String(), { minItems: 2, maxItems: 2, description: 'the pair of KPIs' }), ids: Type.Array(Type.String(), { description: 'the non-dominated scenarios' }) }),
     ),
   },
   { title: 'ExperimentSummary', description: 'over the COMPLETE scenarios' },

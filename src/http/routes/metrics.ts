@@ -15,8 +15,12 @@ export const metricsRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       schema: {
         summary: 'Prometheus metrics of this process',
         tags: ['global'],
-        produces: ['text/plain'],
-        response: { 200: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) },
+        response: {
+          200: {
+            description: "this process's metrics",
+            content: { 'text/plain': { schema: Type.String({ description: 'Prometheus text exposition format 0.0.4' }) } },
+          },
+        },
       },
     },
     async (_request, reply) => {

@@ -19,7 +19,7 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     const table = await views.resultTable(sessionId, id);
     if (table) return table;
     const algorithm = domain.algorithm(algoName);
-    if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no table view of its result; ask for format=json`);
+    if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no table view of its result; ask for format=json`, 'RESULT_NOT_TABULAR');
     // Deprecated, kept for domains written before views.
     const legacy = algorithm.resultTable(JSON.parse(resultJson));
     return { columns: legacy.columns.map((name) => ({ name, type: 'string' as const })), rows: legacy.rows };

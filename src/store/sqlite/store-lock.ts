@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 
@@ -25,6 +25,8 @@ export interface StoreLock {
 export function lockSqliteStore(databasePath: string): StoreLock {
   const path = `${databasePath}.lock`;
   const pidPath = `${path}.pid`;
+  // The lock comes before the database, so it is the first thing made in a new data dir.
+  mkdirSync(dirname(databasePath), { recursive: true });
   const lock = new BetterSqlite3(path, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
