@@ -112,7 +112,7 @@ describe('scenario runs in a real server process', () => {
     expect(second.code).toBe(2);
     const lines = second.output.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^scenarist: another scenarist process already runs scenarios on .*scenarist\.db; stop it first/);
+    expect(lines[0]).toMatch(/^scenarist: the data dir .* is in use by another scenarist process \(pid \d+\) holding .*scenarist\.db: .*many processes need PostgreSQL$/);
 
     // The first server's live run was not re-queued as interrupted, and it still answers.
     expect((await first.main.status(scenario.id)).body).toMatchObject({ status: 'PROCESSING' });
