@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SettingError } from '../config/setting-error.js';
 import type { RawSettings, SettingName } from '../config/settings.js';
 
@@ -45,52 +46,98 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];
 
+/** A flag of one command that is not a setting (e.g. `--concurrency` of `worker`). */
+export interface CommandFlag {
+  readonly flag: string;
+  readonly help: string;
+  /** The value's name in `--help` (default VALUE). */
+  readonly value?: string;
+  /** A switch: present or absent, never takes a value (returned as 'true'). */
+  readonly boolean?: boolean;
+}
+
+/** Everything one command accepts: its settings' flags, its own flags and whether it takes positionals. */
+export interface CommandDeclaration {
+  readonly settings: readonly FlagSpec[];
+  readonly own?: readonly CommandFlag[];
+  readonly positionals?: boolean;
+}
+
 export interface ParsedFlags {
   readonly settings: RawSettings;
   readonly config: string | undefined;
   readonly help: boolean;
   readonly extra: Readonly<Record<string, string>>;
+  readonly positionals: readonly string[];
 }
 
 /**
- * Parses `--flag value`, `--flag=value` and bare boolean flags. `extraFlags` are command-specific
- * (e.g. `--concurrency` of `worker`), returned as strings.
+ * Parses `--flag value`, `--flag=value` and bare boolean flags with node:util `parseArgs`. Its tokens
+ * are checked here rather than in its strict mode so that a boolean setting may also take a value
+ * (`--autorun false`) and every mistake is a SettingError naming the flag.
  */
-export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[], extraFlags: readonly string[] = []): ParsedFlags {
+export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[] | CommandDeclaration): ParsedFlags {
+  const command: CommandDeclaration = isDeclaration(specs) ? specs : { settings: specs };
+  const own = command.own ?? [];
+  const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' }, config: { type: 'string' } };
+  for (const spec of command.settings) options[spec.flag] = { type: spec.boolean ? 'boolean' : 'string' };
+  for (const flag of own) options[flag.flag] = { type: flag.boolean ? 'boolean' : 'string' };
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+
   const settings: RawSettings = {};
   const extra: Record<string, string> = {};
+  const positionals: string[] = [];
   let config: string | undefined;
   let help = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--help' || arg === '-h') {
-      help = true;
-      continue;
+  const valueTaken = new Set<number>();
+  tokens.forEach((token, i) => {
+    if (token.kind === 'option-terminator') return;
+    if (token.kind === 'positional') {
+      if (valueTaken.has(token.index)) return;
+      if (!command.positionals) throw new SettingError(token.value, 'unexpected argument (flags start with --)');
+      positionals.push(token.value);
+      return;
     }
-    if (!arg.startsWith('--')) throw new SettingError(arg, 'unexpected argument (flags start with --)');
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
-    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
-    const spec = specs.find((s) => s.flag === name);
-    const takeValue = (): string => {
-      if (inline !== undefined) return inline;
-      const next = argv[i + 1];
-      if (next === undefined) throw new SettingError(`--${name}`, 'needs a value');
-      i++;
-      return next;
+    const needValue = (): string => {
+      if (token.value === undefined) throw new SettingError(token.rawName, 'needs a value');
+      return token.value;
     };
-    if (name === 'config') config = takeValue();
-    else if (extraFlags.includes(name)) extra[name] = takeValue();
-    else if (!spec) throw new SettingError(`--${name}`, 'unknown flag (see --help)');
-    // A bare boolean flag means true; a following non-flag word is its value (validated later).
-    else if (spec.boolean && inline === undefined && (argv[i + 1] ?? '--').startsWith('--')) settings[spec.setting] = 'true';
-    else if (spec.repeatable) settings[spec.setting] = [...((settings[spec.setting] as string[] | undefined) ?? []), takeValue()];
-    else settings[spec.setting] = takeValue();
-  }
-  return { settings, config, help, extra };
+    const spec = command.settings.find((s) => s.flag === token.name);
+    const ownFlag = own.find((f) => f.flag === token.name);
+    if (token.name === 'help') help = true;
+    else if (token.name === 'config') config = needValue();
+    else if (ownFlag) extra[ownFlag.flag] = ownFlag.boolean ? switchValue(token) : needValue();
+    else if (!spec) throw new SettingError(token.rawName, 'unknown flag (see --help)');
+    else if (spec.boolean) {
+      // A bare boolean flag means true; a word right after it is its value (validated later).
+      const next = tokens[i + 1];
+      if (token.value !== undefined) settings[spec.setting] = token.value;
+      else if (next?.kind === 'positional' && next.index === token.index + 1) {
+        valueTaken.add(next.index);
+        settings[spec.setting] = next.value;
+      } else settings[spec.setting] = 'true';
+    } else if (spec.repeatable) settings[spec.setting] = [...((settings[spec.setting] as string[] | undefined) ?? []), needValue()];
+    else settings[spec.setting] = needValue();
+  });
+  return { settings, config, help, extra, positionals };
 }
 
-export function flagsHelp(specs: readonly FlagSpec[]): string {
-  const width = Math.max(...specs.map((s) => s.flag.length)) + 4;
-  return specs.map((s) => `  --${s.flag.padEnd(width)}${s.help}  [env SCENARIST_${s.setting.toUpperCase()}]`).join('\n');
+function switchValue(token: { rawName: string; value?: string | undefined }): string {
+  if (token.value !== undefined) throw new SettingError(token.rawName, 'takes no value');
+  return 'true';
+}
+
+function isDeclaration(specs: readonly FlagSpec[] | CommandDeclaration): specs is CommandDeclaration {
+  return !Array.isArray(specs);
+}
+
+/** The `--help` lines of a command: `--config`, each setting's flag, then the command's own flags. */
+export function flagsHelp(specs: readonly FlagSpec[], own: readonly CommandFlag[] = []): string {
+  const rows: Array<readonly [string, string]> = [
+    ['config FILE', 'JSON file of settings (snake_case keys)  [env SCENARIST_CONFIG]'],
+    ...specs.map((s) => [s.flag, `${s.help}  [env SCENARIST_${s.setting.toUpperCase()}]`] as const),
+    ...own.map((f) => [f.boolean ? f.flag : `${f.flag} ${f.value ?? 'VALUE'}`, f.help] as const),
+  ];
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 4;
+  return rows.map(([flag, help]) => `  --${flag.padEnd(width)}${help}`).join('\n');
 }

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SettingError } from '../config/setting-error.js';
 import { scaffold, type ScaffoldResult } from './scaffold/scaffold.js';
 
@@ -19,20 +20,32 @@ export interface InitArgs {
   readonly help: boolean;
 }
 
+/** The flags of `init`, for node:util `parseArgs`. */
+const INIT_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  'from-data': { type: 'string', multiple: true },
+} as const satisfies ParseArgsConfig['options'];
+
 /** `init <dir> [--from-data a.csv b.json] [--from-data c.xlsx]`: every word after --from-data is a file. */
 export function parseInitArgs(argv: readonly string[]): InitArgs {
+  const { tokens } = parseArgs({ args: [...argv], options: INIT_OPTIONS, strict: false, allowPositionals: true, tokens: true });
   let dir: string | undefined;
   const dataFiles: string[] = [];
   let help = false;
   let inFromData = false;
-  for (const arg of argv) {
-    if (arg === '--help' || arg === '-h') help = true;
-    else if (arg === '--from-data') inFromData = true;
-    else if (arg.startsWith('--from-data=')) dataFiles.push(arg.slice('--from-data='.length));
-    else if (arg.startsWith('--')) throw new SettingError(arg, 'unknown flag (see scenarist init --help)');
-    else if (inFromData) dataFiles.push(arg);
-    else if (dir === undefined) dir = arg;
-    else throw new SettingError(arg, 'unexpected argument: give one project directory (data files follow --from-data)');
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') continue;
+    if (token.kind === 'positional') {
+      if (inFromData) dataFiles.push(token.value);
+      else if (dir === undefined) dir = token.value;
+      else throw new SettingError(token.value, 'unexpected argument: give one project directory (data files follow --from-data)');
+    } else if (token.name === 'help') help = true;
+    else if (token.name === 'from-data') {
+      inFromData = true;
+      // parseArgs takes the next word, even a flag, as the value: a flag there means no file was given.
+      if (token.value !== undefined && !(token.inlineValue === false && token.value.startsWith('-'))) dataFiles.push(token.value);
+      else if (token.value !== undefined) throw new SettingError('--from-data', 'needs at least one file');
+    } else throw new SettingError(token.rawName, 'unknown flag (see scenarist init --help)');
   }
   if (inFromData && dataFiles.length === 0) throw new SettingError('--from-data', 'needs at least one file');
   return { dir, dataFiles, help };

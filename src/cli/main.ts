@@ -3,7 +3,7 @@ import { SettingError } from '../config/setting-error.js';
 import { StoreLockedError } from '../store/sqlite/store-lock.js';
 import type { Settings } from '../config/settings.js';
 import { settingsFromEnv, settingsFromFile } from '../config/sources.js';
-import { flagsHelp, parseFlags, SERVE_FLAGS } from './flags.js';
+import { flagsHelp, parseFlags, SERVE_FLAGS, type CommandDeclaration } from './flags.js';
 import { serve } from './serve.js';
 import { migrate } from './migrate.js';
 
@@ -19,9 +19,13 @@ Commands:
 
 Run "scenarist <command> --help" for the flags of a command.`;
 
-const TYPECHECK_HELP = '  --typecheck               type-check a TypeScript domain first; its errors stop start-up (exit code 2)';
+/** `serve` and `dev` (which always type-checks, so its --typecheck changes nothing). */
+const SERVE_COMMAND: CommandDeclaration = {
+  settings: SERVE_FLAGS,
+  own: [{ flag: 'typecheck', boolean: true, help: 'type-check a TypeScript domain first; its errors stop start-up (exit code 2)' }],
+};
 
-const MIGRATE_FLAGS = SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag));
+const MIGRATE_COMMAND: CommandDeclaration = { settings: SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag)) };
 
 /** Settings from every source: defaults < config file < env < flags. */
 export function settingsFrom(argvFlags: ReturnType<typeof parseFlags>, env: NodeJS.ProcessEnv): Settings {
@@ -36,11 +40,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   try {
     switch (command) {
       case 'serve': {
-        const typecheck = rest.includes('--typecheck');
-        const flags = parseFlags(rest.filter((arg) => arg !== '--typecheck'), SERVE_FLAGS);
-        if (flags.help) return printHelp('serve', SERVE_FLAGS, TYPECHECK_HELP);
+        const flags = parseFlags(rest, SERVE_COMMAND);
+        if (flags.help) return printHelp('serve', SERVE_COMMAND);
         const settings = settingsFrom(flags, env);
-        if (typecheck) {
+        if (flags.extra.typecheck === 'true') {
           const { domainTypechecks } = await import('./dev/check-domain.js');
           if (!domainTypechecks(settings.domain)) return 2;
         }
@@ -48,20 +51,20 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       }
       case 'dev': {
         const { dev, DEV_HELP } = await import('./dev.js');
-        const serveArgs = rest.filter((arg) => arg !== '--typecheck'); // dev always type-checks
-        const flags = parseFlags(serveArgs, SERVE_FLAGS);
-        if (flags.help) return printHelp('dev', SERVE_FLAGS, DEV_HELP);
-        return await dev(settingsFrom(flags, env), serveArgs);
+        const flags = parseFlags(rest, SERVE_COMMAND);
+        if (flags.help) return printHelp('dev', SERVE_COMMAND, DEV_HELP);
+        // The supervisor type-checks itself; the server it starts needs only the settings.
+        return await dev(settingsFrom(flags, env), rest.filter((arg) => arg !== '--typecheck'));
       }
       case 'migrate': {
-        const flags = parseFlags(rest, MIGRATE_FLAGS);
-        if (flags.help) return printHelp('migrate', MIGRATE_FLAGS);
+        const flags = parseFlags(rest, MIGRATE_COMMAND);
+        if (flags.help) return printHelp('migrate', MIGRATE_COMMAND);
         return await migrate(settingsFrom(flags, env));
       }
       case 'worker': {
-        const { worker, WORKER_FLAGS, WORKER_EXTRA_FLAGS } = await import('./worker.js');
-        const flags = parseFlags(rest, WORKER_FLAGS, WORKER_EXTRA_FLAGS);
-        if (flags.help) return printHelp('worker', WORKER_FLAGS, '  --concurrency N   runs at once in this process (default: CPU cores)');
+        const { worker, WORKER_COMMAND } = await import('./worker.js');
+        const flags = parseFlags(rest, WORKER_COMMAND);
+        if (flags.help) return printHelp('worker', WORKER_COMMAND);
         return await worker(settingsFrom(flags, env), flags.extra);
       }
       case 'init': {
@@ -92,7 +95,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 }
 
-function printHelp(command: string, flags: Parameters<typeof flagsHelp>[0], extra = ''): number {
-  console.log(`Usage: scenarist ${command} [flags]\n\nFlags:\n  --config FILE${' '.repeat(9)}JSON file of settings (snake_case keys)  [env SCENARIST_CONFIG]\n${flagsHelp(flags)}${extra ? `\n${extra}` : ''}`);
+function printHelp(command: string, declaration: CommandDeclaration, extra = ''): number {
+  console.log(`Usage: scenarist ${command} [flags]\n\nFlags:\n${flagsHelp(declaration.settings, declaration.own)}${extra ? `\n${extra}` : ''}`);
   return 0;
 }

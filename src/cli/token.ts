@@ -5,10 +5,19 @@ import { SettingError } from '../config/setting-error.js';
 import type { Settings } from '../config/settings.js';
 import type { SessionRecord } from '../store/sessions-repository.js';
 import { openStore, type Store } from '../store/store.js';
-import { flagsHelp, parseFlags, SERVE_FLAGS, type ParsedFlags } from './flags.js';
+import { flagsHelp, parseFlags, SERVE_FLAGS, type CommandDeclaration, type ParsedFlags } from './flags.js';
 
-export const TOKEN_FLAGS = SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag));
-const BARE_FLAGS = new Set(['--json', '--help', '-h']);
+export const TOKEN_COMMAND: CommandDeclaration = {
+  settings: SERVE_FLAGS.filter((f) => ['data-dir', 'database-url', 'log-level'].includes(f.flag)),
+  own: [
+    { flag: 'scope', value: 'SCOPE', help: 'create: read|run|admin|metrics' },
+    { flag: 'session', value: 'NAME_OR_ID', help: 'create: limit the token to this session (display name or id)' },
+    { flag: 'name', value: 'LABEL', help: 'create: a label shown by list' },
+    { flag: 'json', boolean: true, help: 'list: print JSON' },
+  ],
+  positionals: true,
+};
+const CREATE_ONLY = ['scope', 'session', 'name'];
 
 const USAGE = `Usage: scenarist token <create|list|revoke> [flags]
 
@@ -20,21 +29,16 @@ const USAGE = `Usage: scenarist token <create|list|revoke> [flags]
                  the token stops working within seconds
 
 Flags:
-  --config FILE${' '.repeat(9)}JSON file of settings (snake_case keys)  [env SCENARIST_CONFIG]
-${flagsHelp(TOKEN_FLAGS)}`;
+${flagsHelp(TOKEN_COMMAND.settings, TOKEN_COMMAND.own)}`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `scenarist token ...`: manages API tokens directly in the store (no running server needed). */
 export async function tokenCommand(argv: readonly string[], settingsOf: (flags: ParsedFlags) => Settings): Promise<number> {
   const [action, ...rest] = argv;
-  const { positional, flagArgs } = splitArguments(rest);
-  const json = flagArgs.includes('--json');
-  const flags = parseFlags(
-    flagArgs.filter((a) => a !== '--json'),
-    TOKEN_FLAGS,
-    action === 'create' ? ['scope', 'session', 'name'] : [],
-  );
+  const flags = parseFlags(rest, TOKEN_COMMAND);
+  const positional = flags.positionals;
+  const json = flags.extra.json === 'true';
   const askedForHelp = flags.help || ['help', '--help', '-h'].includes(action ?? '');
   if (askedForHelp || action === undefined || !['create', 'list', 'revoke'].includes(action)) {
     if (askedForHelp) console.log(USAGE);
@@ -42,6 +46,8 @@ export async function tokenCommand(argv: readonly string[], settingsOf: (flags: 
     return askedForHelp ? 0 : 1;
   }
   if (json && action !== 'list') throw new SettingError('--json', 'only "token list" takes --json');
+  const misplaced = CREATE_ONLY.find((flag) => action !== 'create' && flags.extra[flag] !== undefined);
+  if (misplaced !== undefined) throw new SettingError(`--${misplaced}`, `only "token create" takes --${misplaced}`);
   const expected = action === 'revoke' ? 1 : 0;
   if (positional.length !== expected) {
     throw new SettingError(positional[expected] ?? 'ID', action === 'revoke' ? 'token revoke needs exactly one token id' : 'unexpected argument');
@@ -131,20 +137,4 @@ function describe(r: ApiTokenRecord, sessionNames: ReadonlyMap<string, string>) 
 /** A session by id (any letter case) or display name, like `{sid}` in routes. */
 async function findSession(store: Store, ref: string): Promise<SessionRecord | undefined> {
   return (UUID.test(ref) ? await store.sessions.findById(ref.toLowerCase()) : undefined) ?? (await store.sessions.findByName(ref));
-}
-
-/** Positional arguments (the id of `revoke`) apart from flags and their values. */
-function splitArguments(args: readonly string[]): { positional: string[]; flagArgs: string[] } {
-  const positional: string[] = [];
-  const flagArgs: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('-')) positional.push(arg);
-    else if (BARE_FLAGS.has(arg) || arg.includes('=')) flagArgs.push(arg);
-    else {
-      flagArgs.push(arg);
-      if (i + 1 < args.length) flagArgs.push(args[++i]!);
-    }
-  }
-  return { positional, flagArgs };
 }

@@ -1,9 +1,11 @@
 import type { Settings } from '../config/settings.js';
 import { lockSqliteStore } from '../store/sqlite/store-lock.js';
-import { SERVE_FLAGS } from './flags.js';
+import { SERVE_FLAGS, type CommandDeclaration } from './flags.js';
 
-export const WORKER_FLAGS = SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit'].includes(f.flag));
-export const WORKER_EXTRA_FLAGS = ['concurrency'] as const;
+export const WORKER_COMMAND: CommandDeclaration = {
+  settings: SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit'].includes(f.flag)),
+  own: [{ flag: 'concurrency', value: 'N', help: 'runs at once in this process (default: CPU cores)' }],
+};
 
 /** `scenarist worker`: runs algorithms for a PostgreSQL-backed deployment. */
 export async function worker(settings: Settings, _extra: Readonly<Record<string, string>>): Promise<number> {

@@ -20,6 +20,7 @@ export type ChartViewSpec = components['schemas']['ChartViewSpec'];
 export type MetricsViewSpec = components['schemas']['MetricsViewSpec'];
 export type TextViewSpec = components['schemas']['TextViewSpec'];
 export { EventStreamError, SseParser, type ScenaristEvent, type WatchEventsOptions } from './events.js';
+export { csvField, csvLine, toCsv, type CsvValue } from '../exports/csv.js';
 export { runExperiment, type ExperimentResult, type RunExperimentOptions } from './run-experiment.js';
 
 export interface ScenaristClientOptions {

@@ -1,11 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
+import { toCsv } from 'scenarist/client';
 import { describe, expect, it } from 'vitest';
 import { apiBaseFrom } from '../src/api/base.ts';
 import { ApiError } from '../src/api/http.ts';
 import { keys } from '../src/api/keys.ts';
 import { applyEvent } from '../src/api/live.ts';
 import type { Scenario } from '../src/api/types.ts';
-import { toCsv } from '../src/csv.ts';
 import { formatDelta, formatRelative } from '../src/format.ts';
 import { scenario } from './fixtures.ts';
 

@@ -9,12 +9,13 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
+import { toCsv } from 'scenarist/client';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { Scenario } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
-import { saveBlob, toCsv } from '../csv.ts';
+import { cellText, saveBlob } from '../csv.ts';
 import { formatNumber, formatTime } from '../format.ts';
 import { useSid } from '../session.ts';
 
@@ -70,7 +71,7 @@ export function OverviewPage() {
 
   const exportCsv = () => {
     const header = columns.map((c) => (c.id?.startsWith('kpi:') ? `${c.header as string} (${units[c.id.slice(4)] ?? ''})` : (c.header as string)));
-    const body = rows.map((r) => r.getVisibleCells().map((cell) => cell.getValue()));
+    const body = rows.map((r) => r.getVisibleCells().map((cell) => cellText(cell.getValue())));
     saveBlob(new Blob([toCsv(header, body)], { type: 'text/csv' }), `scenarios-${sid}.csv`);
   };
 
