@@ -21,7 +21,12 @@ export function asResultRows(body: unknown): ResultRow[] {
 }
 
 /** An axis value as a cell shows it. */
-export const shown = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+export function shown(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
 
 /** Sorts by one column (an axis path or KPI name, or `tag`/`status`), nulls last. */
 export function sortRows(rows: readonly ResultRow[], column: string, ascending: boolean): ResultRow[] {

@@ -51,6 +51,8 @@ export function ScenariosPage() {
   );
   const best = useMemo(() => bestByKpi(list.data ?? []), [list.data]);
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  // Only what is shown is acted on: a ticked card hidden by the filter (or deleted meanwhile) is left out.
+  const tickedShown = useMemo(() => new Set(shown.filter((s) => ticked.has(s.id)).map((s) => s.id)), [shown, ticked]);
   const tick = (id: string, on: boolean) => setTicked((set) => (on ? new Set(set).add(id) : new Set([...set].filter((x) => x !== id))));
 
   return (
@@ -82,7 +84,7 @@ export function ScenariosPage() {
         </div>
         <ErrorNote error={list.error} />
         {list.data?.length === 0 && <p className="muted">No scenarios yet.</p>}
-        {shown.length > 0 && <ScenarioBatchBar sid={sid} selected={ticked} matching={shown.length} status={filter} query={query} onClear={() => setTicked(new Set())} />}
+        {shown.length > 0 && <ScenarioBatchBar sid={sid} selected={tickedShown} matching={shown.length} status={filter} query={query} onClear={() => setTicked(new Set())} />}
         <div className="grid">
           {shown.map((s) => (
             <ScenarioCard
