@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { ParameterDescriptor } from '../api/types.ts';
+import { ErrorNote } from '../components/ErrorNote.tsx';
 import { labelOf } from '../components/ParamField.tsx';
 import { axisBody, axisLength, countProblem, newAxis, scenarioCount, type AxisInput } from './axes.ts';
 import { formErrorsOf, NO_ERRORS } from './field-errors.ts';
@@ -122,6 +123,7 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
             <FieldMessages id="experiment-repeats-error" messages={errors.fields.repeats} />
           </div>
         </div>
+        <ErrorNote error={params.error ?? algorithms.error ?? datasets.error} />
         <fieldset aria-describedby={errors.fields.datasets ? 'experiment-datasets-error' : undefined}>
           <legend>Datasets (several vary the dataset)</legend>
           {datasets.data?.length === 0 && <p className="muted small">No dataset: upload one on the Data page.</p>}
@@ -139,7 +141,7 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
         </fieldset>
         <fieldset>
           <legend>Parameters to vary</legend>
-          {descriptors.length === 0 && <p className="muted small">{params.isPending ? 'Loading parameters…' : 'This algorithm has no parameters.'}</p>}
+          {descriptors.length === 0 && <p className="muted small">{params.isPending ? 'Loading parameters…' : params.isError ? 'The parameters could not be read.' : 'This algorithm has no parameters.'}</p>}
           {descriptors.map((d) => {
             const path = `algo_params.${d.name}`;
             const axis = axes.find((a) => a.path === path);

@@ -4,7 +4,7 @@ import type { ResultRow } from './results.ts';
 
 const W = 420;
 const H = 300;
-const PAD = { left: 56, right: 12, top: 12, bottom: 36 };
+const PAD = { left: 16, right: 12, top: 24, bottom: 36 };
 
 /**
  * Two chosen KPIs of every complete scenario, the non-dominated ones (the summary's front for that

@@ -8,7 +8,7 @@ export interface AxisSummary {
 
 const W = 260;
 const H = 150;
-const PAD = { left: 44, right: 10, top: 10, bottom: 28 };
+const PAD = { left: 66, right: 12, top: 10, bottom: 28 };
 
 /**
  * One small chart per KPI and axis: the KPI's mean over the axis values (a line) inside its min-max
