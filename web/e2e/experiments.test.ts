@@ -101,4 +101,19 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await page.waitForURL(/#\/s\/main\/scenarios\/[^/?]+$/, { timeout: 60_000 });
     await page.getByTestId('scenario-title').filter({ hasText: 'depot sweep/3' }).waitFor({ timeout: 60_000 });
   }, STEP_MS);
+
+  it('resets every scenario matching the filter from the scenarios page, after a confirm stating the count', async () => {
+    await page.goto(ui('/s/main/scenarios?tag=depot%20sweep'));
+    await expect.poll(() => page.locator('[data-testid=scenario-card][data-status=COMPLETE]').count(), { timeout: 60_000 }).toBe(6);
+    await page.getByText('all 6 matching the filter').waitFor();
+    await page.getByRole('checkbox', { name: 'Tick depot sweep/1' }).check();
+    await page.getByText('the 1 ticked').waitFor();
+    await page.getByRole('radio', { name: /all 6 matching the filter/ }).check();
+    await inspect('scenarios-batch');
+    await page.getByTestId('batch-actions').getByRole('button', { name: 'Reset 6' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset 6 scenarios?' });
+    await dialog.getByRole('button', { name: 'Reset 6 scenarios' }).click();
+    await page.getByText('Reset: 6 changed, 0 skipped').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('[data-testid=scenario-card][data-status=CREATED]').count(), { timeout: 60_000 }).toBe(6);
+  }, STEP_MS);
 });

@@ -65,7 +65,7 @@ describe('the experiment form', () => {
     expect(screen.getByTestId('scenario-count').textContent).toMatch(/^15,000 scenarios/);
     expect(screen.getByTestId('count-problem').textContent).toMatch(/max_experiment_size/);
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'sweep' } });
-    expect((screen.getByRole('button', { name: 'Create experiment' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Create experiment' }).disabled).toBe(true);
   });
 
   it('shows the server errors at the axis and lists combination errors', async () => {
@@ -84,7 +84,7 @@ describe('the experiment form', () => {
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '0.5' } });
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2' } });
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'sweep' } });
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Create experiment' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Create experiment' }).disabled).toBe(false));
     fireEvent.click(screen.getByRole('button', { name: 'Create experiment' }));
     const axis = screen.getAllByTestId('axis')[0]!;
     expect((await within(axis).findByRole('alert')).textContent).toBe('[1]: above the maximum 1');
