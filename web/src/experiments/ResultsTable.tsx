@@ -42,7 +42,7 @@ export function ResultsTable({ sid, rows, axes, kpis }: { sid: string; rows: rea
         )}
       </div>
       <div className="table-scroll">
-        <table data-testid="results-table">
+        <table className="results-table" data-testid="results-table">
           <caption className="sr-only">One row per scenario of the experiment; headers sort</caption>
           <thead>
             <tr>
