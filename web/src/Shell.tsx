@@ -11,6 +11,7 @@ const PAGES = [
   { to: '/s/$sid', label: 'Home' },
   { to: '/s/$sid/data', label: 'Data' },
   { to: '/s/$sid/scenarios', label: 'Scenarios' },
+  { to: '/s/$sid/experiments', label: 'Experiments' },
   { to: '/s/$sid/compare', label: 'Compare' },
   { to: '/s/$sid/overview', label: 'Overview' },
 ] as const;

@@ -46,7 +46,21 @@ const overview = createRoute({
   component: lazyRouteComponent(() => import('./pages/OverviewPage.tsx'), 'OverviewPage'),
 });
 
-export const routeTree = root.addChildren([sessions, session.addChildren([sessionIndex, data, scenarios, scenario, compare, overview])]);
+const experiments = createRoute({
+  getParentRoute: () => session,
+  path: '/experiments',
+  component: lazyRouteComponent(() => import('./pages/ExperimentsPage.tsx'), 'ExperimentsPage'),
+});
+const experiment = createRoute({
+  getParentRoute: () => session,
+  path: '/experiments/$eid',
+  component: lazyRouteComponent(() => import('./pages/ExperimentPage.tsx'), 'ExperimentPage'),
+});
+
+export const routeTree = root.addChildren([
+  sessions,
+  session.addChildren([sessionIndex, data, scenarios, scenario, compare, overview, experiments, experiment]),
+]);
 
 export function buildRouter(history: RouterHistory = createHashHistory()) {
   return createRouter({ routeTree, history, defaultPreload: false });

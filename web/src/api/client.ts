@@ -5,6 +5,10 @@ import type { DatasetForm, DatasetSummary, Scenario } from './types.ts';
 
 export type CreateScenarioBody = paths['/sessions/{sid}/scenarios']['post']['requestBody']['content']['application/json'];
 export type ExportFormat = 'csv' | 'xlsx';
+export type CreateExperimentBody = paths['/sessions/{sid}/experiments']['post']['requestBody']['content']['application/json'];
+/** A batch action's target: listed ids, or every scenario the list route's filters match. */
+export type BatchTarget = paths['/sessions/{sid}/scenarios:run']['post']['requestBody']['content']['application/json'];
+export type BatchAction = 'run' | 'cancel' | 'reset' | 'delete';
 
 /** How many datasets one list page asks for; the list follows `next_cursor` to the end. */
 const DATASET_PAGE = 500;
@@ -110,6 +114,28 @@ export function createApi(config: ApiConfig, fetchImpl: typeof fetch = (input, i
     resetScenario: (sid: string, id: string) => unwrap(config, http.POST('/sessions/{sid}/scenarios/{id}/reset', scenarioAt(sid, id))),
     deleteScenario: (sid: string, id: string) => unwrap(config, http.DELETE('/sessions/{sid}/scenarios/{id}', scenarioAt(sid, id))),
     scenarioLogs: (sid: string, id: string): Promise<RunLogs> => unwrap(config, http.GET('/sessions/{sid}/scenarios/{id}/logs', scenarioAt(sid, id))),
+
+    async batchScenarios(sid: string, action: BatchAction, target: BatchTarget) {
+      const options = { ...at(sid), body: target };
+      if (action === 'run') return unwrap(config, http.POST('/sessions/{sid}/scenarios:run', options));
+      if (action === 'cancel') return unwrap(config, http.POST('/sessions/{sid}/scenarios:cancel', options));
+      if (action === 'reset') return unwrap(config, http.POST('/sessions/{sid}/scenarios:reset', options));
+      return unwrap(config, http.POST('/sessions/{sid}/scenarios:delete', options));
+    },
+
+    // Experiments (docs/api/experiments.md)
+    listExperiments: async (sid: string) => (await unwrap(config, http.GET('/sessions/{sid}/experiments', { params: { path: { sid }, query: { limit: 200 } } }))).items,
+    createExperiment: (sid: string, body: CreateExperimentBody) => unwrap(config, http.POST('/sessions/{sid}/experiments', { ...at(sid), body })),
+    experiment: (sid: string, eid: string) => unwrap(config, http.GET('/sessions/{sid}/experiments/{eid}', { params: { path: { sid, eid } } })),
+    experimentResults: (sid: string, eid: string) =>
+      unwrap(config, http.GET('/sessions/{sid}/experiments/{eid}/results', { params: { path: { sid, eid }, query: { format: 'json' } } })),
+    async actOnExperiment(sid: string, eid: string, action: BatchAction) {
+      const options = { params: { path: { sid, eid } } };
+      if (action === 'run') return unwrap(config, http.POST('/sessions/{sid}/experiments/{eid}/run', options));
+      if (action === 'cancel') return unwrap(config, http.POST('/sessions/{sid}/experiments/{eid}/cancel', options));
+      if (action === 'reset') return unwrap(config, http.POST('/sessions/{sid}/experiments/{eid}/reset', options));
+      return unwrap(config, http.DELETE('/sessions/{sid}/experiments/{eid}', options));
+    },
 
     compare: (sid: string, ids: readonly string[], baseline: string) =>
       unwrap(config, http.GET('/sessions/{sid}/compare', { params: { path: { sid }, query: { ids: ids.join(','), baseline } } })),

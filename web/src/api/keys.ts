@@ -12,6 +12,8 @@ export const keys = {
   kpis: (sid: string) => ['kpis', sid] as const,
   schemas: (sid: string) => ['schemas', sid] as const,
   health: ['health'] as const,
+  experiments: (sid: string) => ['experiments', sid] as const,
+  experiment: (sid: string, eid: string) => ['experiments', sid, eid] as const,
   compare: (sid: string) => ['compare', sid] as const,
   /** Views: `views(sid, 'scenario', id)`, `views(sid, 'dataset', key)`, `views(sid, 'compare')`, or all of a session. */
   views: (sid: string, ...of: string[]) => ['views', sid, ...of] as const,

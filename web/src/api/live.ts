@@ -37,6 +37,9 @@ export function applyEvent(client: QueryClient, sid: string, event: ScenaristEve
   } else if (event.type.startsWith('dataset.')) {
     void client.invalidateQueries({ queryKey: keys.datasets(sid) });
     void client.invalidateQueries({ queryKey: keys.views(sid, 'dataset') });
+  } else if (event.type.startsWith('experiment.')) {
+    // experiment.progress / experiment.completed: counts and summary are read again (both keys share the prefix).
+    void client.invalidateQueries({ queryKey: keys.experiments(sid) });
   } else if (event.type.startsWith('session.')) {
     void client.invalidateQueries({ queryKey: keys.sessions });
   }

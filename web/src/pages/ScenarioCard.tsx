@@ -14,7 +14,20 @@ import { directionText, keyParameters, runDuration } from './card-facts.ts';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 /** One scenario: status badge, live progress and run report, actions, KPIs, a failure's message, and logs. */
-export function ScenarioCard({ sid, scenario: s, bestIn = [] }: { sid: string; scenario: Scenario; bestIn?: readonly string[] }) {
+export function ScenarioCard({
+  sid,
+  scenario: s,
+  bestIn = [],
+  selected,
+  onSelect,
+}: {
+  sid: string;
+  scenario: Scenario;
+  bestIn?: readonly string[];
+  /** With `onSelect`, a checkbox ticks the card for the page's batch actions. */
+  selected?: boolean;
+  onSelect?: (on: boolean) => void;
+}) {
   const api = useApi();
   const client = useQueryClient();
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -47,6 +60,7 @@ export function ScenarioCard({ sid, scenario: s, bestIn = [] }: { sid: string; s
   return (
     <article className="card" aria-labelledby={titleId} data-testid="scenario-card" data-tag={s.tag} data-status={s.status} style={{ marginBottom: 0 }}>
       <div className="row">
+        {onSelect && <input type="checkbox" aria-label={`Tick ${s.tag}`} checked={selected === true} onChange={(e) => onSelect(e.target.checked)} data-testid="scenario-tick" />}
         <h3 id={titleId} style={{ margin: 0 }}>
           {/* A plain hash link (the app routes by the URL hash): the card also renders outside a router. */}
           <a href={`#/s/${encodeURIComponent(sid)}/scenarios/${encodeURIComponent(s.id)}`} data-testid="scenario-link">

@@ -10,6 +10,7 @@ import { useSid } from '../session.ts';
 import { useCopyPrefill } from './copy-prefill.ts';
 import { CreateScenarioForm } from './CreateScenarioForm.tsx';
 import { bestByKpi, newestFirst } from './card-facts.ts';
+import { ScenarioBatchBar } from './ScenarioBatchBar.tsx';
 import { ScenarioCard } from './ScenarioCard.tsx';
 
 export const ACTIVE: ReadonlySet<Status> = new Set(['QUEUED', 'PROCESSING']);
@@ -49,6 +50,10 @@ export function ScenariosPage() {
     [list.data, filter, query],
   );
   const best = useMemo(() => bestByKpi(list.data ?? []), [list.data]);
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
+  // Only what is shown is acted on: a ticked card hidden by the filter (or deleted meanwhile) is left out.
+  const tickedShown = useMemo(() => new Set(shown.filter((s) => ticked.has(s.id)).map((s) => s.id)), [shown, ticked]);
+  const tick = (id: string, on: boolean) => setTicked((set) => (on ? new Set(set).add(id) : new Set([...set].filter((x) => x !== id))));
 
   return (
     <>
@@ -79,9 +84,17 @@ export function ScenariosPage() {
         </div>
         <ErrorNote error={list.error} />
         {list.data?.length === 0 && <p className="muted">No scenarios yet.</p>}
+        {shown.length > 0 && <ScenarioBatchBar sid={sid} selected={tickedShown} matching={shown.length} status={filter} query={query} onClear={() => setTicked(new Set())} />}
         <div className="grid">
           {shown.map((s) => (
-            <ScenarioCard key={s.id} sid={sid} scenario={s} bestIn={[...best].filter(([, id]) => id === s.id).map(([name]) => name)} />
+            <ScenarioCard
+              key={s.id}
+              sid={sid}
+              scenario={s}
+              bestIn={[...best].filter(([, id]) => id === s.id).map(([name]) => name)}
+              selected={ticked.has(s.id)}
+              onSelect={(on) => tick(s.id, on)}
+            />
           ))}
         </div>
       </section>

@@ -1,0 +1,119 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
+import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { seriousViolations } from './support/axe.ts';
+import { launchChromium } from './support/browser.ts';
+
+const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
+const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
+const SAMPLE_FILES = ['sku_data.csv', 'warehouse_layout.csv'];
+const PREFIX = '/api/v1';
+/** Per step: real runs, screenshots and axe on a busy shared machine. */
+const STEP_MS = 600_000;
+
+/**
+ * An experiment through the dashboard: create it from the Experiments page (the live count), run it
+ * to completion, see its charts and table, open a scenario from it. The new pages pass axe and do
+ * not scroll sideways at 390 px (screenshots in web/test-results/).
+ */
+describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const ui = (hash: string) => `${server.url}${PREFIX}/ui/#${hash}`;
+
+  beforeAll(async () => {
+    mkdirSync(RESULTS, { recursive: true });
+    db = await createTestDatabase(dialect);
+    server = await startServer({ dataDir: db.dir, args: ['--database-url', db.url, '--log-level', 'warn', '--workers', '1'] });
+    const form = new FormData();
+    form.append('dataset_name', 'sample');
+    for (const name of SAMPLE_FILES) form.append('files', new Blob([readFileSync(`${SAMPLE}${name}`)], { type: 'text/csv' }), name);
+    const upload = await fetch(`${server.url}${PREFIX}/sessions/main/etl`, { method: 'POST', body: form });
+    expect(upload.status).toBe(200);
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  }, STEP_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+    await db?.drop();
+  });
+
+  /** axe, a screenshot at 1280 and at 390 px, and no sideways scrolling at 390 px. */
+  async function inspect(name: string): Promise<void> {
+    expect(await seriousViolations(page), name).toEqual([]);
+    await page.screenshot({ path: `${RESULTS}${dialect}-experiments-${name}-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${RESULTS}${dialect}-experiments-${name}-390.png`, fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} at 390px scrolls sideways`).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(pageErrors).toEqual([]);
+  }
+
+  it('creates an experiment with a live count, runs it to completion and shows its charts and table', async () => {
+    await page.goto(ui('/s/main/experiments'));
+    await page.locator('#experiment-algo option[value="Greedy Slotting"]').waitFor({ state: 'attached' });
+    await page.locator('#experiment-algo').selectOption('Greedy Slotting');
+    await page.locator('#experiment-name').fill('depot sweep');
+    await page.getByRole('checkbox', { name: /^Vary Depot x/i }).check();
+    await page.locator('#axis-depot_x-from').fill('0');
+    await page.locator('#axis-depot_x-to').fill('30');
+    await page.locator('#axis-depot_x-steps').fill('3');
+    await page.locator('#experiment-repeats').fill('2');
+    await expect.poll(() => page.getByTestId('scenario-count').innerText()).toMatch(/^6 scenarios/);
+    // Over the limit, the count says why and creating is refused before asking the server.
+    await page.locator('#axis-depot_x-steps').fill('6000');
+    await page.getByTestId('count-problem').waitFor();
+    expect(await page.getByTestId('count-problem').innerText()).toMatch(/max_experiment_size/);
+    expect(await page.getByRole('button', { name: 'Create experiment' }).isDisabled()).toBe(true);
+    await page.locator('#axis-depot_x-steps').fill('3');
+    await inspect('form');
+
+    await page.getByRole('button', { name: 'Create experiment' }).click();
+    await page.waitForURL(/#\/s\/main\/experiments\/[^/?]+$/, { timeout: 60_000 });
+    await page.locator('[data-testid=experiment-counts] [data-status=COMPLETE] strong').filter({ hasText: /^6$/ }).waitFor({ timeout: 300_000 });
+    await page.getByText('All runs finished.').waitFor({ timeout: 60_000 });
+    await page.getByTestId('small-multiples').locator('figure').first().waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('result-row').count(), { timeout: 60_000 }).toBe(6);
+    await expect.poll(() => page.getByTestId('scatter-point').count(), { timeout: 60_000 }).toBe(6);
+    expect(await page.getByTestId('results-table').innerText()).toMatch(/depot sweep\/1/);
+    await inspect('results');
+  }, STEP_MS);
+
+  it('sorts the table, offers picked rows for comparison, and opens a scenario from a row', async () => {
+    const header = page.getByTestId('results-table').getByRole('columnheader', { name: 'algo_params.depot_x' });
+    await header.getByRole('button').click();
+    await page.locator('th[aria-sort="ascending"]').waitFor();
+    await page.getByRole('checkbox', { name: 'Pick depot sweep/1' }).check();
+    await page.getByRole('checkbox', { name: 'Pick depot sweep/2' }).check();
+    expect(await page.getByTestId('compare-picked').getAttribute('href')).toMatch(/^#\/s\/main\/compare\?ids=/);
+    await page.getByTestId('result-row').getByRole('link', { name: 'depot sweep/3' }).click();
+    await page.waitForURL(/#\/s\/main\/scenarios\/[^/?]+$/, { timeout: 60_000 });
+    await page.getByTestId('scenario-title').filter({ hasText: 'depot sweep/3' }).waitFor({ timeout: 60_000 });
+  }, STEP_MS);
+
+  it('resets every scenario matching the filter from the scenarios page, after a confirm stating the count', async () => {
+    await page.goto(ui('/s/main/scenarios?tag=depot%20sweep'));
+    await expect.poll(() => page.locator('[data-testid=scenario-card][data-status=COMPLETE]').count(), { timeout: 60_000 }).toBe(6);
+    await page.getByText('all 6 matching the filter').waitFor();
+    await page.getByRole('checkbox', { name: 'Tick depot sweep/1' }).check();
+    await page.getByText('the 1 ticked').waitFor();
+    await page.getByRole('radio', { name: /all 6 matching the filter/ }).check();
+    await inspect('scenarios-batch');
+    await page.getByTestId('batch-actions').getByRole('button', { name: 'Reset 6' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset 6 scenarios?' });
+    await dialog.getByRole('button', { name: 'Reset 6 scenarios' }).click();
+    await page.getByText('Reset: 6 changed, 0 skipped').waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('[data-testid=scenario-card][data-status=CREATED]').count(), { timeout: 60_000 }).toBe(6);
+  }, STEP_MS);
+});
