@@ -38,7 +38,8 @@ describe('small helpers', () => {
 
   it('formats deltas with their sign', () => {
     expect([formatDelta(-50), formatDelta(0), formatDelta(1234.567), formatDelta(null)]).toEqual(['−50', '±0', '+1,234.57', '—']);
-    expect(formatRelative(-0.25)).toBe('-25%');
+    // One minus sign everywhere: U+2212, as in the deltas.
+    expect(formatRelative(-0.25)).toBe('−25%');
   });
 
   it('tells a missing route from a missing resource', () => {
