@@ -42,7 +42,7 @@ describe('the status cache', () => {
     events.emit('run:progress', { ...ref, progress: 0.25 });
     expect(cache.get('a')).toMatchObject({ status: 'PROCESSING', progress: 0.25 });
     events.emit('run:completed', ref);
-    expect(cache.get('a')).toEqual({ id: 'a', sessionId: 's1', tag: 'tag a', status: 'COMPLETE', progress: 1, reportJson: null });
+    expect(cache.get('a')).toEqual({ id: 'a', sessionId: 's1', tag: 'tag a', status: 'COMPLETE', progress: 1, reportJson: null, errorCode: null });
   });
 
   it('follows the latest report of a run, keeps it when a cancel announces none, and clears it on reset', () => {
