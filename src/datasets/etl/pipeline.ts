@@ -43,9 +43,11 @@ export async function runEtl(schemas: Schemas, files: readonly UploadedFile[], l
       Object.assign(tables, await readGroup(groupName, group, upload, resolved, log, budgets));
     } catch (err) {
       // One file that cannot be read must not hide what is wrong in the others: it becomes an error
-      // message beside theirs. When no file could be read, or the upload as a whole is over a limit,
-      // the request itself is unusable (400).
-      if (!(err instanceof EtlInputError) || err.file === undefined || budgets.cells.exhausted || budgets.inflated.exhausted) throw err;
+      // message beside theirs. When no file could be read, the upload as a whole is over a limit, or a
+      // file passes a structural limit (its cost is what is refused, not its content), the request
+      // itself is unusable (400).
+      const overALimit = budgets.cells.exhausted || budgets.inflated.exhausted || (err instanceof EtlInputError && err.code === 'UPLOAD_STRUCTURE_LIMIT');
+      if (!(err instanceof EtlInputError) || err.file === undefined || overALimit) throw err;
       unreadable.push(err);
       log.add({ severity: 'error', file: err.file, message: err.message });
       Object.assign(tables, absentTables(group));
