@@ -33,7 +33,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'upload-limit', setting: 'upload_limit', help: 'largest ETL upload, e.g. 256MiB' },
   { flag: 'upload-max-field', setting: 'upload_max_field', help: 'longest row, cell, record or string in an upload, e.g. 4MiB' },
   { flag: 'upload-time-limit', setting: 'upload_time_limit', help: 'longest work on one upload before it is stopped, e.g. 120s' },
-  { flag: 'upload-queue-wait', setting: 'upload_queue_wait', help: 'longest wait for a free upload thread before 503, e.g. 1s (0 = none)' },
+  { flag: 'upload-queue-wait', setting: 'upload_queue_wait', help: 'longest wait for a free upload thread before 503, default 10s (0 = none)' },
   { flag: 'run-time-limit', setting: 'run_time_limit', help: 'longest run before it is stopped as FAILED, e.g. 1h, 30m (default 1h)' },
   { flag: 'allowed-host', setting: 'allowed_hosts', help: 'Host header value accepted (any port); repeat; * for any (default: loopback names when bound to loopback, else *)', repeatable: true },
   { flag: 'request-timeout', setting: 'request_timeout', help: 'longest time to receive a whole request, e.g. 300s (0 = none)' },

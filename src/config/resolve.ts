@@ -44,7 +44,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     uploadLimitBytes: raw.upload_limit === undefined ? 256 * MiB : parseSize('upload_limit', raw.upload_limit),
     uploadMaxFieldBytes: raw.upload_max_field === undefined ? DEFAULT_MAX_FIELD_BYTES : parseSize('upload_max_field', raw.upload_max_field),
     uploadTimeLimitMs: raw.upload_time_limit === undefined ? 120_000 : parseDuration('upload_time_limit', raw.upload_time_limit),
-    uploadQueueWaitMs: raw.upload_queue_wait === undefined ? 1_000 : parseTimeout('upload_queue_wait', raw.upload_queue_wait, true),
+    uploadQueueWaitMs: raw.upload_queue_wait === undefined ? 10_000 : parseTimeout('upload_queue_wait', raw.upload_queue_wait, true),
     logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
     // Reachable from other machines means tokens unless someone explicitly says otherwise.
     auth: raw.auth === undefined ? (isLoopbackHost(host) ? 'none' : 'token') : parseAuthMode(raw.auth),

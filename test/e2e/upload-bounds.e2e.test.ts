@@ -83,7 +83,7 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
   beforeAll(async () => {
     /** Each server its own database (on SQLite, its own data directory). */
     const argsOf = async (...more: string[]) => {
-      const args = ['--upload-limit', '2GiB', '--workers', '0', ...more];
+      const args = ['--upload-limit', '2GiB', '--upload-queue-wait', '1s', '--workers', '0', ...more];
       if (dialect === 'sqlite') return args;
       const database = await createTestDatabase('postgres');
       databases.push(database);
