@@ -17,7 +17,7 @@ export function answeringFetch(routes: Record<string, Route>) {
     requests.push(request);
     const url = new URL(request.url);
     const route = routes[`${request.method} ${url.pathname}`];
-    const answer = route ? await route(request) : { status: 404, body: { detail: `no route ${request.method} ${url.pathname}`, code: 'NOT_FOUND' } };
+    const answer = route ? await route(request) : { status: 404, body: { detail: `no route ${request.method} ${url.pathname}`, code: 'ROUTE_NOT_FOUND' } };
     if (answer instanceof Response) return answer;
     const status = answer.status ?? 200;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {

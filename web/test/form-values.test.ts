@@ -15,8 +15,10 @@ describe('parameter form values', () => {
     expect(values).toEqual({ count: 10, rate: 0.5, label: 'x', flag: true, mode: 'fast', zones: ['A'], start: '08:00', window: null });
   });
 
-  it('reads numbers, leaves bounds to the server, and refuses text that is no number', () => {
-    expect(toApiValue(byName('count'), '1000')).toEqual({ ok: true, value: 1000 });
+  it('reads numbers, checks their bounds, and refuses text that is no number', () => {
+    expect(toApiValue(byName('count'), '100')).toEqual({ ok: true, value: 100 });
+    expect(toApiValue(byName('count'), '1000')).toEqual({ ok: false, error: 'must be at most 100' });
+    expect(toApiValue(byName('count'), '0')).toEqual({ ok: false, error: 'must be at least 1' });
     expect(toApiValue(byName('count'), '1.5')).toEqual({ ok: false, error: 'must be a whole number' });
     expect(toApiValue(byName('rate'), 'abc')).toEqual({ ok: false, error: '"abc" is not a number' });
     expect(toApiValue(byName('rate'), '')).toEqual({ ok: true, value: null });
