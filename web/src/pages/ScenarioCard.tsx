@@ -5,7 +5,7 @@ import { keys } from '../api/keys.ts';
 import type { Scenario } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
-import { ProgressBar } from '../components/ProgressBar.tsx';
+import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
@@ -84,14 +84,7 @@ export function ScenarioCard({
           ))}
         </p>
       )}
-      {(active || s.status === 'COMPLETE') && (
-        <div className="row small">
-          <div style={{ flex: 1 }}>
-            <ProgressBar value={s.status === 'COMPLETE' ? 1 : s.progress} label={`Progress of ${s.tag}`} />
-          </div>
-          <span data-testid="progress">{Math.round((s.status === 'COMPLETE' ? 1 : s.progress) * 100)}%</span>
-        </div>
-      )}
+      <RunProgress scenario={s} active={active} />
       <RunReportLine report={s.report} />
       {s.status === 'COMPLETE' && kpis.length > 0 && (
         <dl className="small" style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '0 0.75rem', margin: '0.5rem 0' }}>

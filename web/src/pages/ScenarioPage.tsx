@@ -9,7 +9,7 @@ import { downloadResult } from '../api/result-download.ts';
 import type { Scenario } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
-import { ProgressBar } from '../components/ProgressBar.tsx';
+import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { saveBlob } from '../csv.ts';
@@ -110,14 +110,7 @@ function RunSection({ scenario: s, active }: { scenario: Scenario; active: boole
       <h2 id="run-title" style={{ marginTop: 0 }}>
         Run
       </h2>
-      {(active || s.status === 'COMPLETE') && (
-        <div className="row small">
-          <div style={{ flex: 1 }}>
-            <ProgressBar value={s.status === 'COMPLETE' ? 1 : s.progress} label={`Progress of ${s.tag}`} />
-          </div>
-          <span data-testid="progress">{Math.round((s.status === 'COMPLETE' ? 1 : s.progress) * 100)}%</span>
-        </div>
-      )}
+      <RunProgress scenario={s} active={active} />
       <RunReportLine report={s.report} />
       {s.status === 'FAILED' && s.error && (
         <div className="alert error" data-testid="failure">
