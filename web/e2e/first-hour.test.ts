@@ -107,7 +107,8 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
     await inspect('sessions');
     await page.getByRole('link', { name: 'planner' }).click();
     await page.locator('[data-step="upload"]').waitFor();
-    expect(await page.getByTestId('schema-group').count()).toBe(2);
+    // The groups arrive with the schemas query, after the step itself is drawn.
+    await expect.poll(() => page.getByTestId('schema-group').count()).toBe(2);
     await inspect('home-upload');
   });
 
@@ -124,7 +125,7 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
     expect(await upload('filled', files)).toContain('loaded');
     await page.getByRole('link', { name: 'Home' }).click();
     await page.getByRole('link', { name: 'Create a scenario on filled' }).click();
-    await page.getByRole('heading', { name: 'Scenarios' }).waitFor();
+    await page.getByRole('heading', { name: 'Scenarios', exact: true }).waitFor();
     expect(await page.locator('#scenario-dataset').inputValue()).toBe('filled');
   });
 

@@ -119,7 +119,7 @@ function RunSection({ scenario: s, active }: { scenario: Scenario; active: boole
       )}
       <dl className="facts">
         <dt>Status</dt>
-        <dd data-testid="status">{s.status.toLowerCase()}</dd>
+        <dd data-testid="run-status">{s.status.toLowerCase()}</dd>
         <dt>Duration</dt>
         <dd data-testid="duration">{formatDuration(runDuration(s))}</dd>
         <dt>Seed</dt>
