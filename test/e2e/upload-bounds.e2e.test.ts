@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWarehouse } from '../../examples/warehouse/generate-samples.js';
+import { SMALL_UPLOAD_BYTES } from '../../src/datasets/ingest/ingest-pool.js';
 import { stagingDir } from '../../src/datasets/ingest/staging.js';
 import { whitespaceWorkbook } from '../datasets/etl/support/whitespace-bomb.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
@@ -49,8 +50,13 @@ function upload(server: ServerProcess, datasetName: string, files: readonly Stre
   return streamUpload(`${server.url}/api/v1/sessions/main/etl`, [{ name: 'dataset_name', value: datasetName }, ...files]);
 }
 
-/** A normal upload of the sample files: 200 and stored, once the pool has a thread for it. */
+/** A normal upload of the sample files (20 KB, a small upload): 200 and stored, once the pool has a thread for it. */
 const small = (server: ServerProcess, name: string) => upload(server, name, [file('sku_data.csv', SKUS), file('warehouse_layout.csv', LAYOUT)]).answer;
+
+/** A normal upload over the small-upload size: it may only take the shared threads. */
+const LARGE = generateWarehouse({ skus: 40_000, locations: 1_000, seed: 5 });
+const large = (server: ServerProcess, name: string) =>
+  upload(server, name, [file('sku_data.csv', Buffer.from(LARGE.skuCsv)), file('warehouse_layout.csv', Buffer.from(LARGE.layoutCsv))]).answer;
 
 /** The session's dataset list as text: equal before and after means nothing stored changed. */
 async function storedDatasets(server: ServerProcess): Promise<string> {
@@ -90,7 +96,7 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
       return [...args, '--database-url', database.url];
     };
     server = await startServer({ args: await argsOf() });
-    timeLimited = await startServer({ args: await argsOf('--upload-time-limit', '3s') });
+    timeLimited = await startServer({ args: await argsOf('--upload-time-limit', '1s') });
     slowCsv = Buffer.from(generateWarehouse({ skus: 1_000_000, locations: 1_000, seed: 3 }).skuCsv);
   }, 120_000);
 
@@ -138,14 +144,16 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
   it('stops an upload past upload_time_limit with a 413 UPLOAD_TIME_LIMIT, stores nothing, and frees its thread', async () => {
     const before = await storedDatasets(timeLimited);
     const slow = upload(timeLimited, 'too-slow', [file('sku_data.csv', slowCsv), file('warehouse_layout.csv', LAYOUT)]);
-    const answer = await within(3_000 + 30_000, 'the upload past its time limit', slow.answer);
+    const answer = await within(1_000 + 30_000, 'the upload past its time limit', slow.answer);
     expect(answer.status).toBe(413);
     expect(answer.body.code).toBe('UPLOAD_TIME_LIMIT');
     expect(await storedDatasets(timeLimited)).toBe(before);
     expect((await small(timeLimited, 'after-time-limit')).status).toBe(200);
   }, 120_000);
 
-  it('answers a small upload within 2 s while two slow uploads hold both threads: 503 UPLOAD_BUSY with Retry-After', async () => {
+  it('answers a small upload within 2 s while two slow uploads hold both threads (the express thread), and turns a large one away with 503 UPLOAD_BUSY', async () => {
+    expect(LARGE.skuCsv.length + LARGE.layoutCsv.length).toBeGreaterThan(SMALL_UPLOAD_BYTES);
+    expect(SKUS.length + LAYOUT.length).toBeLessThanOrEqual(SMALL_UPLOAD_BYTES);
     const slow = [1, 2].map((i) => upload(server, `slow-${i}`, [file('sku_data.csv', slowCsv), file('warehouse_layout.csv', LAYOUT)]));
     let settled = 0;
     const count = () => void settled++;
@@ -154,23 +162,27 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
     await until(() => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), 'both slow uploads staged', 60_000);
 
     const answer = await within(2_000 * BUSY_MACHINE, 'the small upload', small(server, 'small'));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.success).toBe(true);
+    // A large upload waits for a shared thread at most upload_queue_wait (1 s here), then is told to come back.
+    const turnedAway = await within(1_000 + 2_000 * BUSY_MACHINE, 'the large upload', large(server, 'large'));
     expect(settled, 'the slow uploads were still in flight').toBe(0);
-    expect(answer.status).toBe(503);
-    expect(answer.body.code).toBe('UPLOAD_BUSY');
-    expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    expect(turnedAway.status).toBe(503);
+    expect(turnedAway.body.code).toBe('UPLOAD_BUSY');
+    expect(Number(turnedAway.headers['retry-after'])).toBeGreaterThan(0);
 
     for (const { disconnect } of slow) disconnect();
-    await until(async () => (await small(server, 'after-slow')).status === 200, 'a free thread after the slow uploads went away', 30_000);
+    await until(async () => (await large(server, 'after-slow')).status === 200, 'a free thread after the slow uploads went away', 30_000);
   }, 180_000);
 
   it('stops the work of a client that disconnects mid-upload and frees its thread within 1 s; nothing of it is stored', async () => {
     const slow = [1, 2].map((i) => upload(server, `gone-${i}`, [file('sku_data.csv', slowCsv), file('warehouse_layout.csv', LAYOUT)]));
     await until(() => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), 'both slow uploads staged', 60_000);
-    // Both threads are taken (a small upload is turned away), then both clients go away.
-    expect((await small(server, 'turned-away')).status).toBe(503);
+    // Both shared threads are taken (a large upload is turned away), then both clients go away.
+    expect((await large(server, 'turned-away')).status).toBe(503);
     for (const { disconnect } of slow) disconnect();
-    // A probe may wait for a thread (upload_queue_wait, 1 s) and then needs a fresh thread to start.
-    await until(async () => (await small(server, 'after-disconnect')).status === 200, 'a thread freed by the disconnect', 1_000 * BUSY_MACHINE + 2_000);
+    // A large probe needs a shared thread: it may wait for one (upload_queue_wait, 1 s), then a fresh thread starts.
+    await until(async () => (await large(server, 'after-disconnect')).status === 200, 'a thread freed by the disconnect', 1_000 * BUSY_MACHINE + 2_000);
     const keys = await storedDatasets(server);
     expect(keys).not.toContain('gone-1');
     expect(keys).not.toContain('gone-2');

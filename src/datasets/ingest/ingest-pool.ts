@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { Piscina } from 'piscina';
 import { badInput, ScenaristError } from '../../errors.js';
 import type { IngestRunner, RunOptions } from './ingest-runner.js';
@@ -7,7 +8,7 @@ import { UploadSlots } from './upload-slots.js';
 import type { IngestWorkerConfig } from './worker-config.js';
 
 export interface IngestPoolOptions extends IngestWorkerConfig {
-  /** Uploads processed at the same time. */
+  /** Uploads of any size processed at the same time (a small one has one more thread to take). */
   readonly threads: number;
   /** Heap a thread may use; past it only that thread dies and its upload gets a 413. */
   readonly maxHeapMb: number;
@@ -22,6 +23,15 @@ export interface IngestPoolOptions extends IngestWorkerConfig {
 /** Uploads that may wait for a thread, per thread. */
 const WAITING_PER_THREAD = 4;
 
+/** Threads kept for small uploads beyond `threads` (see `UploadSlots`). */
+const EXPRESS_THREADS = 1;
+
+/**
+ * An upload whose staged bytes are at most this is small: it may take the express thread. A form's worth
+ * of data (the example's files are 20 KB; 10k rows of CSV are about 500 KB) whose ETL takes milliseconds.
+ */
+export const SMALL_UPLOAD_BYTES = 1024 * 1024;
+
 /** Why a running upload was stopped; the abort reasons given to piscina. */
 const TIME_LIMIT = Symbol('upload time limit');
 const CLIENT_GONE = Symbol('client gone');
@@ -31,7 +41,8 @@ const CLIENT_GONE = Symbol('client gone');
  * scenario run and the reverse. Threads start with the first upload and exit when idle: between uploads
  * the server holds none of their memory. From the sources (vitest) the threads load tsx.
  *
- * Each upload's work is bounded: it waits for a thread at most `queueWaitMs` (503 past it), works at
+ * Each upload's work is bounded: it waits for a thread at most `queueWaitMs` (503 past it; a small
+ * upload has a thread of its own to take when large ones hold the others), works at
  * most `timeLimitMs`, and stops when its client goes away. Stopping aborts the piscina task, which
  * terminates its thread wherever it is (even in a loop that never yields), rolling back a transaction in
  * progress with the thread's store connection; the next upload gets a fresh thread.
@@ -41,7 +52,7 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
   const pool = new Piscina<IngestTask, TaskOutcome<TaskResult<IngestTask>>>({
     filename: new URL(`./ingest-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href,
     minThreads: 0,
-    maxThreads: options.threads,
+    maxThreads: options.threads + EXPRESS_THREADS,
     idleTimeout: options.idleTimeoutMs,
     concurrentTasksPerWorker: 1,
     atomics: 'async',
@@ -49,10 +60,10 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
     workerData: { databaseUrl: options.databaseUrl, domain: options.domain, maxFieldBytes: options.maxFieldBytes } satisfies IngestWorkerConfig,
     ...(fromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
   });
-  const slots = new UploadSlots(options.threads, options.threads * WAITING_PER_THREAD, options.queueWaitMs);
+  const slots = new UploadSlots({ shared: options.threads, express: EXPRESS_THREADS }, options.threads * WAITING_PER_THREAD, options.queueWaitMs);
 
   async function runBounded(task: IngestTask, client?: AbortSignal): Promise<TaskOutcome<TaskResult<IngestTask>>> {
-    const release = await slots.acquire(client);
+    const release = await slots.acquire({ small: await isSmall(task), signal: client });
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(TIME_LIMIT), options.timeLimitMs);
     const onClientGone = () => stop.abort(CLIENT_GONE);
@@ -77,6 +88,15 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
     run: async <T extends IngestTask>(task: T, runOptions: RunOptions = {}) => unwrapOutcome(await runBounded(task, runOptions.signal)) as TaskResult<T>,
     close: () => pool.destroy(),
   };
+}
+
+/** Whether a task is a small upload; a view's cost is not known from its input, so it never is. */
+async function isSmall(task: IngestTask): Promise<boolean> {
+  if (task.kind === 'view') return false;
+  const paths = task.kind === 'etl' ? task.files.map((f) => f.path) : [task.path];
+  let bytes = 0;
+  for (const path of paths) bytes += (await stat(path)).size;
+  return bytes <= SMALL_UPLOAD_BYTES;
 }
 
 function stopped(reason: unknown, timeLimitMs: number): ScenaristError {

@@ -11,22 +11,34 @@ export class UploadBusyError extends ScenaristError {
   }
 }
 
+/** The shared lane takes any upload; the express lane only small ones, when the shared one is full. */
+type Lane = 'shared' | 'express';
+
 interface Waiter {
-  readonly grant: () => void;
+  readonly small: boolean;
+  readonly grant: (lane: Lane) => void;
+}
+
+export interface AcquireOptions {
+  /** A small upload (see `SMALL_UPLOAD_BYTES`) may take the express lane. */
+  readonly small?: boolean;
+  /** Aborted when the client went away: it leaves the queue. */
+  readonly signal?: AbortSignal;
 }
 
 /**
- * Admission to the upload threads: at most `slots` uploads work at once; the next ones wait in a short
- * first-come queue, each for at most `waitMs`, and are answered 503 (`UploadBusyError`) when the wait
- * runs out or `maxWaiting` already wait. So however slow the uploads that hold every thread, a new one
- * is answered within `waitMs`: it runs, or it is told when to come back.
+ * Admission to the upload threads. `shared` uploads work at once on the shared lane, and `express` more
+ * on a lane only small uploads may take: however long large uploads hold every shared thread, a small
+ * one (a form's worth of CSV) still runs at once. The rest wait in one first-come queue, each for at
+ * most `waitMs`, and are answered 503 (`UploadBusyError`) when the wait runs out or `maxWaiting` already
+ * wait. So every upload is answered within `waitMs`: it runs, or it is told when to come back.
  */
 export class UploadSlots {
-  private busy = 0;
+  private readonly busy: Record<Lane, number> = { shared: 0, express: 0 };
   private readonly waiting: Waiter[] = [];
 
   constructor(
-    private readonly slots: number,
+    private readonly lanes: Readonly<Record<Lane, number>>,
     private readonly maxWaiting: number,
     private readonly waitMs: number,
   ) {}
@@ -35,8 +47,9 @@ export class UploadSlots {
    * Resolves with the function that gives the slot back, once one is free; rejects with
    * `UploadBusyError`, or with the signal's reason when it aborts while waiting.
    */
-  acquire(signal?: AbortSignal): Promise<() => void> {
-    if (this.busy < this.slots) return Promise.resolve(this.take());
+  acquire({ small = false, signal }: AcquireOptions = {}): Promise<() => void> {
+    const free = this.freeLane(small);
+    if (free) return Promise.resolve(this.take(free));
     if (this.waiting.length >= this.maxWaiting || this.waitMs === 0) return Promise.reject(this.full());
     return new Promise((resolve, reject) => {
       const leave = () => {
@@ -46,9 +59,10 @@ export class UploadSlots {
         if (at >= 0) this.waiting.splice(at, 1);
       };
       const waiter: Waiter = {
-        grant: () => {
+        small,
+        grant: (lane) => {
           leave();
-          resolve(this.take());
+          resolve(this.take(lane));
         },
       };
       const onAbort = () => {
@@ -65,18 +79,26 @@ export class UploadSlots {
     });
   }
 
-  private take(): () => void {
-    this.busy++;
+  private freeLane(small: boolean): Lane | undefined {
+    if (this.busy.shared < this.lanes.shared) return 'shared';
+    if (small && this.busy.express < this.lanes.express) return 'express';
+    return undefined;
+  }
+
+  private take(lane: Lane): () => void {
+    this.busy[lane]++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.busy--;
-      this.waiting[0]?.grant();
+      this.busy[lane]--;
+      // A freed shared slot goes to the first in line; a freed express slot to the first small one.
+      const next = lane === 'shared' ? this.waiting[0] : this.waiting.find((w) => w.small);
+      next?.grant(lane);
     };
   }
 
   private full(): UploadBusyError {
-    return new UploadBusyError(`every upload thread is busy (${this.slots}); retry in ${BUSY_RETRY_AFTER_SECONDS} s`);
+    return new UploadBusyError(`every upload thread is busy (${this.lanes.shared}); retry in ${BUSY_RETRY_AFTER_SECONDS} s`);
   }
 }
