@@ -3,7 +3,8 @@
  * floor (a plain node:http server answering the same number of sequential requests) as a ratio:
  *  - create a 1,000-scenario experiment, queued, in one request;
  *  - 1,000 Instant runs of one experiment until all are final (PostgreSQL: 2 `scenarist worker` processes);
- *  - the summary (GET .../experiments/{eid}) of a 10,000-scenario experiment, all COMPLETE;
+ *  - the summary (GET .../experiments/{eid}) of a 10,000-scenario experiment, all COMPLETE: computed (the
+ *    first read after the last run), and kept (the median of 5 reads after);
  *  - its results CSV streamed, with the server's RSS growth while it streams.
  *
  * Run: npm run build && node --import tsx bench/experiments.bench.ts [--dialect sqlite|postgres] [--database-url postgres://.../postgres]
@@ -42,10 +43,15 @@ const sweep = (name: string, steps: number, run: boolean) => ({
   run,
 });
 
-async function waitAllFinal(server: BenchServer, id: string): Promise<void> {
+/**
+ * Polls the experiment until every scenario is final; returns how long the last read took, ms. That
+ * read is the first to see the last runs COMPLETE, so it computes the summary anew.
+ */
+async function waitAllFinal(server: BenchServer, id: string): Promise<number> {
   for (;;) {
+    const start = process.hrtime.bigint();
     const e = await json<{ counts: Record<string, number> }>(fetch(`${server.url}${API}/experiments/${id}`));
-    if (e.counts.CREATED === 0 && e.counts.QUEUED === 0 && e.counts.PROCESSING === 0) return;
+    if (e.counts.CREATED === 0 && e.counts.QUEUED === 0 && e.counts.PROCESSING === 0) return seconds(start) * 1000;
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -74,15 +80,17 @@ async function measure(dialect: Dialect, server: BenchServer, bareOne: number): 
 
   // A 10,000-scenario experiment, all COMPLETE: summary and streamed CSV.
   const big = await json<{ id: string }>(post(`${server.url}${API}/experiments`, sweep('big', 10_000, true)));
-  await waitAllFinal(server, big.id);
+  const firstMs = await waitAllFinal(server, big.id);
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     start = process.hrtime.bigint();
     await (await fetch(`${server.url}${API}/experiments/${big.id}`)).text();
     times.push(seconds(start) * 1000);
   }
+  // The first read to see every run COMPLETE computes the summary; the next ones find it kept.
+  report(`${dialect}: summary of 10,000, computed (first read)`, `${firstMs.toFixed(1)} ms (x${(firstMs / 1000 / bareOne).toFixed(0)} bare)`, `<= ${BUDGETS.summaryMs} ms`, firstMs <= BUDGETS.summaryMs);
   const summaryMs = times.sort((a, b) => a - b)[2]!;
-  report(`${dialect}: summary of 10,000 (median of 5)`, `${summaryMs.toFixed(1)} ms (x${(summaryMs / 1000 / bareOne).toFixed(0)} bare)`, `<= ${BUDGETS.summaryMs} ms`, summaryMs <= BUDGETS.summaryMs);
+  report(`${dialect}: summary of 10,000, kept (median of 5)`, `${summaryMs.toFixed(1)} ms (x${(summaryMs / 1000 / bareOne).toFixed(0)} bare)`, `<= ${BUDGETS.summaryMs} ms`, summaryMs <= BUDGETS.summaryMs);
   const before = rssMb(server.pid);
   let peak = before;
   const res = await fetch(`${server.url}${API}/experiments/${big.id}/results?format=csv`);

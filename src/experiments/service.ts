@@ -11,6 +11,7 @@ import { countsView, type StatusCounts } from './counts.js';
 import { listAxes, type Axis, type AxisInput } from './grid.js';
 import { planExperiment, type ExperimentRequest } from './plan.js';
 import { summarize, type ExperimentSummary } from './summary.js';
+import { SummaryCache } from './summary-cache.js';
 
 /** What is stored of a request, enough to lay the grid out again (values listed, ranges expanded). */
 interface ExperimentSpec {
@@ -75,6 +76,8 @@ const axesOf = (spec: ExperimentSpec): Axis[] => listAxes(spec.axes, () => false
 
 /** Experiments of a session: create (validated whole, stored in one transaction), read, summarize, act on, delete. */
 export class ExperimentService {
+  private readonly summaries = new SummaryCache();
+
   constructor(private readonly deps: ExperimentServiceDeps) {}
 
   private get repo() {
@@ -151,10 +154,10 @@ export class ExperimentService {
   async get(sessionId: string, id: string): Promise<ExperimentDetailView> {
     const record = await this.record(sessionId, id);
     const spec = parseSpec(record);
-    const [counts, summary] = await Promise.all([
-      this.repo.counts(sessionId, id),
-      summarize(this.deps.store.db, this.deps.domain, sessionId, id, axesOf(spec)),
-    ]);
+    const counts = await this.repo.counts(sessionId, id);
+    // Read after the counts, so a summary is never older than the stamp it is kept under.
+    const complete = counts.find((c) => c.status === 'COMPLETE')?.stamp ?? 'none';
+    const summary = await this.summaries.get(`${sessionId}\u0000${id}`, complete, () => summarize(this.deps.store.db, this.deps.domain, sessionId, id, axesOf(spec)));
     return { ...view(record), ...countsView(counts), summary: summary ?? null };
   }
 
@@ -175,6 +178,7 @@ export class ExperimentService {
     await this.record(sessionId, id);
     const result = await this.deps.batch.apply(sessionId, 'delete', { filter: { experiment: id } });
     await this.repo.delete(sessionId, id);
+    this.summaries.drop(`${sessionId}\u0000${id}`);
     return result;
   }
 

@@ -1,63 +1,44 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 
-/** Which values of an experiment's combination index belong to one value of an axis: `(combo / stride) % length`. */
-export interface AxisShape {
-  readonly stride: number;
-  readonly length: number;
-}
-
-/** Mean, min, max and count of one KPI over the COMPLETE scenarios at one value of an axis. */
-export interface AxisKpiStats {
-  /** The value's index on its axis. */
-  readonly valueIndex: number;
-  readonly kpi: string;
-  readonly mean: number;
-  readonly min: number;
-  readonly max: number;
-  readonly count: number;
-}
-
-/** One KPI value of one COMPLETE scenario. */
-export interface KpiPoint {
-  readonly id: string;
-  readonly tag: string;
+/** One KPI value of one COMPLETE scenario of an experiment: numbers and the KPI's name, no scenario text. */
+export interface KpiValueRow {
+  /** The scenario's creation order (its `seq`). */
+  readonly seq: number;
+  /** The scenario's combination index in the experiment's grid. */
+  readonly combo: number;
   readonly kpi: string;
   readonly value: number;
 }
 
-const complete = (db: Kysely<Database>, sessionId: string, experimentId: string) =>
-  db
+/**
+ * Every KPI value of the experiment's COMPLETE scenarios, by scenario creation, from the indexed KPI
+ * rows (no JSON read). Only numbers and the KPI's name: the summary names few scenarios (the best, the
+ * fronts), so their ids and tags are read afterwards for those alone (`scenarioNames`).
+ */
+export async function completeKpiValues(db: Kysely<Database>, sessionId: string, experimentId: string): Promise<KpiValueRow[]> {
+  const rows = await db
     .selectFrom('scenarios as s')
     .innerJoin('scenario_kpis as k', 'k.scenario_seq', 's.seq')
     .where('s.session_id', '=', sessionId)
     .where('s.experiment_id', '=', experimentId)
-    .where('s.status', '=', 'COMPLETE');
-
-/**
- * KPI statistics per value of one axis, aggregated by the database from the indexed KPI rows: the
- * axis value is computed from the scenario's combination index, so no JSON is read.
- */
-export async function axisStats(db: Kysely<Database>, sessionId: string, experimentId: string, axis: AxisShape): Promise<AxisKpiStats[]> {
-  // Inlined (integers of our own): PostgreSQL matches a GROUP BY expression to the selected one only
-  // when both are the same text, which two bound parameters are not.
-  const valueIndex = sql<number>`(s.experiment_combo / ${sql.lit(Math.trunc(axis.stride))}) % ${sql.lit(Math.trunc(axis.length))}`;
-  const rows = await complete(db, sessionId, experimentId)
-    .select([
-      valueIndex.as('valueIndex'),
-      'k.name as kpi',
-      sql<number>`avg(k.value)`.as('mean'),
-      sql<number>`min(k.value)`.as('min'),
-      sql<number>`max(k.value)`.as('max'),
-      sql<number>`count(*)`.as('count'),
-    ])
-    .groupBy([valueIndex, 'k.name'])
+    .where('s.status', '=', 'COMPLETE')
+    .select(['s.seq as seq', 's.experiment_combo as combo', 'k.name as kpi', 'k.value as value'])
+    .orderBy('s.seq')
     .execute();
-  return rows.map((r) => ({ valueIndex: Number(r.valueIndex), kpi: r.kpi, mean: Number(r.mean), min: Number(r.min), max: Number(r.max), count: Number(r.count) }));
+  return rows.map((r) => ({ seq: Number(r.seq), combo: Number(r.combo ?? 0), kpi: r.kpi, value: Number(r.value) }));
 }
 
-/** Every KPI value of the experiment's COMPLETE scenarios, by scenario creation. */
-export async function kpiPoints(db: Kysely<Database>, sessionId: string, experimentId: string): Promise<KpiPoint[]> {
-  const rows = await complete(db, sessionId, experimentId).select(['s.id as id', 's.tag as tag', 'k.name as kpi', 'k.value as value']).orderBy('s.seq').execute();
-  return rows.map((r) => ({ id: r.id, tag: r.tag, kpi: r.kpi, value: Number(r.value) }));
+/** Seqs bound per statement: far under either dialect's limit on bound parameters. */
+const SEQS_PER_READ = 1000;
+
+/** The id and tag of each scenario of the session named by its `seq`. */
+export async function scenarioNames(db: Kysely<Database>, sessionId: string, seqs: readonly number[]): Promise<Map<number, { id: string; tag: string }>> {
+  const names = new Map<number, { id: string; tag: string }>();
+  for (let from = 0; from < seqs.length; from += SEQS_PER_READ) {
+    const part = seqs.slice(from, from + SEQS_PER_READ);
+    const rows = await db.selectFrom('scenarios').select(['seq', 'id', 'tag']).where('session_id', '=', sessionId).where('seq', 'in', part).execute();
+    for (const r of rows) names.set(Number(r.seq), { id: r.id, tag: r.tag });
+  }
+  return names;
 }

@@ -76,6 +76,14 @@ class Refused extends Error {
   }
 }
 
+/** How many scenarios of an experiment are in one status, and a stamp of which ones (see `counts`). */
+export interface StatusCountRow {
+  readonly status: StoredStatus;
+  readonly count: number;
+  readonly progress: number;
+  readonly stamp: string;
+}
+
 /** Experiment rows, and their scenarios as groups (creation, counts, results). */
 export class ExperimentsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -144,15 +152,31 @@ export class ExperimentsRepository {
   }
 
   /** How many of its scenarios are in each status, and the sum of their progress (COMPLETE and FAILED count 1). */
-  async counts(sessionId: string, id: string): Promise<{ status: StoredStatus; count: number; progress: number }[]> {
+  /**
+   * Per status: how many, their progress summed, and a stamp of which scenarios they are and when the
+   * last finished (the summary of the COMPLETE ones is cached by it: any change of that set, or a rerun,
+   * changes the stamp).
+   */
+  async counts(sessionId: string, id: string): Promise<StatusCountRow[]> {
     const rows = await this.db
       .selectFrom('scenarios')
-      .select(['status', sql<number>`count(*)`.as('count'), sql<number>`sum(case when status in ('COMPLETE', 'FAILED') then 1 else progress end)`.as('progress')])
+      .select([
+        'status',
+        sql<number>`count(*)`.as('count'),
+        sql<number>`sum(case when status in ('COMPLETE', 'FAILED') then 1 else progress end)`.as('progress'),
+        sql<number>`sum(seq)`.as('seqSum'),
+        sql<string | null>`max(finished_at)`.as('lastFinished'),
+      ])
       .where('session_id', '=', sessionId)
       .where('experiment_id', '=', id)
       .groupBy('status')
       .execute();
-    return rows.map((r) => ({ status: r.status, count: Number(r.count), progress: Number(r.progress) }));
+    return rows.map((r) => ({
+      status: r.status,
+      count: Number(r.count),
+      progress: Number(r.progress),
+      stamp: `${r.count}:${r.seqSum}:${r.lastFinished ?? '-'}`,
+    }));
   }
 
   /** Up to `limit` result rows after `afterSeq`, in creation order. */

@@ -110,6 +110,13 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
     const xlsx = await t.app.inject({ method: 'GET', url: `/api/v1/sessions/main/experiments/${created.body.id}/results?format=xlsx` });
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // The summary is computed from the COMPLETE scenarios as they are now: a reset leaves one out.
+    const best = summary.best['Travel Distance']!;
+    expect((await post(`/scenarios/${best.id}/reset`)).status).toBe(200);
+    const fewer = await waitFor(created.body.id, (e) => e.counts.COMPLETE === 3);
+    expect(fewer.summary!.axes[0]!.values.reduce((sum, v) => sum + v.kpis['Travel Distance']!.count, 0)).toBe(3);
+    expect(fewer.summary!.fronts.every((f) => !f.ids.includes(best.id))).toBe(true);
+    expect(fewer.summary!.best['Travel Distance']?.id).not.toBe(best.id);
   });
 
   it('stores nothing when any combination is invalid, and lists every invalid value', async () => {

@@ -4,13 +4,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
-import { seriousViolations } from './support/axe.ts';
+import { allViolations } from './support/axe.ts';
 import { launchChromium } from './support/browser.ts';
 
 const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
 const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
 const SAMPLE_FILES = ['sku_data.csv', 'warehouse_layout.csv'];
 const PREFIX = '/api/v1';
+const VIEWPORTS = [
+  { width: 1280, height: 900 },
+  { width: 390, height: 844 },
+] as const;
 /** Per step: real runs, screenshots and axe on a busy shared machine. */
 const STEP_MS = 600_000;
 
@@ -48,15 +52,26 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await db?.drop();
   });
 
-  /** axe, a screenshot at 1280 and at 390 px, and no sideways scrolling at 390 px. */
+  async function setTheme(theme: 'light' | 'dark'): Promise<void> {
+    const toggle = page.getByRole('button', { name: 'Dark theme' });
+    if ((await toggle.getAttribute('aria-pressed')) !== String(theme === 'dark')) await toggle.click();
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  }
+
+  /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at 1280 and 390 px in both themes. */
   async function inspect(name: string): Promise<void> {
-    expect(await seriousViolations(page), name).toEqual([]);
-    await page.screenshot({ path: `${RESULTS}${dialect}-experiments-${name}-1280.png`, fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: `${RESULTS}${dialect}-experiments-${name}-390.png`, fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} at 390px scrolls sideways`).toBeLessThanOrEqual(0);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(theme);
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await page.screenshot({ path: `${RESULTS}${dialect}-experiments-${name}-${viewport.width}-${theme}.png`, fullPage: true });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${name} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
+        expect(await allViolations(page), `${name} (${theme}, ${viewport.width}px)`).toEqual([]);
+      }
+    }
+    await page.setViewportSize(VIEWPORTS[0]);
+    await setTheme('light');
     expect(pageErrors).toEqual([]);
   }
 

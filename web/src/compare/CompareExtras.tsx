@@ -40,7 +40,7 @@ function KpisTogether({ result }: { result: CompareResult }) {
         All KPIs together <span className="muted small">(100 = best of these, 0 = worst)</span>
       </h2>
       <div className="table-scroll">
-        <table className="plain" data-testid="kpis-together">
+        <table className="plain kpis-together" data-testid="kpis-together">
           <thead>
             <tr>
               <th scope="col">Scenario</th>

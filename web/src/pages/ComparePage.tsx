@@ -64,14 +64,14 @@ export function ComparePage() {
             // A cancelled run has no results to compare.
             const cancelled = isCancelled(s);
             return (
-              <label key={s.id} className="check" style={{ display: 'flex', marginBottom: '0.25rem' }}>
+              <label key={s.id} className="check compare-pick">
                 <input
                   type="checkbox"
                   checked={checked}
                   disabled={(!checked && ids.length >= MAX_COMPARED) || (cancelled && !checked)}
                   onChange={(e) => toggle(s.id, e.target.checked)}
                 />
-                {s.tag} <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
+                <span>{s.tag}</span> <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
               </label>
             );
           })}

@@ -60,6 +60,11 @@ export function DataPage() {
     },
   });
 
+  // A report describes the files that made it: new files clear it (and the last error).
+  const pickFiles = (picked: File[]) => {
+    upload.reset();
+    setFiles(picked);
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     upload.mutate();
@@ -82,7 +87,7 @@ export function DataPage() {
             <label htmlFor="dataset-name">Dataset name</label>
             <input id="dataset-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
           </div>
-          <DropZone files={files} onFiles={setFiles} />
+          <DropZone files={files} onFiles={pickFiles} />
           <div className="row" style={{ marginTop: '0.75rem' }}>
             <button type="submit" className="primary" disabled={upload.isPending || files.length === 0 || name.trim() === ''}>
               {upload.isPending ? 'Uploading…' : 'Upload'}
