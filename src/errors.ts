@@ -63,6 +63,7 @@ export const ERROR_CODES = [
   'HEADERS_TOO_LARGE',
   'INTERNAL_ERROR',
   'UPLOAD_BUSY',
+  'VIEW_BUSY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -133,6 +134,7 @@ export const ERROR_REGISTRY = {
   HEADERS_TOO_LARGE: { status: 431, meaning: 'the request line and headers are over the size limit', fix: 'send fewer or smaller headers' },
   INTERNAL_ERROR: { status: 500, meaning: 'the service failed, not the request', fix: 'retry; if it persists, report it with the server log' },
   UPLOAD_BUSY: { status: 503, meaning: 'every upload thread is busy and the wait for one ran out', fix: 'retry after the Retry-After seconds' },
+  VIEW_BUSY: { status: 503, meaning: 'every view thread is busy drawing other views and the wait for one ran out', fix: 'retry after the Retry-After seconds' },
 } as const satisfies Record<ErrorCode, ErrorSpec>;
 
 export interface FieldError {

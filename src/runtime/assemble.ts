@@ -26,8 +26,13 @@ import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { Readiness } from './readiness.js';
 import { isSingleWriter } from './single-writer.js';
 
-/** Uploads (and view renders) in parallel, heap per task, idle time before a thread exits (see `createIngestPool`). */
-const INGEST_POOL = { threads: 2, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
+/**
+ * Uploads in parallel (and one more thread for small ones), heap per task, idle time before a thread
+ * exits (see `createIngestPool`).
+ */
+const INGEST_POOL = { work: 'upload', threads: 2, expressThreads: 1, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
+/** Domain views drawn in parallel, on threads of their own: a large upload never holds a view back, nor the reverse. */
+const VIEW_POOL = { work: 'view', threads: 2, expressThreads: 0, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
 
 export interface Runtime {
   readonly services: Services;
@@ -74,15 +79,16 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const statusCache = singleWriter ? new StatusCache() : undefined;
   statusCache?.follow(events);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });
-  // Uploads and domain views run on this pool: off the HTTP thread, whatever the `workers` setting.
-  const ingestPool = createIngestPool({
+  // Uploads and domain views run on these pools: off the HTTP thread, whatever the `workers` setting.
+  const poolSettings = {
     databaseUrl: settings.databaseUrl,
     domain: settings.domain,
-    ...INGEST_POOL,
     maxFieldBytes: settings.uploadMaxFieldBytes,
     timeLimitMs: settings.uploadTimeLimitMs,
     queueWaitMs: settings.uploadQueueWaitMs,
-  });
+  };
+  const ingestPool = createIngestPool({ ...poolSettings, ...INGEST_POOL });
+  const viewPool = createIngestPool({ ...poolSettings, ...VIEW_POOL });
   const datasets = new DatasetService(
     store,
     domain,
@@ -95,7 +101,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     },
     ingestPool,
   );
-  const views = new ViewService({ store, domain, runner: ingestPool, log });
+  const views = new ViewService({ store, domain, runner: viewPool, log });
   const sessions = new SessionService(
     store,
     {
@@ -147,6 +153,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       await executor.close();
       stopRunMetrics();
       await datasets.close();
+      await viewPool.close();
       statusCache?.clear();
       await stopExperimentEvents();
       // After the executor: its last outcomes are logged (and sent) before the store goes away.

@@ -170,6 +170,10 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
     expect(turnedAway.status).toBe(503);
     expect(turnedAway.body.code).toBe('UPLOAD_BUSY');
     expect(Number(turnedAway.headers['retry-after'])).toBeGreaterThan(0);
+    // Views have threads of their own: the new dataset's view is drawn while the uploads hold theirs.
+    const view = await within(2_000 * BUSY_MACHINE, 'a dataset view', fetch(`${server.url}/api/v1/sessions/main/data/small/views/layout-by-zone`));
+    expect(view.status, await view.clone().text()).toBe(200);
+    expect(((await view.json()) as { kind: string }).kind).toBe('chart');
 
     for (const { disconnect } of slow) disconnect();
     await until(async () => (await large(server, 'after-slow')).status === 200, 'a free thread after the slow uploads went away', 30_000);

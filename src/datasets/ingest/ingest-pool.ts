@@ -4,27 +4,28 @@ import { badInput, ScenaristError } from '../../errors.js';
 import type { IngestRunner, RunOptions } from './ingest-runner.js';
 import { unwrapOutcome } from './ingest-runner.js';
 import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
-import { UploadSlots } from './upload-slots.js';
+import { PoolSlots, type PoolWork } from './pool-slots.js';
 import type { IngestWorkerConfig } from './worker-config.js';
 
 export interface IngestPoolOptions extends IngestWorkerConfig {
-  /** Uploads of any size processed at the same time (a small one has one more thread to take). */
+  /** What the pool runs: uploads, or domain views (whose refusals then name the view). */
+  readonly work: PoolWork;
+  /** Tasks of any size processed at the same time. */
   readonly threads: number;
-  /** Heap a thread may use; past it only that thread dies and its upload gets a 413. */
+  /** Threads beyond `threads` that only small uploads may take (see `PoolSlots`); 0 for views. */
+  readonly expressThreads: number;
+  /** Heap a thread may use; past it only that thread dies and its task is refused. */
   readonly maxHeapMb: number;
   /** How long an idle thread stays; it then exits and its heap goes back to the system. */
   readonly idleTimeoutMs: number;
-  /** Longest work on one upload (`upload_time_limit`); past it its thread is stopped and it gets a 413. */
+  /** Longest work on one task (`upload_time_limit`); past it its thread is stopped and the task refused. */
   readonly timeLimitMs: number;
-  /** Longest wait for a free thread (`upload_queue_wait`); past it a 503 (see `UploadSlots`). */
+  /** Longest wait for a free thread (`upload_queue_wait`); past it a 503 (see `PoolSlots`). */
   readonly queueWaitMs: number;
 }
 
 /** Uploads that may wait for a thread, per thread. */
 const WAITING_PER_THREAD = 4;
-
-/** Threads kept for small uploads beyond `threads` (see `UploadSlots`). */
-const EXPRESS_THREADS = 1;
 
 /**
  * An upload whose staged bytes are at most this is small: it may take the express thread. A form's worth
@@ -32,14 +33,15 @@ const EXPRESS_THREADS = 1;
  */
 export const SMALL_UPLOAD_BYTES = 1024 * 1024;
 
-/** Why a running upload was stopped; the abort reasons given to piscina. */
+/** Why a running task was stopped; the abort reasons given to piscina. */
 const TIME_LIMIT = Symbol('upload time limit');
 const CLIENT_GONE = Symbol('client gone');
 
 /**
- * A pool of its own for uploads (apart from the algorithm workers), so an upload never waits behind a
- * scenario run and the reverse. Threads start with the first upload and exit when idle: between uploads
- * the server holds none of their memory. From the sources (vitest) the threads load tsx.
+ * A pool of its own for uploads, and another for domain views (apart from the algorithm workers), so an
+ * upload never waits behind a scenario run or a view, and the reverse. Threads start with the first task
+ * and exit when idle: between tasks the server holds none of their memory. From the sources (vitest) the
+ * threads load tsx.
  *
  * Each upload's work is bounded: it waits for a thread at most `queueWaitMs` (503 past it; a small
  * upload has a thread of its own to take when large ones hold the others), works at
@@ -52,7 +54,7 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
   const pool = new Piscina<IngestTask, TaskOutcome<TaskResult<IngestTask>>>({
     filename: new URL(`./ingest-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href,
     minThreads: 0,
-    maxThreads: options.threads + EXPRESS_THREADS,
+    maxThreads: options.threads + options.expressThreads,
     idleTimeout: options.idleTimeoutMs,
     concurrentTasksPerWorker: 1,
     atomics: 'async',
@@ -60,7 +62,7 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
     workerData: { databaseUrl: options.databaseUrl, domain: options.domain, maxFieldBytes: options.maxFieldBytes } satisfies IngestWorkerConfig,
     ...(fromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
   });
-  const slots = new UploadSlots({ shared: options.threads, express: EXPRESS_THREADS }, options.threads * WAITING_PER_THREAD, options.queueWaitMs);
+  const slots = new PoolSlots({ shared: options.threads, express: options.expressThreads }, options.threads * WAITING_PER_THREAD, options.queueWaitMs, options.work);
 
   async function runBounded(task: IngestTask, client?: AbortSignal): Promise<TaskOutcome<TaskResult<IngestTask>>> {
     const release = await slots.acquire({ small: await isSmall(task), signal: client });
@@ -72,10 +74,8 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
     try {
       return await pool.run(task, { signal: stop.signal });
     } catch (err) {
-      if (stop.signal.aborted) throw stopped(stop.signal.reason, options.timeLimitMs);
-      if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new ScenaristError('TOO_LARGE', `the upload needs more than the ${options.maxHeapMb} MB of memory an upload may use; send it in smaller files`);
-      }
+      if (stop.signal.aborted) throw stopped(task, stop.signal.reason, options.timeLimitMs);
+      if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw outOfMemory(task, options.maxHeapMb);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -99,9 +99,18 @@ async function isSmall(task: IngestTask): Promise<boolean> {
   return bytes <= SMALL_UPLOAD_BYTES;
 }
 
-function stopped(reason: unknown, timeLimitMs: number): ScenaristError {
+function stopped(task: IngestTask, reason: unknown, timeLimitMs: number): ScenaristError {
+  if (task.kind === 'view') {
+    const what = reason === TIME_LIMIT ? `needed more than the ${timeLimitMs / 1000} s a view may take (upload_time_limit) and was stopped` : 'was stopped: the client went away';
+    return new ScenaristError('VIEW_ERROR', `view '${task.view}' ${what}`);
+  }
   if (reason === TIME_LIMIT) {
     return new ScenaristError('UPLOAD_TIME_LIMIT', `the upload needed more than the ${timeLimitMs / 1000} s an upload may take (upload_time_limit) and was stopped; nothing was stored. Send it in smaller files`);
   }
   return badInput('the client closed the connection; the upload was stopped and nothing was stored');
+}
+
+function outOfMemory(task: IngestTask, maxHeapMb: number): ScenaristError {
+  if (task.kind === 'view') return new ScenaristError('VIEW_ERROR', `view '${task.view}' needed more than the ${maxHeapMb} MB of memory a view may use`);
+  return new ScenaristError('TOO_LARGE', `the upload needs more than the ${maxHeapMb} MB of memory an upload may use; send it in smaller files`);
 }

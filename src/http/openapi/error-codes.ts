@@ -15,18 +15,26 @@ const NOT_FOUND_BY_PATH: readonly (readonly [RegExp, ErrorCode])[] = [
   [/^\/ui/, 'DASHBOARD_NOT_BUILT'],
 ];
 
+/** Which pool's threads a path waits for, and the 503 code it answers when they are all busy. */
+const BUSY_BY_PATH: readonly (readonly [RegExp, ErrorCode])[] = [
+  [/\/etl$|\/from-json$/, 'UPLOAD_BUSY'],
+  [/\/views\/|\/result$/, 'VIEW_BUSY'],
+];
+
 /**
  * The error codes a route can answer, for its operation's `x-error-codes`: every registry code whose
- * status the route documents, 404 codes narrowed to what its path names. Clients generate their
+ * status the route documents, 404 codes narrowed to what its path names, 503 codes to the pool it waits for. Clients generate their
  * error handling from it; docs/api/errors.md says what each code means.
  */
 export function errorCodesOf(path: string, statuses: readonly string[]): ErrorCode[] {
   const documented = new Set(statuses.map(Number).filter((s) => s >= 400));
   const notFound = new Set<ErrorCode>(['NOT_FOUND', 'ROUTE_NOT_FOUND']);
   for (const [pattern, code] of NOT_FOUND_BY_PATH) if (pattern.test(path)) notFound.add(code);
+  const busy = new Set(BUSY_BY_PATH.filter(([pattern]) => pattern.test(path)).map(([, code]) => code));
   return ERROR_CODES.filter((code) => {
     const status: number = ERROR_REGISTRY[code].status;
     if (!documented.has(status)) return false;
+    if (status === 503) return busy.has(code);
     return status !== 404 || notFound.has(code);
   });
 }

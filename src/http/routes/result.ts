@@ -3,6 +3,7 @@ import { badInput, conflict, notFound } from '../../errors.js';
 import { CONTENT_TYPES } from '../../exports/dataset-export.js';
 import { exportResultTable, type ResultRows } from '../../exports/result-export.js';
 import { errorResponses, SessionParams } from '../schemas.js';
+import { withRetryAfter } from './upload-bounds.js';
 import type { RouteOptions } from '../services.js';
 
 const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.String({ description: 'scenario id' }) })]);
@@ -46,7 +47,7 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
               [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary', description: "the result's first table view, one sheet" }) },
             },
           },
-          ...errorResponses(400, 404, 409),
+          ...errorResponses(400, 404, 409, 422, 503),
         },
       },
     },
@@ -59,7 +60,8 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       }
       const format = request.query.format;
       if (format === 'csv' || format === 'xlsx') {
-        const file = exportResultTable(await resultRows(session.id, record.id, record.algoName, record.resultJson), record.tag, format);
+        const rows = await resultRows(session.id, record.id, record.algoName, record.resultJson).catch((err: unknown) => withRetryAfter(reply, err));
+        const file = exportResultTable(rows, record.tag, format);
         return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
       }
       return reply.type('application/json; charset=utf-8').send(record.resultJson);

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { UploadBusyError } from '../../datasets/ingest/upload-slots.js';
+import { PoolBusyError } from '../../datasets/ingest/pool-slots.js';
 
 /**
  * An abort signal for an upload's work that fires when its client closes the connection before the
@@ -13,8 +13,8 @@ export function clientGoneSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-/** Adds `Retry-After` to the answer of an upload that found every thread busy; rethrows every error. */
+/** Adds `Retry-After` to the answer of an upload or view that found every thread busy; rethrows every error. */
 export function withRetryAfter(reply: FastifyReply, err: unknown): never {
-  if (err instanceof UploadBusyError) void reply.header('retry-after', String(err.retryAfterSeconds));
+  if (err instanceof PoolBusyError) void reply.header('retry-after', String(err.retryAfterSeconds));
   throw err;
 }

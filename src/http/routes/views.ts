@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { FastifyReply } from 'fastify';
 import { MAX_COMPARED_VIEWS, MIN_COMPARED_VIEWS } from '../../views/view-service.js';
 import { errorResponses, SessionParams } from '../schemas.js';
+import { withRetryAfter } from './upload-bounds.js';
 import type { RouteOptions } from '../services.js';
 import { ViewBodySchema, ViewListSchema, ViewPageQuery } from './view-schemas.js';
 
@@ -47,12 +48,12 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         tags,
         params: Type.Intersect([ScenarioParams, Type.Object(ViewName)]),
         querystring: ViewPageQuery,
-        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422) },
+        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422, 503) },
       },
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
-      return sendJson(reply, await views.scenarioView(session.id, request.params.id, request.params.name, request.query));
+      return sendJson(reply, await views.scenarioView(session.id, request.params.id, request.params.name, request.query).catch((err: unknown) => withRetryAfter(reply, err)));
     },
   );
 
@@ -75,12 +76,12 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         tags,
         params: Type.Intersect([DatasetParams, Type.Object(ViewName)]),
         querystring: ViewPageQuery,
-        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422) },
+        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422, 503) },
       },
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
-      return sendJson(reply, await views.datasetView(session.id, request.params.key, request.params.name, request.query));
+      return sendJson(reply, await views.datasetView(session.id, request.params.key, request.params.name, request.query).catch((err: unknown) => withRetryAfter(reply, err)));
     },
   );
 
@@ -109,13 +110,13 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         tags,
         params: Type.Intersect([SessionParams, Type.Object(ViewName)]),
         querystring: Type.Intersect([Type.Object(Ids), ViewPageQuery]),
-        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422) },
+        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422, 503) },
       },
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
       const { ids, ...page } = request.query;
-      return sendJson(reply, await views.comparisonView(session.id, ids, request.params.name, page));
+      return sendJson(reply, await views.comparisonView(session.id, ids, request.params.name, page).catch((err: unknown) => withRetryAfter(reply, err)));
     },
   );
 };

@@ -13,7 +13,7 @@ export function EtlReport({ result }: { result: EtlResult }) {
         {errors} error{errors === 1 ? '' : 's'}, {warnings} warning{warnings === 1 ? '' : 's'}.
       </div>
       {result.messages.length > 0 && (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="ETL messages">
           <table className="plain">
             <thead>
               <tr>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UploadBusyError, UploadSlots } from '../../../src/datasets/ingest/upload-slots.js';
+import { PoolBusyError, PoolSlots } from '../../../src/datasets/ingest/pool-slots.js';
 
-const oneShared = (maxWaiting: number, waitMs: number) => new UploadSlots({ shared: 1, express: 0 }, maxWaiting, waitMs);
+const oneShared = (maxWaiting: number, waitMs: number) => new PoolSlots({ shared: 1, express: 0 }, maxWaiting, waitMs);
 
 describe('upload slots', () => {
   it('grants a freed slot to the first upload waiting', async () => {
@@ -21,14 +21,21 @@ describe('upload slots', () => {
     await slots.acquire();
     const waiting = slots.acquire();
     const full = await slots.acquire().catch((err: unknown) => err);
-    expect(full).toBeInstanceOf(UploadBusyError);
-    expect((full as UploadBusyError).code).toBe('UPLOAD_BUSY');
-    expect((full as UploadBusyError).retryAfterSeconds).toBeGreaterThan(0);
-    await expect(waiting).rejects.toBeInstanceOf(UploadBusyError);
+    expect(full).toBeInstanceOf(PoolBusyError);
+    expect((full as PoolBusyError).code).toBe('UPLOAD_BUSY');
+    expect((full as PoolBusyError).retryAfterSeconds).toBeGreaterThan(0);
+    await expect(waiting).rejects.toBeInstanceOf(PoolBusyError);
+  });
+
+  it("names the pool's work in its refusal: UPLOAD_BUSY for uploads, VIEW_BUSY for views", async () => {
+    const full = await new PoolSlots({ shared: 0, express: 0 }, 4, 0, 'view').acquire().catch((err: unknown) => err);
+    expect(full).toBeInstanceOf(PoolBusyError);
+    expect((full as PoolBusyError).code).toBe('VIEW_BUSY');
+    expect((full as PoolBusyError).message).toContain('every view thread is busy');
   });
 
   it('turns away at once when it may not wait, and leaves the queue when the client goes away', async () => {
-    await expect(new UploadSlots({ shared: 0, express: 0 }, 4, 0).acquire()).rejects.toBeInstanceOf(UploadBusyError);
+    await expect(new PoolSlots({ shared: 0, express: 0 }, 4, 0).acquire()).rejects.toBeInstanceOf(PoolBusyError);
     const slots = oneShared(4, 60_000);
     const release = await slots.acquire();
     const client = new AbortController();
@@ -41,10 +48,10 @@ describe('upload slots', () => {
   });
 
   it('lets a small upload take the express lane while large ones hold the shared lane, and a large one never', async () => {
-    const slots = new UploadSlots({ shared: 1, express: 1 }, 4, 50);
+    const slots = new PoolSlots({ shared: 1, express: 1 }, 4, 50);
     await slots.acquire();
     // A second large upload may only wait for the shared lane: it is turned away when the wait runs out.
-    await expect(slots.acquire()).rejects.toBeInstanceOf(UploadBusyError);
+    await expect(slots.acquire()).rejects.toBeInstanceOf(PoolBusyError);
     const express = await slots.acquire({ small: true });
     // Both lanes busy: a second small one waits, and gets the express lane when it is given back.
     const next = slots.acquire({ small: true });
@@ -53,7 +60,7 @@ describe('upload slots', () => {
   });
 
   it('gives a freed express slot to the first small upload waiting, past large ones ahead of it', async () => {
-    const slots = new UploadSlots({ shared: 1, express: 1 }, 4, 60_000);
+    const slots = new PoolSlots({ shared: 1, express: 1 }, 4, 60_000);
     const shared = await slots.acquire();
     const express = await slots.acquire({ small: true });
     const order: string[] = [];

@@ -1,13 +1,16 @@
 import { ScenaristError } from '../../errors.js';
 
-/** What a client that got `UPLOAD_BUSY` is told to wait before trying again (`Retry-After`, seconds). */
+/** What a client that got `UPLOAD_BUSY` or `VIEW_BUSY` is told to wait before trying again (`Retry-After`, seconds). */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
 
-/** The 503 of an upload that found every thread busy: the route sends `retryAfterSeconds` as `Retry-After`. */
-export class UploadBusyError extends ScenaristError {
+/** What a pool's threads do: uploads (and from-json bodies), or domain views. */
+export type PoolWork = 'upload' | 'view';
+
+/** The 503 of work that found every thread busy: the route sends `retryAfterSeconds` as `Retry-After`. */
+export class PoolBusyError extends ScenaristError {
   readonly retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
-  constructor(detail: string) {
-    super('UPLOAD_BUSY', detail);
+  constructor(work: PoolWork, threads: number) {
+    super(work === 'upload' ? 'UPLOAD_BUSY' : 'VIEW_BUSY', `every ${work} thread is busy (${threads}); retry in ${BUSY_RETRY_AFTER_SECONDS} s`);
   }
 }
 
@@ -27,13 +30,13 @@ export interface AcquireOptions {
 }
 
 /**
- * Admission to the upload threads. `shared` uploads work at once on the shared lane, and `express` more
+ * Admission to a pool's threads (the upload pool's, or the view pool's, which has no express lane). `shared` uploads work at once on the shared lane, and `express` more
  * on a lane only small uploads may take: however long large uploads hold every shared thread, a small
  * one (a form's worth of CSV) still runs at once. The rest wait in one first-come queue, each for at
- * most `waitMs`, and are answered 503 (`UploadBusyError`) when the wait runs out or `maxWaiting` already
+ * most `waitMs`, and are answered 503 (`PoolBusyError`) when the wait runs out or `maxWaiting` already
  * wait. So every upload is answered within `waitMs`: it runs, or it is told when to come back.
  */
-export class UploadSlots {
+export class PoolSlots {
   private readonly busy: Record<Lane, number> = { shared: 0, express: 0 };
   private readonly waiting: Waiter[] = [];
 
@@ -41,11 +44,12 @@ export class UploadSlots {
     private readonly lanes: Readonly<Record<Lane, number>>,
     private readonly maxWaiting: number,
     private readonly waitMs: number,
+    private readonly work: PoolWork = 'upload',
   ) {}
 
   /**
    * Resolves with the function that gives the slot back, once one is free; rejects with
-   * `UploadBusyError`, or with the signal's reason when it aborts while waiting.
+   * `PoolBusyError`, or with the signal's reason when it aborts while waiting.
    */
   acquire({ small = false, signal }: AcquireOptions = {}): Promise<() => void> {
     const free = this.freeLane(small);
@@ -98,7 +102,7 @@ export class UploadSlots {
     };
   }
 
-  private full(): UploadBusyError {
-    return new UploadBusyError(`every upload thread is busy (${this.lanes.shared}); retry in ${BUSY_RETRY_AFTER_SECONDS} s`);
+  private full(): PoolBusyError {
+    return new PoolBusyError(this.work, this.lanes.shared);
   }
 }
