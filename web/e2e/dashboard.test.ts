@@ -6,7 +6,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/supp
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import type { CompareResult, Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
-import { allViolations } from './support/axe.ts';
+import { inspectPage } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
 
 const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
@@ -47,26 +47,7 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
   });
 
   /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at desktop and phone width in both themes. */
-  async function inspect(name: string): Promise<void> {
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(theme);
-      for (const viewport of VIEWPORTS) {
-        await page.setViewportSize(viewport);
-        await page.screenshot({ path: `${RESULTS}${dialect}-${name}-${viewport.width}-${theme}.png`, fullPage: true });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, `${name} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-        expect(await allViolations(page), `${name} (${theme}, ${viewport.width}px)`).toEqual([]);
-      }
-      await page.setViewportSize(VIEWPORTS[0]);
-    }
-    await setTheme('light');
-  }
-
-  async function setTheme(theme: 'light' | 'dark'): Promise<void> {
-    const toggle = page.getByRole('button', { name: 'Dark theme' });
-    if ((await toggle.getAttribute('aria-pressed')) !== String(theme === 'dark')) await toggle.click();
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-  }
+  const inspect = (name: string) => inspectPage(page, name, { viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-${name}-${width}-${theme}.png` });
 
   it('uploads the example files by drag and drop and shows the ETL report and a preview', async () => {
     await page.goto(`${server.url}${PREFIX}/ui/#/s/main/data`);

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
-import { allViolations } from './support/axe.ts';
+import { inspectPage } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
 
 const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
@@ -52,26 +52,9 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await db?.drop();
   });
 
-  async function setTheme(theme: 'light' | 'dark'): Promise<void> {
-    const toggle = page.getByRole('button', { name: 'Dark theme' });
-    if ((await toggle.getAttribute('aria-pressed')) !== String(theme === 'dark')) await toggle.click();
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-  }
-
   /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at 1280 and 390 px in both themes. */
   async function inspect(name: string): Promise<void> {
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(theme);
-      for (const viewport of VIEWPORTS) {
-        await page.setViewportSize(viewport);
-        await page.screenshot({ path: `${RESULTS}${dialect}-experiments-${name}-${viewport.width}-${theme}.png`, fullPage: true });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, `${name} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-        expect(await allViolations(page), `${name} (${theme}, ${viewport.width}px)`).toEqual([]);
-      }
-    }
-    await page.setViewportSize(VIEWPORTS[0]);
-    await setTheme('light');
+    await inspectPage(page, name, { viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-experiments-${name}-${width}-${theme}.png` });
     expect(pageErrors).toEqual([]);
   }
 

@@ -6,7 +6,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/supp
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
-import { allViolations } from './support/axe.ts';
+import { inspectPage } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
 
 const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
@@ -64,12 +64,6 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     await db?.drop();
   });
 
-  async function setTheme(theme: 'light' | 'dark'): Promise<void> {
-    const toggle = page.getByRole('button', { name: 'Dark theme' });
-    if ((await toggle.getAttribute('aria-pressed')) !== String(theme === 'dark')) await toggle.click();
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-  }
-
   /** Every chart on the page drawn (again, after a theme change) or failed visibly. */
   async function chartsSettled(): Promise<void> {
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid=chart]')].every((c) => c.dataset.rendered === 'true'), undefined, {
@@ -77,22 +71,9 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     });
   }
 
-  /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at both widths in both themes. */
+  /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at both widths in both themes, charts drawn. */
   async function inspect(name: string): Promise<void> {
-    for (const theme of ['light', 'dark'] as const) {
-      await setTheme(theme);
-      await chartsSettled();
-      for (const viewport of VIEWPORTS) {
-        await page.setViewportSize(viewport);
-        await chartsSettled();
-        await page.screenshot({ path: `${RESULTS}${dialect}-views-${name}-${viewport.width}-${theme}.png`, fullPage: true });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        expect(overflow, `${name} at ${viewport.width}px scrolls sideways`).toBeLessThanOrEqual(0);
-        expect(await allViolations(page), `${name} (${theme}, ${viewport.width}px)`).toEqual([]);
-      }
-      await page.setViewportSize(VIEWPORTS[0]);
-    }
-    await setTheme('light');
+    await inspectPage(page, name, { viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-views-${name}-${width}-${theme}.png`, settle: chartsSettled });
     expect(pageErrors).toEqual([]);
   }
 
