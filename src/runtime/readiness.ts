@@ -15,8 +15,9 @@ interface FileIdentity {
 /**
  * Whether this process should get traffic. Not from the moment a graceful shutdown starts (so a load
  * balancer stops sending requests while the drain finishes them), nor when the database does not
- * answer, has migrations this build expects but has not run, or (SQLite) when the database file this
- * process opened is no longer the one at its path (deleted or replaced under it: writes would be lost).
+ * answer, has migrations this build expects but has not run, or (SQLite) when this process no longer
+ * holds the store: its lock file, or the database file it opened, is no longer the one at its path
+ * (deleted or replaced under it: another process could open the store beside it, or writes be lost).
  */
 export class Readiness {
   private shuttingDown = false;
@@ -51,6 +52,10 @@ export class Readiness {
       const pending = await pendingMigrations(this.store.db as Kysely<unknown>, this.store.dialect);
       if (pending.length > 0) return { ready: false, reason: `migrations not run: ${pending.join(', ')} (run scenarist migrate)` };
       this.migrationsCurrent = true;
+    }
+    const lock = this.store.lock;
+    if (lock !== undefined && !lock.held()) {
+      return { ready: false, reason: `the store's lock file ${lock.path} is no longer the one this process holds; restart it` };
     }
     if (this.file !== undefined && !(await this.holdsFile(this.file))) {
       return { ready: false, reason: `the database file ${this.file.path} is no longer the one this process opened` };

@@ -7,6 +7,7 @@ import { migrateToLatest } from './migrations/migrate.js';
 import { RunsRepository } from './runs-repository.js';
 import { ScenariosRepository } from './scenarios-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
+import type { StoreLock } from './sqlite/store-lock.js';
 
 /** The durable state of the service: one database, its repositories, and how to close it. */
 export interface Store {
@@ -18,6 +19,8 @@ export interface Store {
   /** Run state of scenarios: every status transition after creation. */
   readonly runs: RunsRepository;
   readonly experiments: ExperimentsRepository;
+  /** On SQLite, the lock this process holds when it owns the store (`owner`); else undefined. */
+  readonly lock: StoreLock | undefined;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     scenarios: new ScenariosRepository(db),
     runs: new RunsRepository(db, dialect),
     experiments: new ExperimentsRepository(db),
+    lock,
     close: async () => {
       await db.destroy();
       lock?.release();

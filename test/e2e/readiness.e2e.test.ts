@@ -1,3 +1,5 @@
+import { renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 
@@ -30,5 +32,30 @@ describe('readiness of a real server process', () => {
     // Live still answers during the delay; then the drain ends the process cleanly.
     expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
     expect(await server.stop()).toBe(0);
+  });
+});
+
+describe('readiness of a SQLite server whose store lock is taken from it', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.dispose());
+
+  it('answers 503 naming the lock file once the lock file is removed, and stays live', async () => {
+    expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+    const lock = join(server.dataDir, 'scenarist.db.lock');
+    // Moved aside, not deleted: the process's own handle stays valid, only the path names another file now.
+    renameSync(lock, `${lock}.moved`);
+    try {
+      const answer = await fetch(`${server.url}/health/ready`);
+      expect(answer.status).toBe(503);
+      const body = (await answer.json()) as { status: string; reason: string };
+      expect(body.status).toBe('unavailable');
+      expect(body.reason).toContain(lock);
+      expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
+    } finally {
+      rmSync(`${lock}.moved`, { force: true });
+    }
   });
 });

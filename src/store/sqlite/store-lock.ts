@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 
@@ -9,6 +9,14 @@ export class StoreLockedError extends Error {
 
 /** Held while this process owns a SQLite store; `release` lets another open it. */
 export interface StoreLock {
+  /** The lock file, `<database>.lock`. */
+  readonly path: string;
+  /**
+   * Whether the lock file at its path is still the one this process locked. Removed or replaced (by
+   * hand, or by a clean-up of the data dir), a second process could lock the new file and write the
+   * store beside this one.
+   */
+  held(): boolean;
   release(): void;
 }
 
@@ -41,7 +49,17 @@ export function lockSqliteStore(databasePath: string): StoreLock {
     throw err;
   }
   writeFileSync(pidPath, `${process.pid}\n`);
+  const locked = statSync(path);
   return {
+    path,
+    held: () => {
+      try {
+        const now = statSync(path);
+        return now.dev === locked.dev && now.ino === locked.ino;
+      } catch {
+        return false;
+      }
+    },
     release: () => {
       if (holderPid(pidPath) === String(process.pid)) rmSync(pidPath, { force: true });
       lock.close();
