@@ -12,7 +12,7 @@ import type { Axis } from './grid.js';
 export const RESULT_FORMATS = ['json', 'csv', 'xlsx'] as const;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
 
-/** Rows read per query: the export holds one page in memory at a time (xlsx excepted, see below). */
+/** Rows read per query: the export holds one page in memory at a time. */
 const PAGE = 1_000;
 
 interface ResultsSource {
@@ -89,10 +89,14 @@ async function* jsonText(source: ResultsSource, columns: Columns): AsyncGenerato
   yield '\n]\n';
 }
 
+async function* sheetRows(source: ResultsSource, columns: Columns): AsyncGenerator<Cell[]> {
+  const paths = source.axes.map((a) => a.path);
+  for await (const row of resultRows(source)) yield cellsOf(row, paths, columns.kpis);
+}
+
 /**
  * One row per scenario of the experiment: id, tag, status, its value on each axis, its KPIs (empty
- * until COMPLETE). JSON and CSV stream a page of rows at a time. The XLSX writer takes its rows as a
- * synchronous iterable, so they are read first (at most `max_experiment_size` small rows).
+ * until COMPLETE). Every format streams, reading a page of rows at a time.
  */
 export async function exportResults(source: ResultsSource, format: ResultFormat): Promise<ExportFile> {
   const columns = columnsOf(source);
@@ -101,9 +105,6 @@ export async function exportResults(source: ResultsSource, format: ResultFormat)
     return { contentType: 'application/json; charset=utf-8', disposition: attachment(`${name}.json`), body: Readable.from(jsonText(source, columns)) };
   }
   if (format === 'csv') return { contentType: CONTENT_TYPES.csv, disposition: attachment(`${name}.csv`), body: Readable.from(csvText(source, columns)) };
-  const paths = source.axes.map((a) => a.path);
-  const rows: Cell[][] = [];
-  for await (const row of resultRows(source)) rows.push(cellsOf(row, paths, columns.kpis));
-  const sheet = { name: 'results', columns: columns.names.map((n, i) => ({ name: n, type: columns.types[i]! })), rows };
+  const sheet = { name: 'results', columns: columns.names.map((n, i) => ({ name: n, type: columns.types[i]! })), rows: sheetRows(source, columns) };
   return { contentType: CONTENT_TYPES.xlsx, disposition: attachment(`${name}.xlsx`), body: Readable.from(xlsxStream([sheet])) };
 }

@@ -5,7 +5,8 @@ export interface SheetSource {
   /** The sheet name: at most 31 characters, none of `[]:*?/\`. */
   readonly name: string;
   readonly columns: readonly { name: string; type: ColumnType }[];
-  readonly rows: Iterable<readonly Cell[]>;
+  /** Rows at hand, or read as the sheet is written (a page of them at a time). */
+  readonly rows: Iterable<readonly Cell[]> | AsyncIterable<readonly Cell[]>;
 }
 
 const XML_HEADER = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -39,16 +40,32 @@ function cellXml(cell: Cell, ref: string): string {
   return `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${xmlText(cell)}</t></is></c>`;
 }
 
-function* sheetXml(sheet: SheetSource): Generator<string> {
+const SHEET_END = '</sheetData></worksheet>';
+
+function sheetStart(sheet: SheetSource, letters: readonly string[]): string {
+  return `${XML_HEADER}<worksheet xmlns="${MAIN_NS}"><sheetData><row r="1">${sheet.columns.map((c, i) => cellXml(c.name, `${letters[i]}1`)).join('')}</row>`;
+}
+
+/** Row `r` (1 is the header row). */
+const rowXml = (row: readonly Cell[], r: number, letters: readonly string[]) => `<row r="${r}">${row.map((cell, i) => cellXml(cell, `${letters[i]}${r}`)).join('')}</row>`;
+
+function sheetXml(sheet: SheetSource): Iterable<string> | AsyncIterable<string> {
   const letters = sheet.columns.map((_, i) => columnLetters(i));
-  yield `${XML_HEADER}<worksheet xmlns="${MAIN_NS}"><sheetData>`;
-  yield `<row r="1">${sheet.columns.map((c, i) => cellXml(c.name, `${letters[i]}1`)).join('')}</row>`;
-  let r = 1;
-  for (const row of sheet.rows) {
-    r++;
-    yield `<row r="${r}">${row.map((cell, i) => cellXml(cell, `${letters[i]}${r}`)).join('')}</row>`;
+  const rows = sheet.rows;
+  if (Symbol.asyncIterator in rows) {
+    return (async function* () {
+      yield sheetStart(sheet, letters);
+      let r = 1;
+      for await (const row of rows) yield rowXml(row, ++r, letters);
+      yield SHEET_END;
+    })();
   }
-  yield '</sheetData></worksheet>';
+  return (function* () {
+    yield sheetStart(sheet, letters);
+    let r = 1;
+    for (const row of rows) yield rowXml(row, ++r, letters);
+    yield SHEET_END;
+  })();
 }
 
 /** A workbook with one sheet per source, streamed as its zip is produced. */

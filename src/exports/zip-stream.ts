@@ -1,11 +1,13 @@
 import { Zip, ZipDeflate } from 'fflate';
-import { batched } from './chunks.js';
+import { batched, batchedAsync } from './chunks.js';
 
 export interface ZipEntrySource {
   readonly name: string;
-  /** The entry's text, in pieces produced on demand. */
-  readonly text: Iterable<string>;
+  /** The entry's text, in pieces produced on demand (asynchronously when they are read as they go). */
+  readonly text: Iterable<string> | AsyncIterable<string>;
 }
+
+const isAsync = (text: ZipEntrySource['text']): text is AsyncIterable<string> => Symbol.asyncIterator in text;
 
 /**
  * A zip archive of text entries, produced piece by piece with fflate's streaming `Zip`: each batch of
@@ -27,7 +29,7 @@ export async function* zipStream(entries: Iterable<ZipEntrySource>): AsyncGenera
   for (const entry of entries) {
     const file = new ZipDeflate(entry.name, { level: 6 });
     zip.add(file);
-    for (const piece of batched(entry.text)) {
+    for await (const piece of isAsync(entry.text) ? batchedAsync(entry.text) : batched(entry.text)) {
       file.push(encoder.encode(piece));
       yield* drain();
       // Let the event loop breathe between batches of a long export.
