@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseInitArgs } from '../../src/cli/init.js';
-import { inferSchemas, type InferredGroup } from '../../src/cli/scaffold/infer-schema.js';
+import { inferSchemas, toSchemas, type InferredGroup } from '../../src/cli/scaffold/infer-schema.js';
+import { runEtl } from '../../src/datasets/etl/index.js';
 import { scaffold } from '../../src/cli/scaffold/scaffold.js';
+import { schemasModule } from '../../src/cli/scaffold/templates-domain.js';
 import { buildXlsx } from '../datasets/etl/support/xlsx-builder.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scenarist-scaffold-'));
@@ -61,6 +63,29 @@ describe('schema inference with the ETL readers', () => {
     expect(shape(groups, 'stores')).toEqual({ id: 'integer key', city: 'string', open: 'boolean' });
     expect(shape(groups, 'staff')).toEqual({ name: 'string key', store: 'integer', rate: 'float?' });
     expect(notes).toEqual(["chain.json: column 'meta' of table 'stores' left out: it holds a nested object"]);
+  });
+
+  it('reads arrays of records nested in JSON records as child tables linked by the parent key, which the upload then reads', async () => {
+    const json = JSON.stringify([
+      { order_no: 'A-1', lines: [{ sku: 'x', qty: 2 }, { sku: 'y', qty: 2 }], tags: ['rush'] },
+      { order_no: 'A-2', lines: [{ sku: 'x', qty: 5 }], tags: [] },
+      { order_no: 'A-3', lines: null, tags: null },
+    ]);
+    const { groups, notes } = await inferSchemas([{ name: 'orders.json', data: Buffer.from(json) }]);
+    expect(groups[0]!.tables.map((t) => t.name)).toEqual(['orders', 'lines']);
+    expect(shape(groups, 'orders')).toEqual({ order_no: 'string key' });
+    expect(shape(groups, 'lines')).toEqual({ sku: 'string', qty: 'integer', orders_order_no: 'string' });
+    expect(groups[0]!.tables[1]!.parent).toEqual({ table: 'orders', field: 'lines', foreignKey: 'orders_order_no' });
+    expect(notes).toEqual([
+      "orders.json: column 'tags' of table 'orders' left out: it holds a nested array",
+      "orders.json: the records nested under 'lines' of table 'orders' become table 'lines', linked by its column 'orders_order_no'",
+    ]);
+    // The schema written is one the same file passes on upload: 3 orders, 3 lines, each with its order.
+    const outcome = await runEtl(toSchemas(groups), [{ filename: 'orders.json', data: Buffer.from(json) }]);
+    expect(outcome.success, JSON.stringify(outcome.messages)).toBe(true);
+    const lines = outcome.success ? outcome.tables.lines! : undefined;
+    expect(lines?.rows.length).toBe(3);
+    expect(schemasModule(groups)).toContain("        parent: { table: 'orders', field: 'lines', foreignKey: 'orders_order_no' },");
   });
 
   it('reads a workbook as one table per sheet, or a single sheet as the table named after the file', async () => {

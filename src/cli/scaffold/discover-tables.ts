@@ -24,18 +24,40 @@ export async function discoverTables(file: string, stem: string, extension: Exte
 }
 
 function jsonTables(file: string, stem: string, data: Buffer): string[] {
+  return [...jsonRecords(file, stem, data).keys()];
+}
+
+/** The records of each top-level table of a JSON file, by table name. */
+function jsonRecords(file: string, stem: string, data: Buffer): Map<string, unknown[]> {
   let root: unknown;
   try {
     root = JSON.parse(decodeText(file, data));
   } catch (err) {
     throw new Error(`${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
   }
-  if (Array.isArray(root)) return [stem];
+  if (Array.isArray(root)) return new Map([[stem, root]]);
   if (root !== null && typeof root === 'object') {
-    const tables = Object.entries(root).filter(([, value]) => Array.isArray(value)).map(([key]) => key.trim());
-    if (tables.length > 0) return tables;
+    const tables = Object.entries(root).filter((entry): entry is [string, unknown[]] => Array.isArray(entry[1]));
+    if (tables.length > 0) return new Map(tables.map(([key, records]) => [key.trim(), records]));
   }
   throw new Error(`${file}: expected an array of records, or an object of table name -> array of records`);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Whether the field of a top-level JSON table holds arrays of records (objects) and nothing else but
+ * nulls: what the upload reads as a nested child table. An array of scalars is not one.
+ */
+export function holdsNestedRecords(file: string, stem: string, data: Buffer, table: string, field: string): boolean {
+  let records = 0;
+  for (const record of jsonRecords(file, stem, data).get(table) ?? []) {
+    const items = isRecord(record) ? record[field] : undefined;
+    if (items === undefined || items === null) continue;
+    if (!Array.isArray(items) || !items.every(isRecord)) return false;
+    records += items.length;
+  }
+  return records > 0;
 }
 
 async function xlsxTables(file: string, stem: string, data: Buffer): Promise<string[]> {

@@ -49,7 +49,11 @@ export function schemasModule(groups: readonly InferredGroup[]): string {
         const flags = [`type: ${q(column.type)}`, ...(column.primaryKey ? ['primaryKey: true'] : []), ...(column.nullable ? ['nullable: true'] : [])];
         return `          ${key(column.name)}: { ${flags.join(', ')} },`;
       });
-      return [`      // ${table.rows} rows in ${group.file}`, `      ${key(table.name)}: {`, '        columns: {', ...columns, '        },', '      },'].join('\n');
+      // A nested table: its rows come from the arrays under `field` in its parent's records.
+      const parent = table.parent
+        ? [`        parent: { table: ${q(table.parent.table)}, field: ${q(table.parent.field)}, foreignKey: ${q(table.parent.foreignKey)} },`]
+        : [];
+      return [`      // ${table.rows} rows in ${group.file}`, `      ${key(table.name)}: {`, '        columns: {', ...columns, '        },', ...parent, '      },'].join('\n');
     });
     return [`  ${key(group.name)}: {`, '    tables: {', ...tables, '    },', '  },'].join('\n');
   });

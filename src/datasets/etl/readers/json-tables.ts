@@ -14,7 +14,8 @@ interface Batch {
 type JsonRecord = Record<string, unknown>;
 
 const NESTED_OBJECT = new BadCell('a nested object');
-const NESTED_ARRAY = new BadCell('a nested array');
+/** A cell holding an array: a nested child table's records, when the schema declares one (else an error). */
+export const NESTED_ARRAY = new BadCell('a nested array');
 
 /**
  * Turns the arrays of records given per table into raw tables, then gathers each child table not given
