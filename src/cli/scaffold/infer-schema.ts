@@ -70,7 +70,8 @@ export async function inferSchemas(files: readonly DataFile[]): Promise<Inferenc
     const tables = await inferGroup(file, stem, extension, data, tableNames, { cells, inflated }, notes);
     groups.push({ name: stem, file, tables });
   }
-  return { groups, notes };
+  // A file with nested records is read twice: its reader's warnings would be noted twice.
+  return { groups, notes: [...new Set(notes)] };
 }
 
 async function inferGroup(

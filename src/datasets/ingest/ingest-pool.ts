@@ -95,7 +95,12 @@ async function isSmall(task: IngestTask): Promise<boolean> {
   if (task.kind === 'view') return false;
   const paths = task.kind === 'etl' ? task.files.map((f) => f.path) : [task.path];
   let bytes = 0;
-  for (const path of paths) bytes += (await stat(path)).size;
+  try {
+    for (const path of paths) bytes += (await stat(path)).size;
+  } catch {
+    // A staged file gone already: the task itself reports it; it just takes no express thread.
+    return false;
+  }
   return bytes <= SMALL_UPLOAD_BYTES;
 }
 

@@ -30,11 +30,12 @@ export interface AcquireOptions {
 }
 
 /**
- * Admission to a pool's threads (the upload pool's, or the view pool's, which has no express lane). `shared` uploads work at once on the shared lane, and `express` more
- * on a lane only small uploads may take: however long large uploads hold every shared thread, a small
- * one (a form's worth of CSV) still runs at once. The rest wait in one first-come queue, each for at
- * most `waitMs`, and are answered 503 (`PoolBusyError`) when the wait runs out or `maxWaiting` already
- * wait. So every upload is answered within `waitMs`: it runs, or it is told when to come back.
+ * Admission to a pool's threads (the upload pool's, or the view pool's, which has no express lane).
+ * `shared` tasks work at once on the shared lane, and `express` more on a lane only small uploads may
+ * take: however long large uploads hold every shared thread, a small one (a form's worth of CSV) still
+ * runs at once. The rest wait in one first-come queue, each for at most `waitMs`, and are answered 503
+ * (`PoolBusyError`) when the wait runs out or `maxWaiting` already wait. So every task is answered
+ * within `waitMs`: it runs, or it is told when to come back.
  */
 export class PoolSlots {
   private readonly busy: Record<Lane, number> = { shared: 0, express: 0 };

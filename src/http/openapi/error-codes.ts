@@ -23,8 +23,8 @@ const BUSY_BY_PATH: readonly (readonly [RegExp, ErrorCode])[] = [
 
 /**
  * The error codes a route can answer, for its operation's `x-error-codes`: every registry code whose
- * status the route documents, 404 codes narrowed to what its path names, 503 codes to the pool it waits for. Clients generate their
- * error handling from it; docs/api/errors.md says what each code means.
+ * status the route documents, 404 codes narrowed to what its path names, 503 codes to the pool it
+ * waits for. Clients generate their error handling from it; docs/api/errors.md says what each code means.
  */
 export function errorCodesOf(path: string, statuses: readonly string[]): ErrorCode[] {
   const documented = new Set(statuses.map(Number).filter((s) => s >= 400));
