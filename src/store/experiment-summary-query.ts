@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { chunks } from './chunks.js';
 import type { Database } from './database.js';
 
 /** One KPI value of one COMPLETE scenario of an experiment: numbers and the KPI's name, no scenario text. */
@@ -29,14 +30,10 @@ export async function completeKpiValues(db: Kysely<Database>, sessionId: string,
   return rows.map((r) => ({ seq: Number(r.seq), combo: Number(r.combo ?? 0), kpi: r.kpi, value: Number(r.value) }));
 }
 
-/** Seqs bound per statement: far under either dialect's limit on bound parameters. */
-const SEQS_PER_READ = 1000;
-
 /** The id and tag of each scenario of the session named by its `seq`. */
 export async function scenarioNames(db: Kysely<Database>, sessionId: string, seqs: readonly number[]): Promise<Map<number, { id: string; tag: string }>> {
   const names = new Map<number, { id: string; tag: string }>();
-  for (let from = 0; from < seqs.length; from += SEQS_PER_READ) {
-    const part = seqs.slice(from, from + SEQS_PER_READ);
+  for (const part of chunks(seqs)) {
     const rows = await db.selectFrom('scenarios').select(['seq', 'id', 'tag']).where('session_id', '=', sessionId).where('seq', 'in', part).execute();
     for (const r of rows) names.set(Number(r.seq), { id: r.id, tag: r.tag });
   }

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApi } from '../src/api/client.ts';
@@ -80,5 +80,28 @@ describe('ScenarioCard', () => {
     render(wrap(<ScenarioCard sid="main" scenario={scenario({ id: 'c', tag: 'done', status: 'COMPLETE', kpis: { Distance: kpi('Distance', 1500) } })} />));
     expect(screen.getByText(/^Distance/).textContent).toBe('Distance (lower is better)');
     expect(screen.getByText('1,500 m')).toBeTruthy();
+  });
+});
+
+describe('ScenarioCard delete', () => {
+  it('asks first, naming the scenario and that its run is cancelled, then deletes only on confirm', async () => {
+    const calls: string[] = [];
+    const api = createApi(new ApiConfig('/api/v1', null));
+    api.deleteScenario = (sid: string, id: string) => {
+      calls.push(`${sid}/${id}`);
+      return Promise.resolve(undefined);
+    };
+    render(
+      <ApiProvider api={api}>
+        <QueryClientProvider client={new QueryClient()}>
+          <ScenarioCard sid="main" scenario={scenario({ id: 's1', tag: 'busy-one', status: 'PROCESSING' })} />
+        </QueryClientProvider>
+      </ApiProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Delete busy-one' }));
+    expect(screen.getByRole('dialog').textContent).toContain('Delete scenario busy-one (its run is cancelled)? This cannot be undone.');
+    expect(calls).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete scenario' }));
+    await expect.poll(() => calls).toEqual(['main/s1']);
   });
 });

@@ -2,9 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
+import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.ts';
 import type { Scenario } from '../api/types.ts';
+import { DeleteScenarioDialog } from '../components/DeleteScenarioDialog.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { ConfirmDialog } from '../components/Modal.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
@@ -40,12 +41,7 @@ export function ScenarioCard({
   }, []);
   const refresh = () => client.invalidateQueries({ queryKey: keys.scenarios(sid) });
   const act = useMutation({
-    mutationFn: async (action: 'run' | 'cancel' | 'reset' | 'delete') => {
-      if (action === 'run') await api.runScenario(sid, s.id);
-      else if (action === 'cancel') await api.cancelScenario(sid, s.id);
-      else if (action === 'reset') await api.resetScenario(sid, s.id);
-      else await api.deleteScenario(sid, s.id);
-    },
+    mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
     onSuccess: (_r, action) => {
       if (action === 'delete') setConfirmDelete(false);
       void refresh();
@@ -143,17 +139,12 @@ export function ScenarioCard({
       </div>
       {!confirmDelete && <ErrorNote error={act.error} />}
       {showLogs && !logsUnavailable && <RunLogPanel sid={sid} id={s.id} running={active} onUnavailable={hideLogs} />}
-      <ConfirmDialog
+      <DeleteScenarioDialog
         open={confirmDelete}
-        title={`Delete scenario ${s.tag}`}
-        message={
-          <>
-            Delete scenario <strong>{s.tag}</strong>{active ? ' (its run is cancelled)' : ''}? This cannot be undone.
-            <ErrorNote error={act.error} />
-          </>
-        }
-        confirmLabel="Delete scenario"
+        scenario={s}
+        active={active}
         busy={act.isPending}
+        error={act.error}
         onConfirm={() => act.mutate('delete')}
         onCancel={() => {
           setConfirmDelete(false);

@@ -5,10 +5,11 @@ import type { ExportFormat } from '../api/client.ts';
 import { useApi } from '../api/context.tsx';
 import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
+import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.ts';
 import { downloadResult } from '../api/result-download.ts';
 import type { Scenario } from '../api/types.ts';
+import { DeleteScenarioDialog } from '../components/DeleteScenarioDialog.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { ConfirmDialog } from '../components/Modal.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
@@ -258,12 +259,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
   const [confirmDelete, setConfirmDelete] = useState(false);
   const active = ACTIVE.has(s.status);
   const act = useMutation({
-    mutationFn: async (action: 'run' | 'cancel' | 'reset' | 'delete') => {
-      if (action === 'run') await api.runScenario(sid, s.id);
-      else if (action === 'cancel') await api.cancelScenario(sid, s.id);
-      else if (action === 'reset') await api.resetScenario(sid, s.id);
-      else await api.deleteScenario(sid, s.id);
-    },
+    mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
     onSuccess: (_r, action) => {
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
       void client.invalidateQueries({ queryKey: keys.scenario(sid, s.id) });
@@ -300,18 +296,12 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
         </button>
       </div>
       {!confirmDelete && <ErrorNote error={act.error} />}
-      <ConfirmDialog
+      <DeleteScenarioDialog
         open={confirmDelete}
-        title={`Delete scenario ${s.tag}`}
-        message={
-          <>
-            Delete scenario <strong>{s.tag}</strong>
-            {active ? ' (its run is cancelled)' : ''}? This cannot be undone.
-            <ErrorNote error={act.error} />
-          </>
-        }
-        confirmLabel="Delete scenario"
+        scenario={s}
+        active={active}
         busy={act.isPending}
+        error={act.error}
         onConfirm={() => act.mutate('delete')}
         onCancel={() => {
           setConfirmDelete(false);
