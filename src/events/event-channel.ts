@@ -1,10 +1,16 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { EVENTS_CHANNEL, type AppendNotice } from './event-log.js';
+import { EVENTS_CHANNEL } from '../store/postgres/events-channel.js';
+
+/** What a commit announces: the highest id it logged, and how many webhook deliveries it queued. */
+export interface AppendNotice {
+  readonly lastId: number;
+  readonly deliveries: number;
+}
 
 /**
  * PostgreSQL wake-ups for the event feed and the webhook dispatcher: every commit of new events, by
- * any API node or worker, NOTIFYs `EVENTS_CHANNEL`. A dedicated connection LISTENs and reconnects
+ * any API node or worker, NOTIFYs `EVENTS_CHANNEL` (the outbox's numbering trigger does, at commit). A dedicated connection LISTENs and reconnects
  * after a database restart; each (re)connection wakes everything once, since notifications sent
  * while it was down are lost (the readers then catch up from the log by id).
  */

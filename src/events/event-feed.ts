@@ -38,8 +38,8 @@ const PAGE = 1_000;
 /**
  * The live side of the event log in one server process. It reads the log by id (never trusting
  * in-memory fan-out alone), so events written by any process (API nodes and workers on PostgreSQL)
- * reach every subscriber in id order. A wake-up (`poke`) comes from this process's recorder or a
- * PostgreSQL notification; a slow poll is the backstop. A subscription first replays its session's
+ * reach every subscriber in id order. A wake-up (`poke`) comes from this process's commits (SQLite)
+ * or a PostgreSQL notification; a slow poll is the backstop. A subscription first replays its session's
  * events after its resume id, from memory when recent enough, else from the log, then goes live.
  */
 export class EventFeed {
@@ -108,20 +108,6 @@ export class EventFeed {
         this.poke();
       }
     });
-  }
-
-  /**
-   * Events this process has just committed, as the log holds them. Where this process is the log's
-   * only writer (SQLite) they are published without reading them back, provided they follow the
-   * last event read directly; otherwise (or while a read is under way) the log is read as usual.
-   */
-  committed(events: readonly LoggedEvent[]): void {
-    if (events.length === 0 || this.closed) return;
-    if (this.reading || events[0]!.id !== this.cursor + 1) {
-      this.poke();
-      return;
-    }
-    for (const event of events) this.publish(event);
   }
 
   /**

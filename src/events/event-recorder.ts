@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { RunEvents } from '../executor/events.js';
-import type { AppendResult, EventLog } from './event-log.js';
+import type { EventLog } from './event-log.js';
 import type { EventFacts } from './event-types.js';
 import { ProgressThrottle } from './progress-throttle.js';
 
@@ -9,8 +9,8 @@ export interface EventRecorderOptions {
   readonly log: Logger;
   /** Minimum time between two progress events of one scenario (100 ms: at most 10 a second). */
   readonly progressIntervalMs?: number;
-  /** Called after each committed batch (in this process: wake the SSE feed and the webhook dispatcher). */
-  readonly onAppended?: (result: AppendResult) => void;
+  /** Called after each committed batch (in this process: wake the SSE feed). */
+  readonly onAppended?: () => void;
   /**
    * How long the first event of a batch waits for more before they are written together (4 ms). A
    * `recorded()` barrier writes at once.
@@ -23,19 +23,24 @@ const MAX_BATCH = 1_000;
 /** Tries of one batch while the database is unreachable, 0.5 s apart and growing. */
 const WRITE_TRIES = 8;
 /**
- * A batch of events costs one transaction however many it holds (six statements and a commit; on
- * PostgreSQL a WAL flush). Sequential requests and short runs each settle in a turn of their own, so
- * waiting a few milliseconds for the next ones cuts the transactions several-fold (1,000 Instant runs
- * on SQLite: 12 % less time), while a subscriber hears of an event those few milliseconds later.
+ * A batch of events costs one transaction however many it holds. Concurrent runs report progress
+ * in the same few milliseconds, so waiting that long for the next ones cuts the transactions
+ * several-fold, while a subscriber hears of a report those few milliseconds later.
  */
 const BATCH_WINDOW_MS = 4;
 
+/** Run events after which a scenario's waiting progress report is out of date. */
+const LIFE_CYCLE_ENDS = ['run:queued', 'run:completed', 'run:failed', 'run:reset', 'run:deleted', 'run:cancelled'] as const;
+
 /**
- * Turns the run and service events of this process into logged events. Writes are serial and in
- * emission order (one batch in flight; whatever arrives meanwhile forms the next batch), so the
- * events of one process keep their order in the log. `recorded()` resolves once everything emitted
- * before the call is committed: the distributed executor waits on it before handing a run to
- * another process, so that process's `started` always comes after this one's `queued`.
+ * Logs the events that no state change writes: progress reports (throttled per scenario) and the
+ * experiment counts. Life-cycle events are not its concern: the store's outbox triggers log each
+ * in the transaction of its state change. Writes are serial and in emission order (one batch in
+ * flight; whatever arrives meanwhile forms the next batch). An executor about to record a run's end
+ * waits on `events.progressRecorded(run)`, which lets the run's waiting report out and resolves once
+ * it is committed: the last progress reported is thereby always logged before the life-cycle event.
+ * A report that only reaches the log after that event is dropped by the log (its scenario is no
+ * longer PROCESSING).
  */
 export class EventRecorder {
   private readonly queue: EventFacts[] = [];
@@ -57,17 +62,13 @@ export class EventRecorder {
     this.throttle = new ProgressThrottle(options.progressIntervalMs ?? 100, (facts) => this.record(facts));
   }
 
-  /** Records the events of `events` from now on, and holds its dispatch barrier. */
+  /** Records the progress events of `events` from now on, and holds its progress barrier. */
   follow(events: RunEvents): void {
-    const scenario = (ended: boolean, facts: EventFacts & { scenario_id: string }) => {
-      this.throttle.settle(facts.scenario_id, ended);
-      this.record(facts);
-    };
     this.unfollow.push(
-      events.addBarrier(() => this.recorded()),
-      events.on('run:created', (e) => scenario(false, { type: 'scenario.created', session_id: e.sessionId, scenario_id: e.scenarioId, tag: e.tag, status: 'CREATED' })),
-      events.on('run:queued', (e) => scenario(true, { type: 'scenario.queued', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'QUEUED' })),
-      events.on('run:started', (e) => scenario(false, { type: 'scenario.started', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'PROCESSING' })),
+      events.addBarrier((run) => {
+        this.throttle.settle(run.scenarioId, false);
+        return this.recorded();
+      }),
       events.on('run:progress', (e) =>
         this.throttle.report(e.scenarioId, {
           type: 'scenario.progress',
@@ -78,29 +79,7 @@ export class EventRecorder {
           ...(e.report ? { report: e.report } : {}),
         }),
       ),
-      events.on('run:completed', (e) =>
-        scenario(true, {
-          type: 'scenario.completed',
-          session_id: e.sessionId,
-          scenario_id: e.scenarioId,
-          status: 'COMPLETE',
-          progress: 1,
-          ...(e.report ? { report: e.report } : {}),
-        }),
-      ),
-      events.on('run:failed', (e) =>
-        scenario(true, {
-          type: 'scenario.failed',
-          session_id: e.sessionId,
-          scenario_id: e.scenarioId,
-          status: 'FAILED',
-          message: e.message,
-          code: e.code,
-          ...(e.report ? { report: e.report } : {}),
-        }),
-      ),
-      events.on('run:reset', (e) => scenario(true, { type: 'scenario.reset', session_id: e.sessionId, scenario_id: e.scenarioId, status: 'CREATED', progress: 0 })),
-      events.on('run:deleted', (e) => scenario(true, { type: 'scenario.deleted', session_id: e.sessionId, scenario_id: e.scenarioId, tag: e.tag })),
+      ...LIFE_CYCLE_ENDS.map((name) => events.on(name, (e) => this.throttle.forget(e.scenarioId))),
     );
   }
 
@@ -151,9 +130,9 @@ export class EventRecorder {
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
-      const result = await this.write(batch);
+      const written = await this.write(batch);
       this.settled += batch.length;
-      if (result) this.options.onAppended?.(result);
+      if (written) this.options.onAppended?.();
       for (let i = this.waiters.length - 1; i >= 0; i--) {
         const waiter = this.waiters[i]!;
         if (waiter.upto <= this.settled) {
@@ -164,7 +143,7 @@ export class EventRecorder {
     }
   }
 
-  private async write(batch: readonly EventFacts[]): Promise<AppendResult | undefined> {
+  private async write(batch: readonly EventFacts[]): Promise<number | undefined> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.eventLog.append(batch);

@@ -24,28 +24,35 @@ export interface ServerEvents {
   readonly recorder: EventRecorder;
   readonly feed: EventFeed;
   readonly dispatcher: DeliveryDispatcher;
+  /**
+   * Something was committed that may have logged events (a dataset or session change): read the
+   * log. Needed on SQLite only, where no notification announces commits.
+   */
+  readonly committed: () => void;
   close(): Promise<void>;
 }
 
+/** Run events emitted once their state change (and its logged event) is committed. */
+const COMMITTED_RUN_EVENTS = ['run:created', 'run:queued', 'run:started', 'run:completed', 'run:failed', 'run:reset', 'run:deleted'] as const;
+
 /**
  * For `scenarist serve`. Must follow `events` before the executor starts (its recovery announces
- * requeued runs). On PostgreSQL the feed and the dispatcher also wake on every other process's
- * commits (LISTEN); on SQLite this process is the only writer and wakes them itself.
+ * requeued runs). On PostgreSQL every commit of events, by any process, is announced by the
+ * outbox's NOTIFY, on which the feed and the dispatcher wake; on SQLite this process is the only
+ * writer and wakes them itself after its commits.
  */
 export async function startServerEvents({ store, events, log, databaseUrl, webhookPolicy }: LiveEventsDeps): Promise<ServerEvents> {
   const eventLog = new EventLog(store.db, store.dialect);
   const feed = new EventFeed(eventLog, { log });
   const dispatcher = new DeliveryDispatcher({ db: store.db, dialect: store.dialect, log, policy: webhookPolicy });
   const local = store.dialect === 'sqlite';
-  const recorder = new EventRecorder(eventLog, {
-    log,
-    onAppended: (result) => {
-      if (!local) return; // the notification of this commit wakes every process, this one included
-      feed.committed(result.events);
-      if (result.deliveries > 0) dispatcher.poke();
-    },
-  });
+  const committed = local ? coalesced(() => {
+    feed.poke();
+    dispatcher.poke();
+  }) : () => {};
+  const recorder = new EventRecorder(eventLog, { log, onAppended: committed });
   recorder.follow(events);
+  const unfollow = local ? COMMITTED_RUN_EVENTS.map((name) => events.on(name, committed)) : [];
   await feed.start();
   const channel = local
     ? undefined
@@ -61,8 +68,10 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
     recorder,
     feed,
     dispatcher,
+    committed,
     close: async () => {
       pruner.stop();
+      for (const stop of unfollow) stop();
       await recorder.close();
       feed.close();
       await channel?.close();
@@ -71,11 +80,26 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
   };
 }
 
-/** For `scenarist worker`: its runs' events are logged; the API nodes hear of them by notification. */
-export function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl' | 'webhookPolicy'>): EventRecorder {
+/** Calls `wake` once after the current turn, however many times it was asked to meanwhile. */
+function coalesced(wake: () => void): () => void {
+  let asked = false;
+  return () => {
+    if (asked) return;
+    asked = true;
+    setImmediate(() => {
+      asked = false;
+      wake();
+    });
+  };
+}
+
+/** For `scenarist worker`: its runs' progress is logged; the API nodes hear of it by notification. */
+export async function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl' | 'webhookPolicy'>): Promise<EventRecorder> {
   const recorder = new EventRecorder(new EventLog(store.db, store.dialect), { log });
   recorder.follow(events);
   // Experiment counts change with this process's runs too; its timer never keeps the process alive.
-  new ExperimentProgress(store.experiments, (facts) => recorder.record(facts), log).follow(events);
+  const experimentProgress = new ExperimentProgress(store.experiments, (facts) => recorder.record(facts), log);
+  experimentProgress.follow(events);
+  await experimentProgress.settleLeftovers();
   return recorder;
 }

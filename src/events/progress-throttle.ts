@@ -8,8 +8,8 @@ interface Slot {
 
 /**
  * At most one progress event per scenario per interval: a report inside the interval replaces the
- * one waiting, which goes out when the interval ends. `settle` lets the waiting one out at once, so
- * the last progress always precedes the scenario's next life-cycle event.
+ * one waiting, which goes out when the interval ends. `settle` lets the waiting one out at once,
+ * before the run's end is recorded, so the last progress always precedes its life-cycle event.
  */
 export class ProgressThrottle {
   private readonly slots = new Map<string, Slot>();
@@ -48,6 +48,14 @@ export class ProgressThrottle {
     if (slot.pending) this.release(slot.pending);
     slot.pending = undefined;
     if (ended) this.slots.delete(scenarioId);
+  }
+
+  /** Drops the scenario's waiting report: a life-cycle event made it out of date. */
+  forget(scenarioId: string): void {
+    const slot = this.slots.get(scenarioId);
+    if (!slot) return;
+    clearTimeout(slot.timer);
+    this.slots.delete(scenarioId);
   }
 
   /** Lets every waiting report out (shutdown). */

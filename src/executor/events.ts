@@ -42,7 +42,7 @@ export type RunEventListener<K extends RunEventName> = (event: RunEventMap[K]) =
 /** A typed emitter of run events. A throwing listener is isolated: it never breaks a run. */
 export class RunEvents {
   private readonly emitter = new EventEmitter();
-  private readonly barriers = new Set<() => Promise<void>>();
+  private readonly barriers = new Set<(run: RunRef) => Promise<void>>();
 
   constructor(private readonly onListenerError: (err: unknown, name: RunEventName) => void = () => {}) {
     // Any number of features may listen; this is not a leak.
@@ -56,17 +56,22 @@ export class RunEvents {
   }
 
   /**
-   * Registers asynchronous work listeners do with what was emitted (the durable event log), so that
-   * a step which must come after it (handing a run to another process) can wait for it.
+   * Registers the asynchronous work a listener does with a run's progress (logging it), so that an
+   * executor can wait for it before recording the run's end.
    */
-  addBarrier(barrier: () => Promise<void>): () => void {
+  addBarrier(barrier: (run: RunRef) => Promise<void>): () => void {
     this.barriers.add(barrier);
     return () => this.barriers.delete(barrier);
   }
 
-  /** Resolves once every barrier has: what was emitted so far is recorded. Never rejects. */
-  async recorded(): Promise<void> {
-    await Promise.all([...this.barriers].map((barrier) => barrier().catch(() => {})));
+  /**
+   * Resolves once the progress emitted for `run` so far is logged (a throttled report included):
+   * called before a run's end is written, so its last progress comes before its life-cycle event.
+   * Never rejects.
+   */
+  async progressRecorded(run: RunRef): Promise<void> {
+    if (this.barriers.size === 0) return;
+    await Promise.all([...this.barriers].map((barrier) => barrier(run).catch(() => {})));
   }
 
   emit<K extends RunEventName>(name: K, event: RunEventMap[K]): void {

@@ -11,8 +11,9 @@ const INTERVAL_MS = 250;
  * Turns the run events of an experiment's scenarios into `experiment.progress` (when its counts
  * changed, coalesced to one per interval) and `experiment.completed` (when no run of it is queued or
  * running any more). Counts are read from the database, so whichever process sees a change reports
- * the state of every process's runs; the completion is claimed on the experiment row, so of several
- * processes seeing the last run end exactly one reports it.
+ * the state of every process's runs; the completion is claimed on the experiment row, in the
+ * transaction that logs its event, so of several processes seeing the last run end exactly one
+ * reports it, and a crash loses neither or both (the next start settles what it left).
  */
 export class ExperimentProgress {
   private readonly scenarios = new Set<string>();
@@ -24,6 +25,8 @@ export class ExperimentProgress {
     private readonly experiments: ExperimentsRepository,
     private readonly record: (facts: EventFacts) => void,
     private readonly log: Logger,
+    /** Told after a completion may have been logged (on SQLite: wake the event feed). */
+    private readonly onCompleted?: () => void,
   ) {}
 
   /** Follows the run events of `events`; answers the function that stops following (and flushes). */
@@ -71,8 +74,21 @@ export class ExperimentProgress {
     const active = counts.QUEUED + counts.PROCESSING;
     const ended = counts.COMPLETE + counts.FAILED;
     if (active > 0) return this.experiments.clearCompleted(id);
-    if (ended > 0 && (await this.experiments.markCompleted(id, new Date().toISOString()))) {
-      this.record({ type: 'experiment.completed', session_id: sessionId, experiment_id: id, counts });
+    // Logged with the mark itself: a crash cannot leave a completed experiment without its event.
+    if (ended > 0 && (await this.experiments.markCompleted(id, sessionId, new Date().toISOString(), { experiment_id: id, counts }))) this.onCompleted?.();
+  }
+
+  /**
+   * Settles the experiments whose last run ended while no process could (it crashed between the
+   * run's end and the completion): called once at start.
+   */
+  async settleLeftovers(): Promise<void> {
+    try {
+      for (const { id, sessionId } of await this.experiments.unsettled()) {
+        await this.settle(id, sessionId, countsView(await this.experiments.counts(sessionId, id)).counts);
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'experiments: could not settle those whose last run ended during a crash; their next run end does');
     }
   }
 }

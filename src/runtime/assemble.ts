@@ -94,10 +94,10 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     domain,
     {
       datasetStored: (sessionId, key) => {
-        serverEvents.recorder.record({ type: 'dataset.created', session_id: sessionId, dataset_key: key });
+        serverEvents.committed();
         return scenarios.spawnAutoScenario(sessionId, key);
       },
-      datasetDeleted: (sessionId, key) => serverEvents.recorder.record({ type: 'dataset.deleted', session_id: sessionId, dataset_key: key }),
+      datasetDeleted: () => serverEvents.committed(),
     },
     ingestPool,
   );
@@ -110,16 +110,17 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       seedMainSession: (sessionId) => datasets.seed(sessionId),
       sessionDeleted: (sessionId) => {
         scenarios.sessionDeleted(sessionId);
-        serverEvents.recorder.record({ type: 'session.deleted', session_id: sessionId });
+        serverEvents.committed();
       },
-      sessionRenamed: (sessionId, displayName) =>
-        serverEvents.recorder.record({ type: 'session.renamed', session_id: sessionId, display_name: displayName }),
+      sessionRenamed: () => serverEvents.committed(),
     },
     { cacheResolution: singleWriter },
   );
   const batch = new ScenarioBatchActions({ store, executor, statusCache });
   const experiments = new ExperimentService({ store, domain, executor, batch, statusCache, maxSize: settings.maxExperimentSize });
-  const stopExperimentEvents = new ExperimentProgress(store.experiments, (facts) => serverEvents.recorder.record(facts), log).follow(events);
+  const experimentProgress = new ExperimentProgress(store.experiments, (facts) => serverEvents.recorder.record(facts), log, serverEvents.committed);
+  const stopExperimentEvents = experimentProgress.follow(events);
+  await experimentProgress.settleLeftovers();
   await sessions.ensureMain();
   const readiness = await Readiness.of(store, settings.databaseUrl);
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.

@@ -7,6 +7,8 @@ export interface Database {
   scenarios: ScenariosTable;
   api_tokens: ApiTokensTable;
   event_log: EventLogTable;
+  /** A view: inserting an event numbers it, logs it and queues its webhook deliveries (the outbox triggers). */
+  event_outbox: EventOutboxView;
   event_counter: EventCounterTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -103,13 +105,20 @@ export interface ApiTokensTable {
 }
 
 /** The bounded log of client-visible events (SSE, webhooks); `id` increases in commit order. */
+export interface EventOutboxView {
+  session_id: string;
+  type: string;
+  /** The event's own fields as a JSON object (without id, type, session and time). */
+  details: string;
+}
+
 export interface EventLogTable {
   /** bigint on PostgreSQL, which the driver answers as a string. */
   id: number | string;
   session_id: string;
   type: string;
   at: string;
-  /** The event's JSON text as delivered (`data` of the SSE frame, body of a webhook request). */
+  /** The event's own fields as a JSON object; the delivered text puts id, type, session_id and at first. */
   data: string;
 }
 

@@ -205,10 +205,36 @@ export class ExperimentsRepository {
     return rows.map((r) => ({ id: r.experiment_id!, sessionId: r.session_id }));
   }
 
-  /** Marks the experiment completed; true only for the one caller that did (several processes may try). */
-  async markCompleted(id: string, at: string): Promise<boolean> {
-    const result = await this.db.updateTable('experiments').set({ completed_at: at }).where('id', '=', id).where('completed_at', 'is', null).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  /**
+   * Marks the experiment completed and logs `completed` (its event's own fields) in the same
+   * transaction; true only for the one caller that did (several processes may try).
+   */
+  async markCompleted(id: string, sessionId: string, at: string, completed: Readonly<Record<string, unknown>>): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('experiments').set({ completed_at: at }).where('id', '=', id).where('completed_at', 'is', null).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      await trx.insertInto('event_outbox').values({ session_id: sessionId, type: 'experiment.completed', details: JSON.stringify(completed) }).execute();
+      return true;
+    });
+  }
+
+  /**
+   * Experiments not marked completed although none of their scenarios is queued or running any
+   * more: their last run ended while no process was there to settle them (a crash).
+   */
+  async unsettled(): Promise<{ id: string; sessionId: string }[]> {
+    const rows = await this.db
+      .selectFrom('experiments as e')
+      .select(['e.id', 'e.session_id'])
+      .where('e.completed_at', 'is', null)
+      .where((eb) =>
+        eb.and([
+          eb.exists(eb.selectFrom('scenarios as s').select('s.id').whereRef('s.experiment_id', '=', 'e.id').where('s.status', 'in', ['COMPLETE', 'FAILED'])),
+          eb.not(eb.exists(eb.selectFrom('scenarios as s').select('s.id').whereRef('s.experiment_id', '=', 'e.id').where('s.status', 'in', ['QUEUED', 'PROCESSING']))),
+        ]),
+      )
+      .execute();
+    return rows.map((r) => ({ id: r.id, sessionId: r.session_id }));
   }
 
   /** A run of it was queued again: its next end is a completion again. */

@@ -114,6 +114,8 @@ export async function runAlgorithm<D extends Domain, const N extends D['algorith
     const result = outcome.resultJson === undefined ? undefined : (JSON.parse(outcome.resultJson) as unknown);
     throw new RunFailedError(outcome.code ?? 'ALGORITHM_ERROR', outcome.message, result, outcome.stack);
   }
+  // The service records progress 1 when a run completes.
+  if (progress.at(-1) !== 1) progress.push(1);
   return { result: JSON.parse(outcome.resultJson) as ResultOf<AlgorithmNamed<D, N>>, kpis: outcome.kpis, progress, log };
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import { databaseTime } from '../store/database-time.js';
+import { eventJson } from '../store/event-json.js';
 import type { StoreDialect } from '../store/dialect.js';
 import type { AddressPolicy } from './address-policy.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './backoff.js';
@@ -121,6 +122,15 @@ export class DeliveryDispatcher {
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
+    // A read first: a wake-up with nothing due (the common case) then costs no write transaction.
+    const due = await this.options.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', databaseTime(this.options.db, 0))
+      .limit(1)
+      .executeTakeFirst();
+    if (due === undefined) return [];
     return this.options.db.transaction().execute(async (trx) => {
       const now = databaseTime(trx, 0);
       let due = trx
@@ -140,7 +150,7 @@ export class DeliveryDispatcher {
         .selectFrom('webhook_deliveries as d')
         .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
         .leftJoin('event_log as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'd.event_type', 'd.attempts', 'w.url', 'w.secret', 'e.data'])
+        .select(['d.id', 'd.event_type', 'd.attempts', 'w.url', 'w.secret', 'e.id as event_id', 'e.session_id', 'e.at', 'e.data'])
         .where('d.id', 'in', ids)
         .orderBy('d.event_id')
         .execute();
@@ -150,7 +160,7 @@ export class DeliveryDispatcher {
         attempts: r.attempts,
         url: r.url,
         secret: r.secret,
-        body: r.data ?? undefined,
+        body: r.event_id === null || r.session_id === null || r.at === null || r.data === null ? undefined : eventJson({ id: r.event_id, type: r.event_type, session_id: r.session_id, at: r.at, data: r.data }),
       }));
     });
   }

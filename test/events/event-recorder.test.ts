@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EventLog, type AppendResult } from '../../src/events/event-log.js';
+import { EventLog } from '../../src/events/event-log.js';
 import { EventRecorder } from '../../src/events/event-recorder.js';
 import type { EventFacts } from '../../src/events/event-types.js';
 import { DIALECTS } from '../support/dialects.js';
@@ -12,12 +12,26 @@ const renamed = (n: number): EventFacts => ({ type: 'session.renamed', session_i
 describe.each(DIALECTS)('the event recorder on %s', (dialect) => {
   const store = useTestStore(dialect);
 
-  /** A recorder on the real log; each committed batch is kept, as its event names. */
+  /** A recorder on the real log; each committed batch is kept, as its event names read back from the log. */
   function recorder(batchWindowMs: number): { recorder: EventRecorder; batches: string[][] } {
     const batches: string[][] = [];
-    const onAppended = (result: AppendResult) => batches.push(result.events.map((e) => JSON.parse(e.json).display_name as string));
     const log = new EventLog(store().db, dialect);
-    return { recorder: new EventRecorder(log, { log: pino({ level: 'silent' }), onAppended, batchWindowMs }), batches };
+    let cursor: Promise<number> = log.lastId();
+    const onAppended = () => {
+      cursor = cursor.then(async (after) => {
+        const events = await log.between(after, Number.MAX_SAFE_INTEGER, 100);
+        batches.push(events.map((e) => JSON.parse(e.json).display_name as string));
+        return events.at(-1)?.id ?? after;
+      });
+    };
+    const settled = { close: async () => { await cursor; } };
+    const events = new EventRecorder(log, { log: pino({ level: 'silent' }), onAppended, batchWindowMs });
+    const close = events.close.bind(events);
+    events.close = async () => {
+      await close();
+      await settled.close();
+    };
+    return { recorder: events, batches };
   }
 
   it('writes the events of one batch window in one transaction, and what arrives later in the next', async () => {
@@ -38,7 +52,7 @@ describe.each(DIALECTS)('the event recorder on %s', (dialect) => {
     events.record(renamed(5));
     // Would wait a minute (past the test's timeout) if the barrier did not end the window.
     await events.recorded();
-    expect(batches).toEqual([['name 5']]);
     await events.close();
+    expect(batches).toEqual([['name 5']]);
   });
 });

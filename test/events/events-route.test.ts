@@ -72,6 +72,30 @@ describe.each(DIALECTS)('GET /sessions/{sid}/events on %s', (dialect) => {
     expect(of('session.renamed')).toMatchObject({ display_name: 'lifecycle 2' });
   });
 
+  it('sends the progress a run reported last before its completed event, for every run', async () => {
+    const stream = await connectSse(`${base}/sessions/main/events`);
+    const runs: { id: string; last: number }[] = [];
+    for (const [i, duration] of [250, 400, 550, 700].entries()) {
+      const res = await api('POST', '/sessions/main/scenarios', { tag: `reporting ${i}`, dataset_key: 'example', algo_name: 'Sleep', algo_params: { duration_ms: duration } });
+      expect(res.statusCode, res.body).toBe(201);
+      const created = res.json<{ id: string }>();
+      await api('POST', `/sessions/main/scenarios/${created.id}/run`);
+      // Sleep reports every 20 ms; its last report is its end (1).
+      runs.push({ id: created.id, last: 1 });
+    }
+    const completed = (id: string) => (events: readonly { type: string; data: { scenario_id?: string } }[]) =>
+      events.some((e) => e.type === 'scenario.completed' && e.data.scenario_id === id);
+    for (const run of runs) await stream.waitFor(completed(run.id), 100_000, `the completion of ${run.id}`);
+    stream.close();
+    for (const run of runs) {
+      const mine = stream.events.filter((e) => e.data.scenario_id === run.id);
+      const end = mine.findIndex((e) => e.type === 'scenario.completed');
+      const progress = mine.slice(0, end).filter((e) => e.type === 'scenario.progress');
+      expect(progress.at(-1)?.data.progress, `the last progress of ${run.id}`).toBe(run.last);
+      expect(mine.slice(end + 1).filter((e) => e.type === 'scenario.progress')).toEqual([]);
+    }
+  }, 120_000);
+
   it('reports a failed run with its message, and ends open streams when the app closes', async () => {
     const stream = await connectSse(`${base}/sessions/main/events`);
     const created = (await api('POST', '/sessions/main/scenarios', { tag: 'doomed', dataset_key: 'example', algo_name: 'Fail' })).json<{ id: string }>();

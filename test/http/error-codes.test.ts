@@ -63,7 +63,8 @@ describe.each(DIALECTS)('error codes on %s', (dialect) => {
       data = rows.map((r) => r.data).find((d) => d.includes(failing.id));
       if (data === undefined) await new Promise((r) => setTimeout(r, 50));
     }
-    expect(JSON.parse(data!)).toMatchObject({ type: 'scenario.failed', scenario_id: failing.id, code: 'ALGORITHM_ERROR' });
+    // The row of a scenario.failed event (its type is a column; `data` holds the event's own fields).
+    expect(JSON.parse(data!)).toMatchObject({ scenario_id: failing.id, code: 'ALGORITHM_ERROR' });
     // A run that did not fail carries no code.
     const fine = await s.started({ tag: 'fine', algo_name: 'Instant' });
     expect(await s.waitFor(fine.id)).not.toHaveProperty('error_code');

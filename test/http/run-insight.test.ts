@@ -44,7 +44,7 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
   const logs = (id: string, sid = s.sid) => send('GET', `/sessions/${sid}/scenarios/${id}/logs`) as Promise<Reply<LogsView>>;
   const loggedEvents = async (id: string) =>
     (await t.runtime.services.store.db.selectFrom('event_log').select(['type', 'data']).where('session_id', '=', s.sid).orderBy('id').execute())
-      .map((row) => JSON.parse(row.data) as { type: string; scenario_id?: string; report?: unknown })
+      .map((row) => ({ type: row.type, ...(JSON.parse(row.data) as { scenario_id?: string; report?: unknown }) }))
       .filter((event) => event.scenario_id === id);
   const waitUntil = async (what: string, check: () => Promise<boolean>) => {
     const deadline = Date.now() + 30_000;

@@ -131,13 +131,8 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
       const sessionId = randomUUID();
       const hooks = new WebhookService(db, new AddressPolicy());
       const hook = await hooks.create(sessionId, { url: `http://receiver.internal.test:${port}/hook` });
-      const eventId = Math.floor(Math.random() * 1e9);
-      const at = new Date(Date.now() - 60_000).toISOString();
-      await db.insertInto('event_log').values({ id: eventId, session_id: sessionId, type: 'session.renamed', at, data: '{"type":"session.renamed"}' }).execute();
-      await db
-        .insertInto('webhook_deliveries')
-        .values({ id: randomUUID(), webhook_id: hook.id, event_id: eventId, event_type: 'session.renamed', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at })
-        .execute();
+      // Logged through the outbox, which queues the webhook's delivery, due at once.
+      await db.insertInto('event_outbox').values({ session_id: sessionId, type: 'session.renamed', details: '{}' }).execute();
       const asked: string[] = [];
       const dispatcher = new DeliveryDispatcher({
         db,
@@ -169,13 +164,8 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
       const policy = new AddressPolicy(['127.0.0.0/8']);
       const hooks = new WebhookService(db, policy);
       const hook = await hooks.create(sessionId, { url: `http://pinned.internal.test:${port}/hook` });
-      const eventId = Math.floor(Math.random() * 1e9);
-      const at = new Date(Date.now() - 60_000).toISOString();
-      await db.insertInto('event_log').values({ id: eventId, session_id: sessionId, type: 'session.renamed', at, data: '{"type":"session.renamed"}' }).execute();
-      await db
-        .insertInto('webhook_deliveries')
-        .values({ id: randomUUID(), webhook_id: hook.id, event_id: eventId, event_type: 'session.renamed', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at })
-        .execute();
+      // Logged through the outbox, which queues the webhook's delivery, due at once.
+      await db.insertInto('event_outbox').values({ session_id: sessionId, type: 'session.renamed', details: '{}' }).execute();
       // The first answer is the allowed address; a rebinding second answer would be refused, but is never asked.
       let answers = 0;
       const dispatcher = new DeliveryDispatcher({ db, dialect, log: pino({ level: 'silent' }), policy, resolve: async () => (answers++ === 0 ? ['127.0.0.1'] : ['169.254.169.254']) });

@@ -6,6 +6,7 @@ import { isActive } from '../../scenarios/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
+import { logLastProgress } from '../local/last-progress.js';
 import { RunningRun } from '../local/running-run.js';
 import { createWorkerPool, type WorkerPool } from '../local/worker-pool.js';
 import { INTERRUPTED_TWICE } from '../../scenarios/run-error.js';
@@ -24,6 +25,7 @@ import {
   addRunJobs,
   asRunPayload,
   forceUnlockWorkers,
+  orphanedQueueLockers,
   runLockers,
   queuedWithoutJob,
   removeRunJob,
@@ -66,12 +68,14 @@ export class DistributedExecutor implements Executor {
   private reapTimer: NodeJS.Timeout | undefined;
   private flushing = false;
   private reaping = false;
+  /** Graphile workers the last reap saw holding a session queue with nothing of it PROCESSING. */
+  private suspectLockers = new Set<string>();
 
   constructor(options: DistributedExecutorOptions) {
     this.options = fillDistributedExecutorOptions(options);
     this.events = this.options.events;
     this.cancelChannel = new CancelChannel(this.options.databaseUrl, this.options.log, (id) => this.cancelledElsewhere(id));
-    this.jobs = new RunJobAdder(this.options.store.db, this.events, this.options.log);
+    this.jobs = new RunJobAdder(this.options.store.db, this.options.log);
   }
 
   private get db() {
@@ -265,6 +269,7 @@ export class DistributedExecutor implements Executor {
       );
       run.settleWith(
         task.then(async (outcome) => {
+          await logLastProgress(run, this.events);
           const announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log, run.insight).catch((err: unknown) => {
             // The lease, no longer renewed, expires and another process takes the run back.
             this.options.log.error({ err, scenario_id: scenarioId }, 'executor: could not record the outcome of a run');
@@ -316,6 +321,7 @@ export class DistributedExecutor implements Executor {
         run.leaseRenewedAt = Date.now();
         if (progress > run.writtenProgress || insight?.reportJson !== undefined) {
           run.writtenProgress = value;
+          run.announcedProgress = value;
           const report = run.insight.buffer.report;
           this.events.emit('run:progress', { ...refOf(run), progress: value, ...(report ? { report } : {}) });
         }
@@ -327,7 +333,7 @@ export class DistributedExecutor implements Executor {
     }
   }
 
-  /** Reclaims runs of dead processes and gives every QUEUED scenario its job. */
+  /** Reclaims runs of dead processes, releases queues they held, and gives every QUEUED scenario its job. */
   private async reap(): Promise<void> {
     if (this.reaping || this.state !== 'started') return;
     this.reaping = true;
@@ -349,6 +355,15 @@ export class DistributedExecutor implements Executor {
           await removeRunJob(this.db, expired.scenarioId);
           this.events.emit('run:failed', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
         }
+      }
+      // A live worker going on with its session's next run holds the queue with nothing PROCESSING
+      // for a moment: only a holder seen so at two reaps in a row is taken for dead.
+      const seen = await orphanedQueueLockers(this.db, leaseMs);
+      const orphaned = seen.filter((worker) => this.suspectLockers.has(worker));
+      this.suspectLockers = new Set(seen);
+      if (orphaned.length > 0) {
+        log.warn({ workers: orphaned }, 'graphile workers that died holding a session queue; released');
+        await forceUnlockWorkers(this.db, orphaned);
       }
       await addRunJobs(this.db, (await queuedWithoutJob(this.db)).map((ref) => ref.scenarioId));
     } catch (err) {

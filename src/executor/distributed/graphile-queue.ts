@@ -124,6 +124,25 @@ export async function forceUnlockWorkers(db: Kysely<Database>, workerIds: readon
 }
 
 /**
+ * Workers holding a session's queue for longer than `leaseMs` while no scenario of that session is
+ * PROCESSING: a live worker holds it only from taking a run's job until its claim (then the run's
+ * lease shows it alive), so such a holder died between the two, or after its run was recorded and
+ * before the job was completed (a kill -9). Its queue would otherwise stay locked for graphile-worker's
+ * 4 hours, and the session's runs QUEUED all that time.
+ */
+export async function orphanedQueueLockers(db: Kysely<Database>, leaseMs: number): Promise<string[]> {
+  const { rows } = await sql<{ locked_by: string }>`
+    select distinct q.locked_by from graphile_worker._private_job_queues q
+    where q.locked_by is not null
+      and q.locked_at < now() - make_interval(secs => ${leaseMs}::double precision / 1000)
+      and starts_with(q.queue_name, ${SESSION_QUEUE_PREFIX}::text)
+      and not exists (
+        select 1 from scenarios s
+        where s.session_id = substr(q.queue_name, ${SESSION_QUEUE_PREFIX.length + 1}) and s.status = 'PROCESSING')`.execute(db);
+  return rows.map((r) => r.locked_by);
+}
+
+/**
  * QUEUED scenarios without a job: a process died between committing QUEUED and adding the job, or the
  * job was dropped. Queue order is kept by adding them in `queue_order`. Reads graphile-worker's
  * table rather than its `jobs` view, whose joins keep the key's index out of reach (a look took

@@ -23,7 +23,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   const store = await openStore(settings.databaseUrl, { owner: true });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
-  const recorder = startWorkerEvents({ store, events, log });
+  const recorder = await startWorkerEvents({ store, events, log });
   const executor = new DistributedExecutor({
     store,
     events,

@@ -11,6 +11,7 @@ import { nextQueued, processingSessions } from '../queue/next-queued.js';
 import { keyOf, recordOutcome, type Announcement } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
+import { logLastProgress } from './last-progress.js';
 import { QuietQueue } from './quiet-queue.js';
 import { RunningRun } from './running-run.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
@@ -257,6 +258,7 @@ export class LocalExecutor implements Executor {
     const ref = refOf(run);
     let announcement: Announcement | undefined;
     try {
+      await logLastProgress(run, this.events);
       announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log, run.insight);
     } catch (err) {
       this.options.log.error(
@@ -297,7 +299,10 @@ export class LocalExecutor implements Executor {
         }
         const report = run.insight.buffer.report;
         const announce = written && (moved || insight?.reportJson !== undefined);
-        if (announce) this.events.emit('run:progress', { ...refOf(run), progress: run.writtenProgress, ...(report ? { report } : {}) });
+        if (announce) {
+          run.announcedProgress = run.writtenProgress;
+          this.events.emit('run:progress', { ...refOf(run), progress: run.writtenProgress, ...(report ? { report } : {}) });
+        }
       }
     } catch (err) {
       this.options.log.warn({ err }, 'executor: could not write live progress');

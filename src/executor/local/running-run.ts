@@ -15,6 +15,8 @@ export class RunningRun {
   readonly taskAbort = new AbortController();
   /** The last progress written to the database. */
   writtenProgress = 0;
+  /** The last progress emitted as `run:progress` (the event log's last word on it). */
+  announcedProgress = 0;
   private reason: StopReason | undefined;
   private settledPromise: Promise<void> = Promise.resolve();
   private timeLimit: NodeJS.Timeout | undefined;

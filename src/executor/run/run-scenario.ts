@@ -89,6 +89,7 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     }
     throw thrown;
   }
-  report(1);
+  // No closing report of 1 here: the completed state says 1, and the algorithm's own last report
+  // stays the one its run announces before that event (docs/api/events.md).
   return { status: 'COMPLETE', resultJson, kpis };
 }

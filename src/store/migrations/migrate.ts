@@ -10,6 +10,7 @@ import { webhooksMigration } from './0006-webhooks.js';
 import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
+import { eventOutboxMigration } from './0012-event-outbox.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -23,6 +24,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0007-run-insight': runInsightMigration,
     '0008-list-indexes': listIndexesMigration(dialect),
     '0011-experiments': experimentsMigration(dialect),
+    '0012-event-outbox': eventOutboxMigration(dialect),
   };
 }
 
