@@ -10,7 +10,7 @@ export interface AppendNotice {
 
 /**
  * PostgreSQL wake-ups for the event feed and the webhook dispatcher: every commit of new events, by
- * any API node or worker, NOTIFYs `EVENTS_CHANNEL` (the outbox's numbering trigger does, at commit). A dedicated connection LISTENs and reconnects
+ * any API node or worker, is numbered by one of them, which NOTIFYs `EVENTS_CHANNEL`. A dedicated connection LISTENs and reconnects
  * after a database restart; each (re)connection wakes everything once, since notifications sent
  * while it was down are lost (the readers then catch up from the log by id).
  */

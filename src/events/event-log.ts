@@ -1,8 +1,11 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../store/database.js';
 import type { StoreDialect } from '../store/dialect.js';
 import { eventJson, type EventRow } from '../store/event-json.js';
 import { isEventType, type EventFacts, type LoggedEvent } from './event-types.js';
+
+/** Events numbered by one call of `number` at most (the outbox migration's `scenarist_number_events`). */
+export const NUMBERING_PAGE = 10_000;
 
 /** Rows per INSERT statement (well under SQLite's bound-variable limit). */
 const INSERT_CHUNK = 500;
@@ -13,8 +16,8 @@ const toNumber = (value: number | string) => Number(value);
  * The durable, bounded log of events. Life-cycle events are written by the store's own triggers
  * in the statement that changes a session's, dataset's or scenario's state (the outbox migration);
  * this class writes the others (progress, experiment counts) into the same outbox, and reads the
- * log. Ids are given in commit order (at commit on PostgreSQL), so the committed ids are a gap-free
- * prefix: a reader resuming after id n never misses a lower id that commits later.
+ * log. Ids are given in commit order (after commit on PostgreSQL, by `number`), so the ids a reader
+ * sees are a gap-free prefix: a reader resuming after id n never misses a lower id that commits later.
  */
 export class EventLog {
   constructor(
@@ -37,6 +40,17 @@ export class EventLog {
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('event_outbox').values(rows.slice(i, i + INSERT_CHUNK)).execute();
       return rows.length;
     });
+  }
+
+  /**
+   * Numbers the committed events that have no id yet (PostgreSQL, where events get their ids after
+   * they commit; see the outbox migration) and answers how many it numbered. Safe to call from any
+   * number of processes at once. On SQLite events are numbered as they are written: nothing to do.
+   */
+  async number(): Promise<number> {
+    if (this.dialect !== 'postgres') return 0;
+    const { rows } = await sql<{ numbered: string | number }>`select scenarist_number_events() as numbered`.execute(this.db);
+    return Number(rows[0]?.numbered ?? 0);
   }
 
   /** The id of the last committed event (0 when none was ever logged). */

@@ -7,6 +7,7 @@ import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { EventChannel } from './event-channel.js';
 import { EventFeed } from './event-feed.js';
 import { EventLog } from './event-log.js';
+import { EventNumbering } from './event-numbering.js';
 import { EventPruner } from './event-pruner.js';
 import { EventRecorder } from './event-recorder.js';
 
@@ -25,8 +26,8 @@ export interface ServerEvents {
   readonly feed: EventFeed;
   readonly dispatcher: DeliveryDispatcher;
   /**
-   * Something was committed that may have logged events (a dataset or session change): read the
-   * log. Needed on SQLite only, where no notification announces commits.
+   * Something was committed that may have logged events (a dataset or session change): on SQLite,
+   * read the log; on PostgreSQL, number the new events (which announces them to every process).
    */
   readonly committed: () => void;
   close(): Promise<void>;
@@ -37,22 +38,26 @@ const COMMITTED_RUN_EVENTS = ['run:created', 'run:queued', 'run:started', 'run:c
 
 /**
  * For `scenarist serve`. Must follow `events` before the executor starts (its recovery announces
- * requeued runs). On PostgreSQL every commit of events, by any process, is announced by the
- * outbox's NOTIFY, on which the feed and the dispatcher wake; on SQLite this process is the only
- * writer and wakes them itself after its commits.
+ * requeued runs). On PostgreSQL each process numbers the events after its own commits (see
+ * `EventNumbering`), and every numbering, by any process, is announced by a NOTIFY on which the
+ * feed and the dispatcher wake; on SQLite this process is the only writer, its events are numbered
+ * as they are written, and it wakes the feed and the dispatcher itself after its commits.
  */
 export async function startServerEvents({ store, events, log, databaseUrl, webhookPolicy }: LiveEventsDeps): Promise<ServerEvents> {
   const eventLog = new EventLog(store.db, store.dialect);
   const feed = new EventFeed(eventLog, { log });
   const dispatcher = new DeliveryDispatcher({ db: store.db, dialect: store.dialect, log, policy: webhookPolicy });
   const local = store.dialect === 'sqlite';
-  const committed = local ? coalesced(() => {
-    feed.poke();
-    dispatcher.poke();
-  }) : () => {};
+  const numbering = local ? undefined : new EventNumbering(eventLog, log);
+  const committed = local
+    ? coalesced(() => {
+        feed.poke();
+        dispatcher.poke();
+      })
+    : () => numbering!.request();
   const recorder = new EventRecorder(eventLog, { log, onAppended: committed });
   recorder.follow(events);
-  const unfollow = local ? COMMITTED_RUN_EVENTS.map((name) => events.on(name, committed)) : [];
+  const unfollow = COMMITTED_RUN_EVENTS.map((name) => events.on(name, committed));
   await feed.start();
   const channel = local
     ? undefined
@@ -61,6 +66,7 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
         if (notice.deliveries > 0) dispatcher.poke();
       });
   await channel?.listen();
+  numbering?.start();
   dispatcher.start();
   const pruner = new EventPruner(eventLog, log);
   pruner.start();
@@ -73,6 +79,7 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
       pruner.stop();
       for (const stop of unfollow) stop();
       await recorder.close();
+      await numbering?.close();
       feed.close();
       await channel?.close();
       await dispatcher.close();
@@ -93,13 +100,27 @@ function coalesced(wake: () => void): () => void {
   };
 }
 
-/** For `scenarist worker`: its runs' progress is logged; the API nodes hear of it by notification. */
-export async function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl' | 'webhookPolicy'>): Promise<EventRecorder> {
-  const recorder = new EventRecorder(new EventLog(store.db, store.dialect), { log });
+/**
+ * For `scenarist worker`: its runs' progress is logged, and the events of its commits numbered; the
+ * API nodes hear of them by notification. Answers what to close at shutdown.
+ */
+export async function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl' | 'webhookPolicy'>): Promise<{ close(): Promise<void> }> {
+  const eventLog = new EventLog(store.db, store.dialect);
+  const numbering = new EventNumbering(eventLog, log);
+  const committed = () => numbering.request();
+  const recorder = new EventRecorder(eventLog, { log, onAppended: committed });
   recorder.follow(events);
+  const unfollow = COMMITTED_RUN_EVENTS.map((name) => events.on(name, committed));
   // Experiment counts change with this process's runs too; its timer never keeps the process alive.
-  const experimentProgress = new ExperimentProgress(store.experiments, (facts) => recorder.record(facts), log);
+  const experimentProgress = new ExperimentProgress(store.experiments, (facts) => recorder.record(facts), log, committed);
   experimentProgress.follow(events);
   await experimentProgress.settleLeftovers();
-  return recorder;
+  numbering.start();
+  return {
+    close: async () => {
+      for (const stop of unfollow) stop();
+      await recorder.close();
+      await numbering.close();
+    },
+  };
 }

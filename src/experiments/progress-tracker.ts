@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { EventFacts } from '../events/event-types.js';
 import type { RunEvents } from '../executor/events.js';
 import type { ExperimentsRepository } from '../store/experiments-repository.js';
-import { countsView, type StatusCounts } from './counts.js';
+import { countsView } from './counts.js';
 
 /** At most 4 progress events a second per experiment (per process). */
 const INTERVAL_MS = 250;
@@ -59,23 +59,33 @@ export class ExperimentProgress {
     this.scenarios.clear();
     if (ids.length === 0) return;
     for (const { id, sessionId } of await this.experiments.experimentsOf(ids)) {
-      const counts = countsView(await this.experiments.counts(sessionId, id));
-      const key = JSON.stringify(counts.counts);
-      if (this.sent.get(id) !== key) {
-        this.sent.set(id, key);
-        this.record({ type: 'experiment.progress', session_id: sessionId, experiment_id: id, counts: counts.counts, progress: counts.progress });
-      }
-      await this.settle(id, sessionId, counts.counts);
+      await this.settle(id, sessionId, countsView(await this.experiments.counts(sessionId, id)));
     }
   }
 
-  /** Reports the completion once when nothing of it is queued or running; re-arms it otherwise. */
-  private async settle(id: string, sessionId: string, counts: StatusCounts): Promise<void> {
+  /**
+   * Reports changed counts, and the completion once when nothing of it is queued or running (with
+   * its last progress, in the transaction that marks it); re-arms the completion otherwise.
+   */
+  private async settle(id: string, sessionId: string, view: ReturnType<typeof countsView>): Promise<void> {
+    const { counts, progress } = view;
+    const key = JSON.stringify(counts);
+    const changed = this.sent.get(id) !== key;
+    this.sent.set(id, key);
+    const progressDetails = { experiment_id: id, counts, progress };
     const active = counts.QUEUED + counts.PROCESSING;
     const ended = counts.COMPLETE + counts.FAILED;
-    if (active > 0) return this.experiments.clearCompleted(id);
-    // Logged with the mark itself: a crash cannot leave a completed experiment without its event.
-    if (ended > 0 && (await this.experiments.markCompleted(id, sessionId, new Date().toISOString(), { experiment_id: id, counts }))) this.onCompleted?.();
+    if (active === 0 && ended > 0) {
+      const events = [...(changed ? [{ type: 'experiment.progress', details: progressDetails }] : []), { type: 'experiment.completed', details: { experiment_id: id, counts } }];
+      if (await this.experiments.markCompleted(id, sessionId, new Date().toISOString(), events)) {
+        this.onCompleted?.();
+        return;
+      }
+      // Already marked (by another process, with its own last progress, or before a reset): the
+      // changed counts are still told.
+    }
+    if (changed) this.record({ type: 'experiment.progress', session_id: sessionId, ...progressDetails });
+    if (active > 0) await this.experiments.clearCompleted(id);
   }
 
   /**
@@ -85,7 +95,7 @@ export class ExperimentProgress {
   async settleLeftovers(): Promise<void> {
     try {
       for (const { id, sessionId } of await this.experiments.unsettled()) {
-        await this.settle(id, sessionId, countsView(await this.experiments.counts(sessionId, id)).counts);
+        await this.settle(id, sessionId, countsView(await this.experiments.counts(sessionId, id)));
       }
     } catch (err) {
       this.log.warn({ err }, 'experiments: could not settle those whose last run ended during a crash; their next run end does');

@@ -206,14 +206,16 @@ export class ExperimentsRepository {
   }
 
   /**
-   * Marks the experiment completed and logs `completed` (its event's own fields) in the same
-   * transaction; true only for the one caller that did (several processes may try).
+   * Marks the experiment completed and logs `events` (its last progress and its completion: type and
+   * own fields, in order) in the same transaction; true only for the one caller that did (several
+   * processes may try).
    */
-  async markCompleted(id: string, sessionId: string, at: string, completed: Readonly<Record<string, unknown>>): Promise<boolean> {
+  async markCompleted(id: string, sessionId: string, at: string, events: readonly { type: string; details: Readonly<Record<string, unknown>> }[]): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('experiments').set({ completed_at: at }).where('id', '=', id).where('completed_at', 'is', null).executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
-      await trx.insertInto('event_outbox').values({ session_id: sessionId, type: 'experiment.completed', details: JSON.stringify(completed) }).execute();
+      const rows = events.map((e) => ({ session_id: sessionId, type: e.type, details: JSON.stringify(e.details) }));
+      if (rows.length > 0) await trx.insertInto('event_outbox').values(rows).execute();
       return true;
     });
   }

@@ -19,6 +19,7 @@ describe.each(DIALECTS)('the event recorder on %s', (dialect) => {
     let cursor: Promise<number> = log.lastId();
     const onAppended = () => {
       cursor = cursor.then(async (after) => {
+        await log.number();
         const events = await log.between(after, Number.MAX_SAFE_INTEGER, 100);
         batches.push(events.map((e) => JSON.parse(e.json).display_name as string));
         return events.at(-1)?.id ?? after;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
+import { EventLog } from '../../src/events/event-log.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../../src/webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../../src/webhooks/delivery-dispatcher.js';
@@ -133,6 +134,7 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
       const hook = await hooks.create(sessionId, { url: `http://receiver.internal.test:${port}/hook` });
       // Logged through the outbox, which queues the webhook's delivery, due at once.
       await db.insertInto('event_outbox').values({ session_id: sessionId, type: 'session.renamed', details: '{}' }).execute();
+      await new EventLog(db, dialect).number();
       const asked: string[] = [];
       const dispatcher = new DeliveryDispatcher({
         db,
@@ -166,6 +168,7 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
       const hook = await hooks.create(sessionId, { url: `http://pinned.internal.test:${port}/hook` });
       // Logged through the outbox, which queues the webhook's delivery, due at once.
       await db.insertInto('event_outbox').values({ session_id: sessionId, type: 'session.renamed', details: '{}' }).execute();
+      await new EventLog(db, dialect).number();
       // The first answer is the allowed address; a rebinding second answer would be refused, but is never asked.
       let answers = 0;
       const dispatcher = new DeliveryDispatcher({ db, dialect, log: pino({ level: 'silent' }), policy, resolve: async () => (answers++ === 0 ? ['127.0.0.1'] : ['169.254.169.254']) });

@@ -23,7 +23,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   const store = await openStore(settings.databaseUrl, { owner: true });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
-  const recorder = await startWorkerEvents({ store, events, log });
+  const workerEvents = await startWorkerEvents({ store, events, log });
   const executor = new DistributedExecutor({
     store,
     events,
@@ -36,14 +36,14 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   try {
     await executor.start();
   } catch (err) {
-    await recorder.close();
+    await workerEvents.close();
     await store.close();
     throw err;
   }
   log.info({ concurrency }, 'scenarist worker ready');
   return exitCodeAfterSignal(log, async () => {
     await executor.close();
-    await recorder.close();
+    await workerEvents.close();
     await store.close();
   });
 }

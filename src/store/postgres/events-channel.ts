@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL channel on which every commit of new events is announced (by the outbox's numbering
- * trigger; payload `{"lastId": n, "deliveries": n}`).
+ * The PostgreSQL channel on which every numbering of new events is announced (payload
+ * `{"lastId": n, "deliveries": n}`): the SSE feeds and webhook dispatchers of every process wake on it.
  */
 export const EVENTS_CHANNEL = 'scenarist_events';

@@ -8,53 +8,60 @@ const postgres: OutboxSql = {
   withReport: (object, report) => `(${object} || CASE WHEN ${report} IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('report', (${report})::jsonb) END)`,
 };
 
+/** Straight into the log (not through the `event_outbox` view, whose trigger would cost a call more). */
 const outbox = (session: string, type: string, details: string) =>
-  `INSERT INTO event_outbox (session_id, type, details) VALUES (${session}, ${type}, (${details})::text);`;
+  `INSERT INTO event_log (session_id, type, at, data) VALUES (${session}, ${type}, ${NOW}, (${details})::text);`;
 
 /**
- * The outbox on PostgreSQL. Many processes commit concurrently, so an event cannot take its id when
- * it is written: a transaction holding id n open while a later one commits n+1 would let a reader
- * past n for good. Events are written with a provisional negative id instead, and numbered by a
- * deferred trigger at commit, under the counter row's lock, which is then held only for the commit
- * itself. Ids are thereby given in commit order, and the committed ids are a gap-free prefix. The
- * same trigger queues the webhook deliveries and NOTIFYs the listeners, once per transaction.
+ * The outbox on PostgreSQL. Many processes commit at once, so an event cannot take its id when it is
+ * written: a transaction holding id n open while a later one commits n+1 would let a reader past n
+ * for good, and taking ids under a lock held to commit would make every state change wait for the
+ * previous one's WAL flush (so would a NOTIFY in every state change: PostgreSQL serializes the
+ * commits of notifying transactions). Events are therefore written without an id (ordered by
+ * `seq`, taken at insert), and numbered after they commit by `scenarist_number_events()`, which
+ * every process calls after its own commits (and on a timer, for what a crashed one left): under
+ * the counter row's lock it gives the committed unnumbered events the next ids in `seq` order,
+ * queues their webhook deliveries and NOTIFYs `EVENTS_CHANNEL`, once for all of them. So ids are a
+ * gap-free prefix: an event that commits late is numbered after every event a reader could see.
  */
 export function postgresOutboxStatements(): string[] {
   const events = lifeCycleEvents(postgres);
   return [
-    `CREATE SEQUENCE event_log_provisional`,
+    `ALTER TABLE event_log DROP CONSTRAINT event_log_pkey`,
+    `ALTER TABLE event_log ALTER COLUMN id DROP NOT NULL`,
+    `ALTER TABLE event_log ADD COLUMN seq bigserial PRIMARY KEY`,
+    `CREATE UNIQUE INDEX event_log_by_id ON event_log (id)`,
+    `CREATE INDEX event_log_unnumbered ON event_log (seq) WHERE id IS NULL`,
     `CREATE VIEW event_outbox AS SELECT session_id, type, data AS details FROM event_log WHERE false`,
     `CREATE FUNCTION scenarist_outbox_insert() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
-       INSERT INTO event_log (id, session_id, type, at, data)
-         VALUES (-nextval('event_log_provisional'), NEW.session_id, NEW.type, ${NOW}, NEW.details);
+       INSERT INTO event_log (session_id, type, at, data) VALUES (NEW.session_id, NEW.type, ${NOW}, NEW.details);
        RETURN NEW;
      END $$`,
     `CREATE TRIGGER event_outbox_log INSTEAD OF INSERT ON event_outbox FOR EACH ROW EXECUTE FUNCTION scenarist_outbox_insert()`,
-    `CREATE FUNCTION scenarist_number_events() RETURNS trigger LANGUAGE plpgsql AS $$
+    `CREATE FUNCTION scenarist_number_events() RETURNS bigint LANGUAGE plpgsql AS $$
      DECLARE
-       pending bigint;
        base bigint;
+       numbered bigint;
        deliveries bigint;
      BEGIN
-       -- Fires once per event at commit; the first numbers every provisional event of the transaction.
-       IF NOT EXISTS (SELECT 1 FROM event_log WHERE id = NEW.id) THEN RETURN NULL; END IF;
-       SELECT count(*) INTO pending FROM event_log WHERE id < 0;
-       UPDATE event_counter SET value = value + pending WHERE name = 'events' RETURNING value - pending INTO base;
-       -- Provisional ids fall as events are written: descending order is the order they were written in.
-       UPDATE event_log e SET id = numbered.id
-         FROM (SELECT id AS provisional, base + row_number() OVER (ORDER BY id DESC) AS id FROM event_log WHERE id < 0) numbered
-         WHERE e.id = numbered.provisional;
+       IF NOT EXISTS (SELECT 1 FROM event_log WHERE id IS NULL) THEN RETURN 0; END IF;
+       SELECT value INTO base FROM event_counter WHERE name = 'events' FOR UPDATE;
+       -- A fresh snapshot after the lock: what another call numbered meanwhile is seen as numbered.
+       UPDATE event_log e SET id = base + next.n
+         FROM (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM event_log WHERE id IS NULL ORDER BY seq LIMIT 10000) next
+         WHERE e.seq = next.seq;
+       GET DIAGNOSTICS numbered = ROW_COUNT;
+       IF numbered = 0 THEN RETURN 0; END IF;
+       UPDATE event_counter SET value = base + numbered WHERE name = 'events';
        INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
          SELECT gen_random_uuid()::text, w.id, e.id, e.type, 'pending', 0, e.at, e.at
          FROM event_log e JOIN webhooks w ON w.session_id = e.session_id AND w.events::jsonb ? e.type
-         WHERE e.id > base AND e.id <= base + pending;
+         WHERE e.id > base AND e.id <= base + numbered;
        GET DIAGNOSTICS deliveries = ROW_COUNT;
-       PERFORM pg_notify('${EVENTS_CHANNEL}', json_build_object('lastId', base + pending, 'deliveries', deliveries)::text);
-       RETURN NULL;
+       PERFORM pg_notify('${EVENTS_CHANNEL}', json_build_object('lastId', base + numbered, 'deliveries', deliveries)::text);
+       RETURN numbered;
      END $$`,
-    `CREATE CONSTRAINT TRIGGER event_log_number AFTER INSERT ON event_log
-       DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION scenarist_number_events()`,
     `CREATE FUNCTION scenarist_scenario_events() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
        IF TG_OP = 'INSERT' THEN

@@ -1,0 +1,67 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { NUMBERING_PAGE, type EventLog } from './event-log.js';
+
+/** How often the log is checked for unnumbered events without being told (a lost notification). */
+const BACKSTOP_MS = 1_000;
+/**
+ * How long a request waits for more before numbering. A numbering is a transaction with a WAL flush
+ * under the counter's lock, however many events it numbers; runs settle a few milliseconds apart, so
+ * waiting that long lets one numbering take the events of several, while a subscriber hears of an
+ * event those few milliseconds later.
+ */
+const GATHER_MS = 4;
+
+/**
+ * Numbers the events committed without an id (PostgreSQL): asked by the notification of each commit
+ * that wrote events, and on a timer as a backstop (so events committed while no API node listened,
+ * or just before a crash, are numbered by the next one). One call in flight at a time; asks that
+ * arrive meanwhile make it go round once more. Calls of several processes serialize in the database.
+ */
+export class EventNumbering {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly eventLog: EventLog,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.request(), BACKSTOP_MS);
+    this.timer.unref();
+    this.request();
+  }
+
+  request(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = delay(GATHER_MS)
+      .then(() => this.numberAll())
+      .catch((err: unknown) => this.log.warn({ err }, 'could not number new events yet; retrying'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.request();
+        }
+      });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async numberAll(): Promise<void> {
+    // A call numbers at most a page of events; a long backlog (after an outage) takes several. Events
+    // committed after a short page come with their own notification.
+    while (!this.closed && (await this.eventLog.number()) >= NUMBERING_PAGE);
+  }
+}
