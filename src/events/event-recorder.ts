@@ -9,7 +9,7 @@ export interface EventRecorderOptions {
   readonly log: Logger;
   /** Minimum time between two progress events of one scenario (100 ms: at most 10 a second). */
   readonly progressIntervalMs?: number;
-  /** Called after each committed batch (in this process: wake the SSE feed). */
+  /** Called after each committed batch (SQLite: wake the SSE feed; PostgreSQL: number the events). */
   readonly onAppended?: () => void;
   /**
    * How long the first event of a batch waits for more before they are written together (4 ms). A

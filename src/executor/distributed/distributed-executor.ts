@@ -25,7 +25,7 @@ import {
   addRunJobs,
   asRunPayload,
   forceUnlockWorkers,
-  orphanedQueueLockers,
+  idleQueueHolds,
   runLockers,
   queuedWithoutJob,
   removeRunJob,
@@ -68,8 +68,8 @@ export class DistributedExecutor implements Executor {
   private reapTimer: NodeJS.Timeout | undefined;
   private flushing = false;
   private reaping = false;
-  /** Graphile workers the last reap saw holding a session queue with nothing of it PROCESSING. */
-  private suspectLockers = new Set<string>();
+  /** The queue holds the last reap saw with nothing of their session PROCESSING (see `idleQueueHolds`). */
+  private idleHolds = new Set<string>();
 
   constructor(options: DistributedExecutorOptions) {
     this.options = fillDistributedExecutorOptions(options);
@@ -356,11 +356,11 @@ export class DistributedExecutor implements Executor {
           this.events.emit('run:failed', { scenarioId: expired.scenarioId, sessionId: expired.sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
         }
       }
-      // A live worker going on with its session's next run holds the queue with nothing PROCESSING
-      // for a moment: only a holder seen so at two reaps in a row is taken for dead.
-      const seen = await orphanedQueueLockers(this.db, leaseMs);
-      const orphaned = seen.filter((worker) => this.suspectLockers.has(worker));
-      this.suspectLockers = new Set(seen);
+      // A live worker going on with its session's next runs holds the queue with nothing PROCESSING
+      // for moments: only a holder seen so at two reaps in a row, its session's runs unmoved, is dead.
+      const holds = (await idleQueueHolds(this.db, leaseMs)).map((h) => ({ worker: h.worker, key: `${h.worker} ${h.queue} ${h.progress}` }));
+      const orphaned = [...new Set(holds.filter((h) => this.idleHolds.has(h.key)).map((h) => h.worker))];
+      this.idleHolds = new Set(holds.map((h) => h.key));
       if (orphaned.length > 0) {
         log.warn({ workers: orphaned }, 'graphile workers that died holding a session queue; released');
         await forceUnlockWorkers(this.db, orphaned);

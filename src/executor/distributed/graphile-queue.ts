@@ -123,23 +123,35 @@ export async function forceUnlockWorkers(db: Kysely<Database>, workerIds: readon
   await sql`select graphile_worker.force_unlock_workers(${[...workerIds]}::text[])`.execute(db);
 }
 
+/** A worker holding a session's queue, and how far that session's runs had got when it was seen. */
+export interface QueueHold {
+  readonly worker: string;
+  readonly queue: string;
+  /** Changes whenever a run of the session starts or ends. */
+  readonly progress: string;
+}
+
 /**
  * Workers holding a session's queue for longer than `leaseMs` while no scenario of that session is
- * PROCESSING: a live worker holds it only from taking a run's job until its claim (then the run's
- * lease shows it alive), so such a holder died between the two, or after its run was recorded and
- * before the job was completed (a kill -9). Its queue would otherwise stay locked for graphile-worker's
- * 4 hours, and the session's runs QUEUED all that time.
+ * PROCESSING. A live worker holds it from taking a run's job until its claim (then the run's lease
+ * shows it alive), and while it goes on with the session's next runs (which start and end); so a
+ * holder seen with the same `progress` twice, a reap apart, died between the two, or after its run
+ * was recorded and before the job was completed (a kill -9). Its queue would otherwise stay locked
+ * for graphile-worker's 4 hours, and the session's runs QUEUED all that time.
  */
-export async function orphanedQueueLockers(db: Kysely<Database>, leaseMs: number): Promise<string[]> {
-  const { rows } = await sql<{ locked_by: string }>`
-    select distinct q.locked_by from graphile_worker._private_job_queues q
+export async function idleQueueHolds(db: Kysely<Database>, leaseMs: number): Promise<QueueHold[]> {
+  const { rows } = await sql<{ locked_by: string; queue_name: string; progress: string | null }>`
+    select q.locked_by, q.queue_name,
+      (select count(*) || ' ' || coalesce(max(s.started_at), '') || ' ' || coalesce(max(s.finished_at), '')
+         from scenarios s where s.session_id = substr(q.queue_name, ${SESSION_QUEUE_PREFIX.length + 1})) as progress
+    from graphile_worker._private_job_queues q
     where q.locked_by is not null
       and q.locked_at < now() - make_interval(secs => ${leaseMs}::double precision / 1000)
       and starts_with(q.queue_name, ${SESSION_QUEUE_PREFIX}::text)
       and not exists (
         select 1 from scenarios s
         where s.session_id = substr(q.queue_name, ${SESSION_QUEUE_PREFIX.length + 1}) and s.status = 'PROCESSING')`.execute(db);
-  return rows.map((r) => r.locked_by);
+  return rows.map((r) => ({ worker: r.locked_by, queue: r.queue_name, progress: r.progress ?? '' }));
 }
 
 /**
