@@ -1,5 +1,5 @@
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../src/http/openapi/document.js';
+import { buildOpenApiDocument } from '../src/runtime/openapi-document.js';
 
 /** Where the generated types of the typed client live (committed; `npm run generate:client` rewrites it). */
 export const CLIENT_SCHEMA_PATH = 'src/client/schema.ts';

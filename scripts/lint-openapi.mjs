@@ -1,5 +1,5 @@
 // Lints the app's OpenAPI document with Redocly (recommended ruleset), offline. Run: npm run lint:openapi
-import { buildOpenApiDocument } from '../src/http/openapi/document.ts';
+import { buildOpenApiDocument } from '../src/runtime/openapi-document.ts';
 import { lintOpenApi } from './openapi-lint.ts';
 
 const { exitCode, output } = await lintOpenApi(await buildOpenApiDocument());

@@ -50,12 +50,12 @@ export {
 } from './domain/views.js';
 export { param } from './params/builders.js';
 export type { ParamDecl, ParamDecls, ParamKind, ParamValues, IntervalValue } from './params/kinds.js';
-export type { Cell, Column, ColumnType, Dataset, DatasetKind, Table, Tables } from './datasets/model.js';
-export type { ColumnSpec, SchemaGroup, Schemas, TableSpec } from './datasets/schema.js';
+export type { Cell, Column, ColumnType, Dataset, DatasetKind, Table, Tables } from './domain/dataset-model.js';
+export type { ColumnSpec, SchemaGroup, Schemas, TableSpec } from './domain/dataset-schema.js';
 // The errors a domain module throws or meets: each maps to a documented HTTP status or run error code.
 export { ScenaristError, ERROR_CODES, type ErrorCode, type FieldError } from './errors.js';
 export { ParameterError } from './params/errors.js';
-export { DatasetFormatError } from './datasets/format-error.js';
+export { DatasetFormatError } from './domain/format-error.js';
 export { EtlInputError } from './datasets/etl/errors.js';
 export { KpiError } from './executor/run/kpis.js';
-export { RUN_ERROR_CODES, type RunErrorCode } from './scenarios/run-error.js';
+export { RUN_ERROR_CODES, type RunErrorCode } from './store/run-state/run-error.js';

@@ -15,6 +15,6 @@ export async function worker(settings: Settings, _extra: Readonly<Record<string,
     console.error('scenarist: invalid setting database_url: worker processes need a postgres:// database');
     return 2;
   }
-  const { runWorkerProcess } = await import('../executor/distributed/worker-process.js');
+  const { runWorkerProcess } = await import('./worker-process.js');
   return runWorkerProcess(settings, _extra);
 }

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { SettingError } from './setting-error.js';
@@ -5,9 +6,8 @@ import { isLoopbackHost } from './loopback.js';
 import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings, type Settings } from './settings.js';
 import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString, parseTimeout } from './parse-value.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
-import { DEFAULT_MAX_FIELD_BYTES } from '../datasets/etl/limits.js';
+import { DEFAULT_MAX_FIELD_BYTES } from './upload-field-limit.js';
 import { isIP } from 'node:net';
-import { isCidr } from '../webhooks/address-policy.js';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
 export const DEFAULT_DOMAIN = 'scenarist:example';
@@ -112,7 +112,8 @@ function parseForwarded(raw: unknown): '*' | string[] {
 
 function parseNetworks(name: string, raw: unknown): string[] {
   const networks = parseList(name, raw).filter((n) => n !== '');
-  const bad = networks.find((n) => !isCidr(n));
+  // The webhook address policy reads these with ipaddr.js: a range it reads is valid.
+  const bad = networks.find((n) => !ipaddr.isValidCIDR(n));
   if (bad !== undefined) throw new SettingError(name, `"${bad}" is not a CIDR range such as 10.0.0.0/8 or fd00::/8`);
   return networks;
 }

@@ -1,5 +1,5 @@
 import { badInput } from '../errors.js';
-import { COLUMN_TYPES, type Cell, type Column, type ColumnType, type Dataset, type DatasetKind, type Table, type Tables } from './model.js';
+import { COLUMN_TYPES, type Cell, type Column, type ColumnType, type Dataset, type DatasetKind, type Table, type Tables } from '../domain/dataset-model.js';
 import { checkName } from './names.js';
 
 /**

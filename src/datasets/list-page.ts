@@ -1,4 +1,4 @@
-import type { DatasetKind } from './model.js';
+import type { DatasetKind } from '../domain/dataset-model.js';
 import { listDatasetPage, type TableSummary } from '../store/dataset-list-query.js';
 import { decodeCursor, encodeCursor } from '../store/list-cursor.js';
 import type { Store } from '../store/store.js';

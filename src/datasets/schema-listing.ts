@@ -1,5 +1,5 @@
-import type { Dataset } from './model.js';
-import type { ColumnSpec, Schemas } from './schema.js';
+import type { Dataset } from '../domain/dataset-model.js';
+import type { ColumnSpec, Schemas } from '../domain/dataset-schema.js';
 
 /** Where a column is a key: its table's primary key, a unique column, or neither. */
 export type ColumnKey = 'primary' | 'unique' | null;

@@ -12,7 +12,7 @@ import type { EtlMessage, UploadedFile } from './etl/index.js';
 import { inProcessRunner, type IngestRunner } from './ingest/ingest-runner.js';
 import { storeEtl } from './ingest/run-task.js';
 import type { EtlTaskResult, StagedFile } from './ingest/tasks.js';
-import type { Dataset, Tables } from './model.js';
+import type { Dataset, Tables } from '../domain/dataset-model.js';
 
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */

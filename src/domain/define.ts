@@ -1,5 +1,5 @@
-import type { Cell, Dataset } from '../datasets/model.js';
-import type { Schemas } from '../datasets/schema.js';
+import type { Cell, Dataset } from './dataset-model.js';
+import type { Schemas } from './dataset-schema.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
 import type { AnyDataset, DatasetOf } from './typed-tables.js';
 import type { RunContext } from './run-context.js';

@@ -1,6 +1,6 @@
-import { DatasetFormatError } from '../datasets/format-error.js';
-import type { Cell, Column, ColumnType, Dataset, Table } from '../datasets/model.js';
-import type { ColumnSpec, Schemas, TableSpec } from '../datasets/schema.js';
+import { DatasetFormatError } from './format-error.js';
+import type { Cell, Column, ColumnType, Dataset, Table } from './dataset-model.js';
+import type { ColumnSpec, Schemas, TableSpec } from './dataset-schema.js';
 import type { AnyRow, DatasetOf, TypedTable } from './typed-tables.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Cell, Column, DatasetKind } from '../datasets/model.js';
-import type { ColumnSpec, Schemas, TableSpec } from '../datasets/schema.js';
+import type { Cell, Column, DatasetKind } from './dataset-model.js';
+import type { ColumnSpec, Schemas, TableSpec } from './dataset-schema.js';
 
 /**
  * The types of a dataset as a domain reads it: every table of the schemas, its rows as objects typed

@@ -1,4 +1,4 @@
-import type { Cell, ColumnType } from '../datasets/model.js';
+import type { Cell, ColumnType } from './dataset-model.js';
 import type { AnyAlgorithm, BetterWhen, DataOf, ResultOf, ResultType } from './define.js';
 
 /**

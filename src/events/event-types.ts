@@ -1,4 +1,4 @@
-import type { ReportView } from '../scenarios/run-insight.js';
+import type { ReportView } from '../store/run-state/run-insight.js';
 import type { StoredStatus } from '../store/database.js';
 
 /** Every event type a client can receive, over SSE or as a webhook. */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Cell, ColumnType } from '../datasets/model.js';
+import type { Cell, ColumnType } from '../domain/dataset-model.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { batched } from '../exports/chunks.js';
 import { attachment } from '../exports/content-disposition.js';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Dataset, Table } from '../datasets/model.js';
+import type { Dataset, Table } from '../domain/dataset-model.js';
 import { notFound } from '../errors.js';
 import { batched } from './chunks.js';
 import { attachment } from './content-disposition.js';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Cell, ColumnType } from '../datasets/model.js';
+import type { Cell, ColumnType } from '../domain/dataset-model.js';
 import { batched } from './chunks.js';
 import { attachment } from './content-disposition.js';
 import { csvLines } from './csv.js';

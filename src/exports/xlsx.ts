@@ -1,4 +1,4 @@
-import type { Cell, ColumnType } from '../datasets/model.js';
+import type { Cell, ColumnType } from '../domain/dataset-model.js';
 import { zipStream, type ZipEntrySource } from './zip-stream.js';
 
 export interface SheetSource {

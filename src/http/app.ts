@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { installAuth } from '../auth/install.js';
+import { installAuth } from './auth/install.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { MAX_NAME_LENGTH } from '../datasets/names.js';
 import { errorBody, installErrorHandling } from './errors.js';

@@ -5,7 +5,7 @@ import type { EventFeed } from '../events/event-feed.js';
 import type { ExperimentService } from '../experiments/service.js';
 import type { Executor } from '../executor/executor.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { Readiness } from '../runtime/readiness.js';
+import type { Readiness } from '../store/readiness.js';
 import type { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { SessionService } from '../sessions/service.js';

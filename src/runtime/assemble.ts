@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import { createIngestPool } from '../datasets/ingest/ingest-pool.js';
 import { DatasetService } from '../datasets/service.js';
-import { startServerEvents } from '../events/live-events.js';
+import { startServerEvents } from './live-events.js';
 import { loadDomain } from '../domain/load.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { RunEvents } from '../executor/events.js';
@@ -23,7 +23,7 @@ import { ViewService } from '../views/view-service.js';
 import { AddressPolicy } from '../webhooks/address-policy.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
-import { Readiness } from './readiness.js';
+import { Readiness } from '../store/readiness.js';
 import { isSingleWriter } from './single-writer.js';
 
 /**

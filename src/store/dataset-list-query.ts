@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DatasetKind } from '../datasets/model.js';
+import type { DatasetKind } from '../domain/dataset-model.js';
 import type { Database } from './database.js';
 import type { StoreDialect } from './dialect.js';
 import { likePattern } from './scenario-list-query.js';

@@ -1,8 +1,8 @@
 import { sql, type ExpressionBuilder, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
-import { changeFor } from '../scenarios/changes.js';
-import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from '../scenarios/run-error.js';
-import { newSeed, type ThrownError } from '../scenarios/run-insight.js';
-import type { ScenarioEvent } from '../scenarios/state-machine.js';
+import { changeFor } from './run-state/changes.js';
+import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from './run-state/run-error.js';
+import { newSeed, type ThrownError } from './run-state/run-insight.js';
+import type { ScenarioEvent } from './run-state/state-machine.js';
 import { kpiUpsert, kpiValues, storeKpiValues } from './scenario-kpis.js';
 import type { Database, StoredStatus } from './database.js';
 import { databaseTime } from './database-time.js';

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type UpdateObject } from 'kysely';
-import { CANCELLED_MESSAGE } from '../scenarios/run-error.js';
+import { CANCELLED_MESSAGE } from './run-state/run-error.js';
 import type { StatusChange } from './scenarios-repository.js';
 import { recordColumns, type ScenarioRecord } from './scenarios-repository.js';
 import type { Database, StoredStatus } from './database.js';

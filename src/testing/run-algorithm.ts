@@ -1,15 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { etlErrorLines } from '../datasets/etl-error-lines.js';
-import { DatasetFormatError } from '../datasets/format-error.js';
+import { DatasetFormatError } from '../domain/format-error.js';
 import { runEtl } from '../datasets/etl/index.js';
-import type { Dataset } from '../datasets/model.js';
+import type { Dataset } from '../domain/dataset-model.js';
 import type { Algorithm, AnyAlgorithm, Domain, ResultOf } from '../domain/define.js';
 import { DomainRegistry } from '../domain/registry.js';
 import type { RunOutcome } from '../executor/run/job.js';
 import { runScenario } from '../executor/run/run-scenario.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
-import { newSeed } from '../scenarios/run-insight.js';
+import { newSeed } from '../store/run-state/run-insight.js';
 
 /** One line an algorithm logged through `ctx.log`. */
 export interface LoggedLine {

@@ -1,4 +1,4 @@
-import { COLUMN_TYPES, type Cell, type ColumnType } from '../datasets/model.js';
+import { COLUMN_TYPES, type Cell, type ColumnType } from '../domain/dataset-model.js';
 import { BETTER_WHEN } from '../domain/define.js';
 import type { ChartViewSpec, MetricsViewSpec, TableViewSpec, TextViewSpec, ViewKind } from '../domain/views.js';
 import type { RenderedSpec, RenderedTable, WireColumn, WireMetric } from './rendered.js';

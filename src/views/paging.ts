@@ -1,4 +1,4 @@
-import type { Cell } from '../datasets/model.js';
+import type { Cell } from '../domain/dataset-model.js';
 import { badInput } from '../errors.js';
 import type { RenderedTable, TablePage, WireSort } from './rendered.js';
 

@@ -1,4 +1,4 @@
-import type { Cell, ColumnType } from '../datasets/model.js';
+import type { Cell, ColumnType } from '../domain/dataset-model.js';
 import type { BetterWhen } from '../domain/define.js';
 import type { ViewKind } from '../domain/views.js';
 

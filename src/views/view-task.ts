@@ -1,4 +1,4 @@
-import type { Dataset, Tables } from '../datasets/model.js';
+import type { Dataset, Tables } from '../domain/dataset-model.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { typedDataset } from '../domain/typed-dataset.js';
 import type { AnyView } from '../domain/views.js';

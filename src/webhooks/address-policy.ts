@@ -48,6 +48,3 @@ function normalizedCidr([address, bits]: [ipaddr.IPv4 | ipaddr.IPv6, number]): [
   }
   return [address, bits];
 }
-
-/** Whether a setting's entry is a CIDR range ipaddr.js reads. */
-export const isCidr = (text: string) => ipaddr.isValidCIDR(text);

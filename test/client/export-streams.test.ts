@@ -1,6 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import type { Cell } from '../../src/datasets/model.js';
+import type { Cell } from '../../src/domain/dataset-model.js';
 import { columnLetters, sheetNames, xlsxStream } from '../../src/exports/xlsx.js';
 import { zipStream } from '../../src/exports/zip-stream.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../src/http/openapi/document.js';
+import { buildOpenApiDocument } from '../../src/runtime/openapi-document.js';
 import { installRouteDefaults } from '../../src/http/openapi/route-defaults.js';
 import { CLIENT_SCHEMA_PATH, generateClientSchema } from '../../scripts/client-schema.js';
 import { lintOpenApi } from '../../scripts/openapi-lint.js';

@@ -1,6 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import type { Cell } from '../../src/datasets/model.js';
+import type { Cell } from '../../src/domain/dataset-model.js';
 import { xlsxStream, type SheetSource } from '../../src/exports/xlsx.js';
 
 async function workbook(sheets: readonly SheetSource[]): Promise<Record<string, string>> {

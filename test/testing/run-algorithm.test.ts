@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import warehouse from '../../examples/warehouse/index.js';
-import { DatasetFormatError } from '../../src/datasets/format-error.js';
-import type { Dataset } from '../../src/datasets/model.js';
+import { DatasetFormatError } from '../../src/domain/format-error.js';
+import type { Dataset } from '../../src/domain/dataset-model.js';
 import { runAlgorithm, RunFailedError } from '../../src/testing/index.js';
 import testDomain from '../fixtures/test-domain.js';
 

@@ -1,4 +1,4 @@
-import type { ColumnType } from '../../datasets/model.js';
+import type { ColumnType } from '../../domain/dataset-model.js';
 import { COERCERS, Invalid, isEmptyCell } from '../../datasets/etl/coerce.js';
 import { BadCell, type RawCell } from '../../datasets/etl/readers/reader.js';
 

@@ -1,4 +1,4 @@
-import type { Cell, ColumnType, Table, Tables } from '../../datasets/model.js';
+import type { Cell, ColumnType, Table, Tables } from '../../domain/dataset-model.js';
 import type { InferredGroup, InferredTable } from './infer-schema.js';
 
 /** A named, typed column of the plan. */

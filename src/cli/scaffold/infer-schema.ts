@@ -1,5 +1,5 @@
-import type { ColumnType } from '../../datasets/model.js';
-import type { ColumnSpec, SchemaGroup, Schemas } from '../../datasets/schema.js';
+import type { ColumnType } from '../../domain/dataset-model.js';
+import type { ColumnSpec, SchemaGroup, Schemas } from '../../domain/dataset-schema.js';
 import { nameUpload, type Extension } from '../../datasets/etl/group-files.js';
 import { DEFAULT_ETL_LIMITS } from '../../datasets/etl/limits.js';
 import { MessageLog } from '../../datasets/etl/messages.js';

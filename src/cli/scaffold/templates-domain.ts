@@ -4,7 +4,7 @@
  * Everything the generated code says about Scenarist's authoring API is in this one module, so that a
  * change of that API is followed here.
  */
-import type { Cell } from '../../datasets/model.js';
+import type { Cell } from '../../domain/dataset-model.js';
 import type { InferredGroup } from './infer-schema.js';
 import { FIXTURE_COUNT, type DomainPlan } from './domain-plan.js';
 

@@ -1,4 +1,4 @@
-import type { Cell, ColumnType } from '../model.js';
+import type { Cell, ColumnType } from '../../domain/dataset-model.js';
 import { formatExcelDate, parseIsoDateTime } from './datetime.js';
 import { BadCell, type RawCell } from './readers/reader.js';
 

@@ -1,4 +1,4 @@
-import type { Schemas } from '../schema.js';
+import type { Schemas } from '../../domain/dataset-schema.js';
 import { matchName } from './column-match.js';
 import { EtlInputError, fileError } from './errors.js';
 import type { UploadedFile } from './upload.js';

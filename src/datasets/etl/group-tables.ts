@@ -1,4 +1,4 @@
-import type { SchemaGroup, TableSpec } from '../schema.js';
+import type { SchemaGroup, TableSpec } from '../../domain/dataset-schema.js';
 
 /** Tables of a group that are not nested under another table of the group, in declaration order. */
 export function rootTables(group: SchemaGroup): string[] {

@@ -1,4 +1,4 @@
-import type { Cell } from '../model.js';
+import type { Cell } from '../../domain/dataset-model.js';
 import type { MessageLog } from './messages.js';
 import type { RowLocation } from './readers/reader.js';
 import { reportRow } from './row-messages.js';

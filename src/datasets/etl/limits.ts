@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_FIELD_BYTES } from '../../config/upload-field-limit.js';
 /** Bounds that keep one ETL request's memory and time proportional to what the server accepts. */
 export interface EtlLimits {
   /** Sum of the declared uncompressed sizes of an XLSX file's zip entries. */
@@ -19,8 +20,7 @@ export interface EtlLimits {
   readonly maxFieldBytes: number;
 }
 
-/** The `upload_max_field` setting's default: far above any real row or cell, far below a bomb. */
-export const DEFAULT_MAX_FIELD_BYTES = 4 * 1024 * 1024;
+export { DEFAULT_MAX_FIELD_BYTES };
 
 export const DEFAULT_ETL_LIMITS: EtlLimits = Object.freeze({
   maxUncompressedBytes: 512 * 1024 * 1024,

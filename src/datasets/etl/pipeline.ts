@@ -1,5 +1,5 @@
-import type { Table, Tables } from '../model.js';
-import type { SchemaGroup, Schemas, TableSpec } from '../schema.js';
+import type { Table, Tables } from '../../domain/dataset-model.js';
+import type { SchemaGroup, Schemas, TableSpec } from '../../domain/dataset-schema.js';
 import { EtlInputError } from './errors.js';
 import { groupUploads, type NamedUpload } from './group-files.js';
 import { resolveLimits, type EtlLimits } from './limits.js';

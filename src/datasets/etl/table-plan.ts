@@ -1,5 +1,5 @@
-import type { Cell, ColumnType } from '../model.js';
-import type { ColumnSpec, TableSpec } from '../schema.js';
+import type { Cell, ColumnType } from '../../domain/dataset-model.js';
+import type { ColumnSpec, TableSpec } from '../../domain/dataset-schema.js';
 import { COERCERS, Invalid, type Coercer } from './coerce.js';
 import { matchColumns } from './column-match.js';
 import type { MessageLog } from './messages.js';

@@ -1,5 +1,5 @@
-import type { Cell, Table } from '../model.js';
-import type { TableSpec } from '../schema.js';
+import type { Cell, Table } from '../../domain/dataset-model.js';
+import type { TableSpec } from '../../domain/dataset-schema.js';
 import { Invalid, isEmptyCell } from './coerce.js';
 import { checkKeys } from './key-checks.js';
 import type { MessageLog } from './messages.js';

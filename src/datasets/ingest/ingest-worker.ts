@@ -1,6 +1,6 @@
 import { workerData } from 'node:worker_threads';
 import { loadDomain } from '../../domain/load.js';
-import { enableTypescriptImports } from '../../executor/local/typescript-imports.js';
+import { enableTypescriptImports } from '../../domain/typescript-imports.js';
 import { openStore } from '../../store/store.js';
 import { runIngestTask, type IngestEnvironment } from './run-task.js';
 import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';

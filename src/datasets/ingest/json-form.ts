@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { badInput, ScenaristError } from '../../errors.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { checkRows, checkTables, decodeDataset, encodeDataset } from '../codec.js';
-import type { Dataset, DatasetKind } from '../model.js';
+import type { Dataset, DatasetKind } from '../../domain/dataset-model.js';
 import { checkJsonDepth, splitJsonForm, type SplitForm } from './json-form-split.js';
 
 /** A dataset as it is stored: its tables as their JSON text (`JSON.stringify` of the checked tables). */

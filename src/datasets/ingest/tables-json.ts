@@ -1,4 +1,4 @@
-import type { Cell, Column } from '../model.js';
+import type { Cell, Column } from '../../domain/dataset-model.js';
 
 /** A table whose rows the JSON writer may let go of as it writes them. */
 export interface ConsumableTable {

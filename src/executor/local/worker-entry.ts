@@ -11,7 +11,7 @@ import type { RunOutcome } from '../run/job.js';
 import { runLogger } from '../run/run-logger.js';
 import { runScenario } from '../run/run-scenario.js';
 import { RunControl } from './run-control.js';
-import { enableTypescriptImports } from './typescript-imports.js';
+import { enableTypescriptImports } from '../../domain/typescript-imports.js';
 import { asWorkerConfig, type WorkerTask } from './worker-task.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Dataset, Tables } from '../../datasets/model.js';
+import type { Dataset, Tables } from '../../domain/dataset-model.js';
 import type { DatasetLoader } from './job.js';
 
 /** The slice of the datasets repository the cache reads (`DatasetsRepository` fits). */

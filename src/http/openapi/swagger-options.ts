@@ -1,4 +1,4 @@
-import { SECURITY_SCHEMES } from '../../auth/openapi.js';
+import { SECURITY_SCHEMES } from '../auth/openapi.js';
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Settings } from '../../config/settings.js';
 import { nameComponentsByTitle } from './component-names.js';

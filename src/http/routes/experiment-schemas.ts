@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { ErrorCodeSchema, Name } from '../schemas.js';
-import { STATUSES } from '../../scenarios/state-machine.js';
+import { STATUSES } from '../../store/run-state/state-machine.js';
 
 /** TypeBox schemas of the experiment and batch routes (docs/api/experiments.md). */
 

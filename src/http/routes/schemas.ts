@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Readable } from 'node:stream';
-import { COLUMN_TYPES } from '../../datasets/model.js';
+import { COLUMN_TYPES } from '../../domain/dataset-model.js';
 import { emptyGroupDataset, listSchemas } from '../../datasets/schema-listing.js';
 import { badInput, notFound } from '../../errors.js';
 import { attachment } from '../../exports/content-disposition.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { COLUMN_TYPES } from '../../datasets/model.js';
+import { COLUMN_TYPES } from '../../domain/dataset-model.js';
 import { BETTER_WHEN } from '../../domain/define.js';
 import { VIEW_KINDS } from '../../domain/views.js';
 import { MAX_PAGE_ROWS } from '../../views/paging.js';

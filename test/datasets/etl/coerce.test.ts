@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COERCERS, Invalid, isEmptyCell, type PresentCell } from '../../../src/datasets/etl/coerce.js';
 import { BadCell } from '../../../src/datasets/etl/readers/reader.js';
-import type { ColumnType } from '../../../src/datasets/model.js';
-import type { Schemas } from '../../../src/datasets/schema.js';
+import type { ColumnType } from '../../../src/domain/dataset-model.js';
+import type { Schemas } from '../../../src/domain/dataset-schema.js';
 import { errors, expectFailure, expectSuccess, records, upload } from './support/fixtures.js';
 
 function coerce(type: ColumnType, raw: PresentCell) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectDialect } from '../../../src/datasets/etl/readers/csv-dialect.js';
 import { CsvRecordCursor, parseCsvWithLibrary } from '../../../src/datasets/etl/readers/csv-records.js';
-import type { Schemas } from '../../../src/datasets/schema.js';
+import type { Schemas } from '../../../src/domain/dataset-schema.js';
 import { errors, expectFailure, expectInputError, expectSuccess, records, upload } from './support/fixtures.js';
 
 const SCHEMAS: Schemas = {

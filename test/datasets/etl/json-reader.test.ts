@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Schemas } from '../../../src/datasets/schema.js';
+import type { Schemas } from '../../../src/domain/dataset-schema.js';
 import { errors, expectFailure, expectInputError, expectSuccess, records, SCHEMAS, upload } from './support/fixtures.js';
 
 const ORDERS: Schemas = {

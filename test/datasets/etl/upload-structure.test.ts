@@ -3,7 +3,7 @@ import { PieceQueue } from '../../../src/datasets/etl/readers/xlsx/entry-text.js
 import { CellStyles } from '../../../src/datasets/etl/readers/xlsx/cell-styles.js';
 import { NEED_TEXT, ROW_READY, SheetRows } from '../../../src/datasets/etl/readers/xlsx/sheet-rows.js';
 import { XmlScanner } from '../../../src/datasets/etl/readers/xlsx/xml-scanner.js';
-import type { Schemas } from '../../../src/datasets/schema.js';
+import type { Schemas } from '../../../src/domain/dataset-schema.js';
 import { expectInputError, expectSuccess, SCHEMAS, upload } from './support/fixtures.js';
 import { whitespaceWorkbook } from './support/whitespace-bomb.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EtlInputError, runEtl } from '../../../src/datasets/etl/index.js';
-import type { Schemas } from '../../../src/datasets/schema.js';
+import type { Schemas } from '../../../src/domain/dataset-schema.js';
 import { errors, expectFailure, expectInputError, expectSuccess, records, SCHEMAS, upload } from './support/fixtures.js';
 
 const ITEMS = 'id,qty,price\nA,1,1.5\n';

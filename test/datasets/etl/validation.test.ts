@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MESSAGES_PER_KIND, runEtl } from '../../../src/datasets/etl/index.js';
-import type { Schemas } from '../../../src/datasets/schema.js';
+import type { Schemas } from '../../../src/domain/dataset-schema.js';
 import { errors, expectFailure, expectSuccess, records, upload } from './support/fixtures.js';
 
 function schema(columns: Schemas[string]['tables'][string]['columns']): Schemas {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Schemas } from '../../../src/datasets/schema.js';
+import type { Schemas } from '../../../src/domain/dataset-schema.js';
 import { openCentralDirectory } from '../../../src/datasets/etl/zip-directory.js';
 import { errors, expectFailure, expectInputError, expectSuccess, records, SCHEMAS, upload, workbook } from './support/fixtures.js';
 import { sheetBomb, workbookWithSheet } from './support/sheet-bomb.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Cell } from '../../../src/datasets/model.js';
+import type { Cell } from '../../../src/domain/dataset-model.js';
 import { tablesJsonConsuming, type ConsumableTable } from '../../../src/datasets/ingest/tables-json.js';
 
 /** Pieces of 1,000 rows from 2,000 rows on, so small tables exercise both ways of writing. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../src/datasets/model.js';
+import type { Dataset } from '../../../src/domain/dataset-model.js';
 import { prepare, table, warehouseDataset } from './fixtures.js';
 
 const dataset = warehouseDataset(

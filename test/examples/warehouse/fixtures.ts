@@ -1,4 +1,4 @@
-import type { Cell, ColumnType, Dataset, Table } from '../../../src/datasets/model.js';
+import type { Cell, ColumnType, Dataset, Table } from '../../../src/domain/dataset-model.js';
 import type { RunContext } from '../../../src/domain/define.js';
 import { seededRandom } from '../../../src/executor/run/seeded-random.js';
 import { dataSource } from '../../../examples/warehouse/data-source.js';

@@ -1,4 +1,4 @@
-import type { SchemaGroup } from '../../schema.js';
+import type { SchemaGroup } from '../../../domain/dataset-schema.js';
 import type { EtlLimits } from '../limits.js';
 import type { MessageLog } from '../messages.js';
 import type { CellBudget } from './cell-budget.js';

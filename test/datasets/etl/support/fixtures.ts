@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { ErrorCode } from '../../../../src/errors.js';
 import { EtlInputError, runEtl, type EtlLimits, type EtlMessage, type EtlOutcome, type UploadedFile } from '../../../../src/datasets/etl/index.js';
-import type { Table } from '../../../../src/datasets/model.js';
-import type { Schemas } from '../../../../src/datasets/schema.js';
+import type { Table } from '../../../../src/domain/dataset-model.js';
+import type { Schemas } from '../../../../src/domain/dataset-schema.js';
 import { buildXlsx, type XlsxOptions, type XlsxRows } from './xlsx-builder.js';
 
 /** A small warehouse-like domain: one single-table group, one optional group, one nested group. */

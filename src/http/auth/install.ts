@@ -1,12 +1,12 @@
 import type { FastifyInstance, HTTPMethods, RouteOptions } from 'fastify';
-import { ScenaristError } from '../errors.js';
-import type { Services } from '../http/services.js';
-import './fastify-types.js';
+import { ScenaristError } from '../../errors.js';
+import type { Services } from '../services.js';
+import '../../auth/fastify-types.js';
 import { withSecurity } from './openapi.js';
-import { identifyToken, requireToken, type GuardDependencies } from './request-guard.js';
-import { routeAccess, type RouteAccess } from './route-access.js';
-import { TokenVerifier } from './token-verifier.js';
-import { TokensRepository } from './tokens-repository.js';
+import { identifyToken, requireToken, type GuardDependencies } from '../../auth/request-guard.js';
+import { routeAccess, type RouteAccess } from '../../auth/route-access.js';
+import { TokenVerifier } from '../../auth/token-verifier.js';
+import { TokensRepository } from '../../auth/tokens-repository.js';
 
 /** A route as the guard saw it when it was registered. */
 export interface GuardedRoute {

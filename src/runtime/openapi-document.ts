@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { resolveSettings } from '../../config/resolve.js';
-import type { RawSettings } from '../../config/settings.js';
-import { assemble } from '../../runtime/assemble.js';
-import { buildApp } from '../app.js';
+import { resolveSettings } from '../config/resolve.js';
+import type { RawSettings } from '../config/settings.js';
+import { assemble } from './assemble.js';
+import { buildApp } from '../http/app.js';
 
 /**
  * The app's OpenAPI document as a server with these settings serves it at /openapi.json, built on a

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
-import { pendingMigrations } from '../store/migrations/migrate.js';
-import type { Store } from '../store/store.js';
+import { pendingMigrations } from './migrations/migrate.js';
+import type { Store } from './store.js';
 
 /** The answer of `GET /health/ready`: ready, or the first reason it is not. */
 export type ReadyAnswer = { readonly ready: true } | { readonly ready: false; readonly reason: string };

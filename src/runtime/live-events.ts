@@ -4,12 +4,12 @@ import type { Store } from '../store/store.js';
 import type { AddressPolicy } from '../webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
-import { EventChannel } from './event-channel.js';
-import { EventFeed } from './event-feed.js';
-import { EventLog } from './event-log.js';
-import { EventNumbering } from './event-numbering.js';
-import { EventPruner } from './event-pruner.js';
-import { EventRecorder } from './event-recorder.js';
+import { EventChannel } from '../events/event-channel.js';
+import { EventFeed } from '../events/event-feed.js';
+import { EventLog } from '../events/event-log.js';
+import { EventNumbering } from '../events/event-numbering.js';
+import { EventPruner } from '../events/event-pruner.js';
+import { EventRecorder } from '../events/event-recorder.js';
 
 export interface LiveEventsDeps {
   readonly store: Store;

@@ -1,4 +1,4 @@
-import type { StatusChange } from '../store/scenarios-repository.js';
+import type { StatusChange } from '../scenarios-repository.js';
 import { fromStates, targetOf, type ScenarioEvent } from './state-machine.js';
 
 /** The conditional UPDATE of an event: `set status = to where status in (from)`, from the state machine. */

@@ -1,5 +1,5 @@
 import type { FastifySchema } from 'fastify';
-import { ErrorBody } from '../http/schemas.js';
+import { ErrorBody } from '../schemas.js';
 
 /** For the OpenAPI document's `components.securitySchemes`. */
 export const SECURITY_SCHEMES = {

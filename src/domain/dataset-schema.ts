@@ -1,4 +1,4 @@
-import type { Cell, ColumnType } from './model.js';
+import type { Cell, ColumnType } from './dataset-model.js';
 
 /** How a domain declares the tables an ETL upload must produce. */
 export interface ColumnSpec {

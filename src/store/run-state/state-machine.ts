@@ -1,4 +1,4 @@
-import type { StoredStatus } from '../store/database.js';
+import type { StoredStatus } from '../database.js';
 
 /**
  * The scenario life cycle as a pure function: the spec's "States and transitions" table, plus the two

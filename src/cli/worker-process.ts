@@ -1,13 +1,13 @@
-import { SettingError } from '../../config/setting-error.js';
-import type { Settings } from '../../config/settings.js';
-import { parseInteger } from '../../config/parse-value.js';
-import { exitCodeAfterSignal } from '../../cli/graceful-shutdown.js';
-import { createLogger } from '../../cli/logger.js';
-import { loadDomain } from '../../domain/load.js';
-import { startWorkerEvents } from '../../events/live-events.js';
-import { openStore } from '../../store/store.js';
-import { RunEvents } from '../events.js';
-import { DistributedExecutor } from './distributed-executor.js';
+import { SettingError } from '../config/setting-error.js';
+import type { Settings } from '../config/settings.js';
+import { parseInteger } from '../config/parse-value.js';
+import { exitCodeAfterSignal } from './graceful-shutdown.js';
+import { createLogger } from './logger.js';
+import { loadDomain } from '../domain/load.js';
+import { startWorkerEvents } from '../runtime/live-events.js';
+import { openStore } from '../store/store.js';
+import { RunEvents } from '../executor/events.js';
+import { DistributedExecutor } from '../executor/distributed/distributed-executor.js';
 
 /**
  * `scenarist worker`: a process that only runs scenarios of a PostgreSQL-backed deployment (no HTTP).

@@ -1,0 +1,37 @@
+/**
+ * Layers you can see (docs/architecture.md, "Layers"): no two top-level folders of `src/` import each
+ * other, directly or through others. The files at the root of `src/` stand apart: `errors.ts` is the
+ * shared error registry every layer may use, `index.ts` (the package's public API) and `cli.ts` (the
+ * command line) are entry points nothing imports.
+ */
+export default {
+  forbidden: [
+    {
+      name: 'no-folder-cycles',
+      comment: 'Top-level folders of src/ form layers: a folder must not depend on one that depends on it.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/[^/]+$' },
+      to: { path: '^src/[^/]+$', circular: true },
+    },
+    {
+      name: 'entry-points-are-not-imported',
+      comment: 'src/index.ts and src/cli.ts sit above every layer.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/(index|cli)\\.ts$' },
+    },
+    {
+      name: 'errors-registry-is-a-leaf',
+      comment: 'src/errors.ts is below every layer: it imports nothing of src/.',
+      severity: 'error',
+      from: { path: '^src/errors\\.ts$' },
+      to: { path: '^src/' },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};
