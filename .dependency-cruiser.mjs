@@ -15,6 +15,13 @@ export default {
       to: { path: '^src/[^/]+$', circular: true },
     },
     {
+      name: 'routes-call-services',
+      comment: 'A route reads and writes through the services, never the store (its constants and cursor codec aside).',
+      severity: 'error',
+      from: { path: '^src/http/routes/' },
+      to: { path: '^src/store/', pathNot: '^src/store/(run-state/|list-cursor\\.ts$)' },
+    },
+    {
       name: 'entry-points-are-not-imported',
       comment: 'src/index.ts and src/cli.ts sit above every layer.',
       severity: 'error',

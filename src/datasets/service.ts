@@ -13,6 +13,8 @@ import { inProcessRunner, type IngestRunner } from './ingest/ingest-runner.js';
 import { storeEtl } from './ingest/run-task.js';
 import type { EtlTaskResult, StagedFile } from './ingest/tasks.js';
 import type { Dataset, Tables } from '../domain/dataset-model.js';
+import type { Page } from '../scenarios/list-page.js';
+import { datasetPage, type DatasetListParams, type DatasetSummary } from './list-page.js';
 
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
@@ -42,6 +44,11 @@ export class DatasetService {
 
   listKeys(sessionId: string): Promise<string[]> {
     return this.store.datasets.listKeys(sessionId);
+  }
+
+  /** A page of the session's datasets, filtered and ordered as the list route's query asks. */
+  page(sessionId: string, params: DatasetListParams, defaultLimit: number): Promise<Page<DatasetSummary>> {
+    return datasetPage(this.store, sessionId, params, defaultLimit);
   }
 
   /** The dataset's JSON form as text; the stored tables are spliced in unless the domain encodes its own. */

@@ -12,6 +12,8 @@ import { listAxes, type Axis, type AxisInput } from './grid.js';
 import { planExperiment, type ExperimentRequest } from './plan.js';
 import { summarize, type ExperimentSummary } from './summary.js';
 import { SummaryCache } from './summary-cache.js';
+import { exportResults, type ResultFormat } from './results-export.js';
+import type { ExportFile } from '../exports/dataset-export.js';
 
 /** What is stored of a request, enough to lay the grid out again (values listed, ranges expanded). */
 interface ExperimentSpec {
@@ -161,10 +163,10 @@ export class ExperimentService {
     return { ...view(record), ...countsView(counts), summary: summary ?? null };
   }
 
-  /** The experiment and its axes, for the results export. */
-  async axes(sessionId: string, id: string): Promise<{ record: ExperimentRecord; axes: Axis[] }> {
+  /** The results export: one row per scenario, streamed in `format`; 404 for an unknown experiment. */
+  async results(sessionId: string, id: string, format: ResultFormat): Promise<ExportFile> {
     const record = await this.record(sessionId, id);
-    return { record, axes: axesOf(parseSpec(record)) };
+    return exportResults({ repo: this.repo, domain: this.deps.domain, record, axes: axesOf(parseSpec(record)) }, format);
   }
 
   /** Run, cancel or reset every scenario of the experiment, in one transaction. */

@@ -106,7 +106,6 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     store,
     {
       cancelSession: (sessionId) => scenarios.cancelSession(sessionId),
-      copyScenarios: (fromSessionId, toSessionId, trx) => scenarios.copyScenarios(fromSessionId, toSessionId, trx),
       seedMainSession: (sessionId) => datasets.seed(sessionId),
       sessionDeleted: (sessionId) => {
         scenarios.sessionDeleted(sessionId);

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { DomainRegistry } from '../domain/registry.js';
@@ -7,13 +6,12 @@ import { conflict, notFound } from '../errors.js';
 import type { Executor, LiveRun } from '../executor/executor.js';
 import { ParameterError } from '../params/errors.js';
 import { validateScenarioParams } from '../params/validate.js';
-import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { ScenarioRecord, ScenarioRef, ScenarioStatusRecord, StatusChange } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
 import { changeFor } from '../store/run-state/changes.js';
 import { CANCELLED_MESSAGE } from '../store/run-state/run-error.js';
-import { isFinished, transition, type ScenarioEvent } from '../store/run-state/state-machine.js';
+import { transition, type ScenarioEvent } from '../store/run-state/state-machine.js';
 import type { StatusCache } from './status-cache.js';
 import { logsView, type LogsView } from './logs-view.js';
 import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
@@ -70,9 +68,20 @@ export class ScenarioService {
   }
 
   async get(ref: ScenarioRef): Promise<ScenarioView> {
+    const record = await this.record(ref);
+    return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id));
+  }
+
+  /** The stored scenario, result included (the result and export routes); 404 when it does not exist. */
+  async record(ref: ScenarioRef): Promise<ScenarioRecord> {
     const record = await this.repo.get(ref);
     if (!record) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
-    return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id));
+    return record;
+  }
+
+  /** The stored scenarios of a session among `ids` (the compare route), in no particular order; missing ones are left out. */
+  records(sessionId: string, ids: readonly string[]): Promise<ScenarioRecord[]> {
+    return this.repo.getMany(sessionId, ids);
   }
 
   /**
@@ -170,14 +179,6 @@ export class ScenarioService {
   /** Session hook: the session's row is gone, and with it every scenario it held. */
   sessionDeleted(sessionId: string): void {
     this.deps.statusCache?.sessionDeleted(sessionId);
-  }
-
-  /**
-   * Session hook, inside the copy transaction: COMPLETE and FAILED copies keep result, KPIs and
-   * error; QUEUED and PROCESSING ones are copied as CREATED. The source is untouched.
-   */
-  copyScenarios(fromSessionId: string, toSessionId: string, db: Kysely<Database>): Promise<void> {
-    return this.repo.copySession(fromSessionId, toSessionId, randomUUID, isFinished, db);
   }
 
   /**

@@ -4,6 +4,7 @@ import { ReadThroughCache } from '../cache/read-through-cache.js';
 import { conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
+import { isFinished } from '../store/run-state/state-machine.js';
 import type { SessionRecord } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 
@@ -23,8 +24,6 @@ export interface SessionList {
 export interface SessionHooks {
   /** Stops queued and running scenarios of a session before it is removed. */
   cancelSession(sessionId: string): Promise<void>;
-  /** Copies scenarios from one session into a new one, inside the copy transaction. */
-  copyScenarios(fromSessionId: string, toSessionId: string, db: Kysely<Database>): Promise<void>;
   /** Fills a freshly auto-created `main` session (the example dataset). */
   seedMainSession(sessionId: string): Promise<void>;
   /** The session's row is gone, and with it everything it held (caches forget it). */
@@ -90,7 +89,9 @@ export class SessionService {
         if (!(await this.store.sessions.lockForCopy(source.id, trx))) throw notFound(`session '${ref}' not found`, 'SESSION_NOT_FOUND');
         const id = await this.insertNamed(newDisplayName, trx);
         await this.store.datasets.copySession(source.id, id, trx);
-        await this.hooks.copyScenarios(source.id, id, trx);
+        // COMPLETE and FAILED copies keep result, KPIs, error and run log; QUEUED and PROCESSING ones
+        // are copied as CREATED. The source is untouched.
+        await this.store.scenarios.copySession(source.id, id, randomUUID, isFinished, trx);
       }),
     );
     return this.list();

@@ -71,7 +71,7 @@ export function parseIds(text: string): string[] {
 
 /** `GET /sessions/{sid}/compare?ids=a,b,c&baseline=a`. */
 export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { sessions, store, domain } = services;
+  const { sessions, scenarios, domain } = services;
 
   app.get(
     '/sessions/:sid/compare',
@@ -90,7 +90,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       const ids = parseIds(request.query.ids);
       const baseline = request.query.baseline ?? ids[0]!;
       if (!ids.includes(baseline)) throw badInput(`baseline '${baseline}' is not one of the compared ids`, 'QUERY_INVALID');
-      const found = new Map((await store.scenarios.getMany(session.id, ids)).map((r) => [r.id, r]));
+      const found = new Map((await scenarios.records(session.id, ids)).map((r) => [r.id, r]));
       const missing = ids.find((id) => !found.has(id));
       if (missing !== undefined) throw notFound(`scenario '${missing}' not found`, 'SCENARIO_NOT_FOUND');
       return compareScenarios(

@@ -2,7 +2,6 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { errorResponses, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
-import { datasetPage } from '../../datasets/list-page.js';
 import { badInput } from '../../errors.js';
 import { CONTENT_TYPES, EXPORT_FORMATS, exportDataset } from '../../exports/dataset-export.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
@@ -64,7 +63,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     async (request) => {
       const session = await sessions.resolve(request.params.sid);
       if (Object.keys(request.query).some((key) => key in DatasetListQuery.properties)) {
-        return datasetPage(services.store, session.id, request.query, DEFAULT_PAGE_SIZE);
+        return datasets.page(session.id, request.query, DEFAULT_PAGE_SIZE);
       }
       return { keys: await datasets.listKeys(session.id) };
     },

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { RESULT_FORMATS, exportResults } from '../../experiments/results-export.js';
+import { RESULT_FORMATS } from '../../experiments/results-export.js';
 import { decodeCursor, encodeCursor } from '../../store/list-cursor.js';
 import { errorResponses, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
@@ -13,7 +13,7 @@ const CURSOR_SORT = 'experiments';
 
 /** `/sessions/{sid}/experiments...`: parameter sweeps, their progress, summary, results and group actions. */
 export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { sessions, experiments, store, domain } = services;
+  const { sessions, experiments } = services;
   const sessionOf = async (sid: string) => (await sessions.resolve(sid)).id;
 
   app.post(
@@ -104,8 +104,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     },
     async (request, reply) => {
       const sessionId = await sessionOf(request.params.sid);
-      const { record, axes } = await experiments.axes(sessionId, request.params.eid);
-      const file = await exportResults({ repo: store.experiments, domain, record, axes }, request.query.format ?? 'json');
+      const file = await experiments.results(sessionId, request.params.eid, request.query.format ?? 'json');
       return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
     },
   );

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badInput, conflict, notFound } from '../../errors.js';
+import { badInput, conflict } from '../../errors.js';
 import { CONTENT_TYPES } from '../../exports/dataset-export.js';
 import { exportResultTable, type ResultRows } from '../../exports/result-export.js';
 import { errorResponses, SessionParams } from '../schemas.js';
@@ -13,7 +13,7 @@ const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.Str
  * CSV and XLSX write the result's first table view.
  */
 export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { sessions, store, domain, views } = services;
+  const { sessions, scenarios, domain, views } = services;
 
   /** The first table view's rows (drawn off this thread); else the deprecated `resultTable`; else 400. */
   async function resultRows(sessionId: string, id: string, algoName: string, resultJson: string): Promise<ResultRows> {
@@ -53,8 +53,7 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
-      const record = await store.scenarios.get({ sessionId: session.id, id: request.params.id });
-      if (!record) throw notFound(`scenario '${request.params.id}' not found`, 'SCENARIO_NOT_FOUND');
+      const record = await scenarios.record({ sessionId: session.id, id: request.params.id });
       if (record.status !== 'COMPLETE' || record.resultJson === null) {
         throw conflict(`scenario '${record.id}' is ${record.status}; it has a result once COMPLETE`, 'RESULT_NOT_READY');
       }
