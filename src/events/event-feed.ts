@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { EventLog } from './event-log.js';
-import type { LoggedEvent } from './event-types.js';
+import type { EventLog } from '../store/event-log.js';
+import type { LoggedEvent } from '../store/event-types.js';
 
 /** Where a subscription's events go (an SSE response). */
 export interface FeedSink {

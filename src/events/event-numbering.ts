@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { NUMBERING_PAGE, type EventLog } from './event-log.js';
+import { NUMBERING_PAGE, type EventLog } from '../store/event-log.js';
 
 /** How often the log is checked for unnumbered events without being told (a lost notification). */
 const BACKSTOP_MS = 1_000;

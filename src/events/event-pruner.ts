@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EventLog } from './event-log.js';
+import type { EventLog } from '../store/event-log.js';
 
 /** How long events stay resumable, and how often older ones are dropped. */
 export const EVENT_RETENTION_MS = 24 * 3_600_000;

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { RunEvents } from '../executor/events.js';
-import type { EventLog } from './event-log.js';
-import type { EventFacts } from './event-types.js';
+import type { EventLog } from '../store/event-log.js';
+import type { EventFacts } from '../store/event-types.js';
 import { ProgressThrottle } from './progress-throttle.js';
 
 export interface EventRecorderOptions {

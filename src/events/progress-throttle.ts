@@ -1,4 +1,4 @@
-import type { EventFacts } from './event-types.js';
+import type { EventFacts } from '../store/event-types.js';
 
 interface Slot {
   lastAt: number;

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FeedSink } from './event-feed.js';
-import type { LoggedEvent } from './event-types.js';
+import type { LoggedEvent } from '../store/event-types.js';
 
 /** A client this far behind (bytes not yet taken by its socket) is cut off; it resumes with Last-Event-ID. */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;

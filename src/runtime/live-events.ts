@@ -6,7 +6,7 @@ import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { EventChannel } from '../events/event-channel.js';
 import { EventFeed } from '../events/event-feed.js';
-import { EventLog } from '../events/event-log.js';
+import { EventLog } from '../store/event-log.js';
 import { EventNumbering } from '../events/event-numbering.js';
 import { EventPruner } from '../events/event-pruner.js';
 import { EventRecorder } from '../events/event-recorder.js';

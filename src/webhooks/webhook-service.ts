@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { conflict, notFound } from '../errors.js';
-import { EVENT_TYPES, type EventType } from '../events/event-types.js';
+import { EVENT_TYPES, type EventType } from '../store/event-types.js';
 import type { Database, WebhookDeliveryStatus } from '../store/database.js';
 import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl } from './webhook-url.js';

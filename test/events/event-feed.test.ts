@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventFeed, type FeedSink } from '../../src/events/event-feed.js';
-import { EventLog } from '../../src/events/event-log.js';
-import type { LoggedEvent } from '../../src/events/event-types.js';
+import { EventLog } from '../../src/store/event-log.js';
+import type { LoggedEvent } from '../../src/store/event-types.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
 

@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { EventLog } from '../../src/events/event-log.js';
+import { EventLog } from '../../src/store/event-log.js';
 import { EventRecorder } from '../../src/events/event-recorder.js';
-import type { EventFacts } from '../../src/events/event-types.js';
+import type { EventFacts } from '../../src/store/event-types.js';
 import { DIALECTS } from '../support/dialects.js';
 import { useTestStore } from '../support/test-store.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { EventLog } from '../../src/events/event-log.js';
+import { EventLog } from '../../src/store/event-log.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from '../../src/webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../../src/webhooks/delivery-dispatcher.js';

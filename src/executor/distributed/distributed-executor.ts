@@ -33,7 +33,7 @@ import {
   rescheduleRunJob,
   RUN_TASK,
   sessionQueue,
-} from './graphile-queue.js';
+} from '../../store/postgres/graphile-queue.js';
 import { openGraphilePool } from './graphile-pool.js';
 import { RunJobAdder } from './run-job-adder.js';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../../store/database.js';
-import { addRunJobs } from './graphile-queue.js';
+import { addRunJobs } from '../../store/postgres/graphile-queue.js';
 
 /**
  * Adds the jobs of newly queued runs in batches: one statement at a time, holding every run queued

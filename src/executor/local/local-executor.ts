@@ -7,7 +7,7 @@ import type { Executor, LiveRun } from '../executor.js';
 import { INTERRUPTED_TWICE } from '../../store/run-state/run-error.js';
 import { claim, claimHeadOfSession } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
-import { nextQueued, processingSessions } from '../queue/next-queued.js';
+import { nextQueued, processingSessions } from '../../store/next-queued.js';
 import { keyOf, recordOutcome, type Announcement } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';

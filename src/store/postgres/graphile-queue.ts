@@ -1,6 +1,10 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../store/database.js';
-import type { RunRef } from '../events.js';
+import type { Database } from '../database.js';
+/** Which scenario a run job is for (the executor's `RunRef`). */
+interface RunRef {
+  readonly scenarioId: string;
+  readonly sessionId: string;
+}
 
 /**
  * The slice of graphile-worker's SQL API the distributed executor uses. Each scenario run is one job

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../store/database.js';
-import { preparedByShape } from '../../store/prepared-query.js';
+import type { Database } from './database.js';
+import { preparedByShape } from './prepared-query.js';
 
 export interface QueueHead {
   readonly id: string;

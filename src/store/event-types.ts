@@ -1,5 +1,5 @@
-import type { ReportView } from '../store/run-state/run-insight.js';
-import type { StoredStatus } from '../store/database.js';
+import type { ReportView } from './run-state/run-insight.js';
+import type { StoredStatus } from './database.js';
 
 /** Every event type a client can receive, over SSE or as a webhook. */
 export const EVENT_TYPES = [

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../store/database.js';
-import type { StoreDialect } from '../store/dialect.js';
-import { eventJson, type EventRow } from '../store/event-json.js';
+import type { Database } from './database.js';
+import type { StoreDialect } from './dialect.js';
+import { eventJson, type EventRow } from './event-json.js';
 import { isEventType, type EventFacts, type LoggedEvent } from './event-types.js';
 
 /** Events numbered by one call of `number` at most (the outbox migration's `scenarist_number_events`). */
