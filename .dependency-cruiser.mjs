@@ -22,6 +22,13 @@ export default {
       to: { path: '^src/store/', pathNot: '^src/store/(run-state/|list-cursor\\.ts$|event-types\\.ts$)' },
     },
     {
+      name: 'sql-lives-in-store',
+      comment: 'Queries are built in src/store/ only; other layers may name Kysely types (a transaction a service owns), never build SQL.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: '^node_modules/kysely/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'entry-points-are-not-imported',
       comment: 'src/index.ts and src/cli.ts sit above every layer.',
       severity: 'error',

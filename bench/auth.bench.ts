@@ -14,7 +14,7 @@ import { requireToken } from '../src/auth/request-guard.js';
 import { routeAccess } from '../src/auth/route-access.js';
 import { TokenVerifier } from '../src/auth/token-verifier.js';
 import { issueToken } from '../src/auth/issue-token.js';
-import { TokensRepository } from '../src/auth/tokens-repository.js';
+import { TokensRepository } from '../src/store/tokens-repository.js';
 import { openStore } from '../src/store/store.js';
 import { json, report, startBareNode, startScenarist } from './support.js';
 

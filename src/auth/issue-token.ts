@@ -1,6 +1,6 @@
 import type { Scope } from './scopes.js';
 import { generateToken, hashToken } from './token-secret.js';
-import type { ApiTokenRecord, TokensRepository } from './tokens-repository.js';
+import type { ApiTokenRecord, TokensRepository } from '../store/tokens-repository.js';
 
 export interface IssuedToken {
   /** The secret: shown once, never stored. */

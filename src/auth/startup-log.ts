@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { isLoopbackHost } from '../config/loopback.js';
 import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/store.js';
-import { TokensRepository } from './tokens-repository.js';
+import { TokensRepository } from '../store/tokens-repository.js';
 
 /** One start-up line saying whether requests need a token, and why; a warning when that may surprise. */
 export async function logAuthMode(log: Logger, settings: Settings, store: Store): Promise<void> {

@@ -1,6 +1,6 @@
 import type { TokenPrincipal } from './principal.js';
 import { hashToken, looksLikeToken } from './token-secret.js';
-import type { TokensRepository } from './tokens-repository.js';
+import type { TokensRepository } from '../store/tokens-repository.js';
 
 /** How long a lookup (found or not) is reused: a revoked token stops working within this time. */
 export const TOKEN_CACHE_TTL_MS = 5_000;

@@ -1,6 +1,6 @@
 import { issueToken } from '../auth/issue-token.js';
 import { isScope, SCOPES } from '../auth/scopes.js';
-import { TokensRepository, type ApiTokenRecord } from '../auth/tokens-repository.js';
+import { TokensRepository, type ApiTokenRecord } from '../store/tokens-repository.js';
 import { SettingError } from '../config/setting-error.js';
 import type { Settings } from '../config/settings.js';
 import type { SessionRecord } from '../store/sessions-repository.js';

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { RunEvents, RunRef } from '../executor/events.js';
 import type { Database } from '../store/database.js';
+import { algorithmOf as readAlgorithm } from '../store/metrics-queries.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /** The algorithm label of a run whose scenario was gone before it could be read. */
@@ -19,12 +20,10 @@ interface Started {
 export function followRuns(events: RunEvents, db: Kysely<Database>, metrics: ServiceMetrics): () => void {
   const running = new Map<string, Started>();
   const algorithmOf = (ref: RunRef): Promise<string> =>
-    db
-      .selectFrom('scenarios')
-      .select('algo_name')
-      .where('id', '=', ref.scenarioId)
-      .executeTakeFirst()
-      .then((row) => row?.algo_name ?? UNKNOWN, () => UNKNOWN);
+    readAlgorithm(db, ref.scenarioId).then(
+      (algorithm) => algorithm ?? UNKNOWN,
+      () => UNKNOWN,
+    );
 
   const ended = (ref: RunRef, status: 'complete' | 'failed' | 'cancelled') => {
     const started = running.get(ref.scenarioId);

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Gauge } from 'prom-client';
 import type { EventFeed } from '../events/event-feed.js';
 import type { Database } from '../store/database.js';
+import { deliveriesByStatus, newestEventId, queuedBySession } from '../store/metrics-queries.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 /**
@@ -15,11 +16,6 @@ const DEPTH_BUCKETS = [
   { label: '11-100', max: 100 },
   { label: '101+', max: Infinity },
 ] as const;
-
-interface QueueRow {
-  readonly depth: number | string;
-  readonly oldest: string | null;
-}
 
 function bucketOf(depth: number): string {
   return DEPTH_BUCKETS.find((bucket) => depth <= bucket.max)!.label;
@@ -73,14 +69,8 @@ export function registerStoreGauges(metrics: ServiceMetrics, db: Kysely<Database
     labelNames: ['outcome'] as const,
     registers,
     async collect() {
-      const rows = await db
-        .selectFrom('webhook_deliveries')
-        .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
-        .groupBy('status')
-        .execute();
-      for (const outcome of ['pending', 'delivered', 'failed'] as const) {
-        this.set({ outcome }, Number(rows.find((r) => r.status === outcome)?.n ?? 0));
-      }
+      const counts = await deliveriesByStatus(db);
+      for (const outcome of ['pending', 'delivered', 'failed'] as const) this.set({ outcome }, counts.get(outcome) ?? 0);
     },
   });
   new Gauge({
@@ -90,26 +80,20 @@ export function registerStoreGauges(metrics: ServiceMetrics, db: Kysely<Database
     async collect() {
       const slowest = feed?.slowestPosition();
       if (slowest === undefined) return this.set(0);
-      const row = await db.selectFrom('event_log').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
-      this.set(Math.max(0, Number(row?.id ?? 0) - slowest));
+      this.set(Math.max(0, (await newestEventId(db)) - slowest));
     },
   });
 }
 
 /** Per depth bucket: queued runs, sessions, and the oldest queued time (ms since the epoch). */
 async function queueByBucket(db: Kysely<Database>): Promise<Map<string, { runs: number; sessions: number; oldest: number }>> {
-  const rows: QueueRow[] = await db
-    .selectFrom('scenarios')
-    .select([sql<number | string>`count(*)`.as('depth'), (eb) => eb.fn.min('queued_at').as('oldest')])
-    .where('status', '=', 'QUEUED')
-    .groupBy('session_id')
-    .execute();
+  const rows = await queuedBySession(db);
   const now = Date.now();
   const buckets = new Map<string, { runs: number; sessions: number; oldest: number }>(
     DEPTH_BUCKETS.map(({ label }) => [label, { runs: 0, sessions: 0, oldest: now }]),
   );
   for (const row of rows) {
-    const depth = Number(row.depth);
+    const depth = row.depth;
     const bucket = buckets.get(bucketOf(depth))!;
     bucket.runs += depth;
     bucket.sessions += 1;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from '../executor/executor.js';
 import type { Database } from '../store/database.js';
-import { matchingScenarios, type ScenarioFilter } from '../store/scenario-list-query.js';
+import { matchingScenarios, scenariosByIds, type ScenarioFilter } from '../store/scenario-list-query.js';
 import { batchWrites, type BatchTarget, type DeletedRow } from '../store/scenario-batch-writes.js';
 import type { ScenarioRecord } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
@@ -42,7 +42,7 @@ export class ScenarioBatchActions {
   async apply(sessionId: string, action: BatchAction, selection: BatchSelection): Promise<BatchResult> {
     const { store } = this.deps;
     const { asked, changedIds, notify } = await store.db.transaction().execute(async (trx) => {
-      const targets = 'ids' in selection ? await byIds(trx, sessionId, selection.ids) : await matchingScenarios(trx, store.dialect, sessionId, selection.filter);
+      const targets = 'ids' in selection ? await scenariosByIds(trx, sessionId, selection.ids) : await matchingScenarios(trx, store.dialect, sessionId, selection.filter);
       const asked = 'ids' in selection ? [...new Set(selection.ids)] : targets.map((t) => t.id);
       return { asked, ...(await this.write(trx, sessionId, action, targets)) };
     });
@@ -115,14 +115,4 @@ export class ScenarioBatchActions {
 interface Written {
   readonly changedIds: string[];
   readonly notify: () => Promise<void>;
-}
-
-/** The session's scenarios among `ids`, in creation order (unknown ids are simply absent). */
-async function byIds(db: Kysely<Database>, sessionId: string, ids: readonly string[]): Promise<BatchTarget[]> {
-  const found: BatchTarget[] = [];
-  for (let i = 0; i < ids.length; i += 1_000) {
-    const chunk = ids.slice(i, i + 1_000);
-    found.push(...(await db.selectFrom('scenarios').select(['id', 'seq']).where('session_id', '=', sessionId).where('id', 'in', chunk).execute()));
-  }
-  return found.sort((a, b) => a.seq - b.seq);
 }

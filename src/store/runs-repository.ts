@@ -304,6 +304,18 @@ export class RunsRepository {
    * changed it first or its session already has a PROCESSING scenario (the per-session rule, held by
    * the database itself). With `leaseMs` the run is leased until that long after the database's now.
    */
+  /** The session's QUEUED and PROCESSING scenarios (to stop before the session goes). */
+  async activeIds(sessionId: string): Promise<string[]> {
+    const rows = await this.db.selectFrom('scenarios').select('id').where('session_id', '=', sessionId).where('status', 'in', ['QUEUED', 'PROCESSING']).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** A scenario's status and session, if it exists (a run job checking it still has work). */
+  async statusOf(id: string): Promise<{ status: StoredStatus; sessionId: string } | undefined> {
+    const row = await this.db.selectFrom('scenarios').select(['status', 'session_id']).where('id', '=', id).executeTakeFirst();
+    return row && { status: row.status, sessionId: row.session_id };
+  }
+
   async claim(id: string, runToken: string, leaseMs?: number): Promise<ClaimedRow | undefined> {
     return this.claimWhere('id', { id, sessionId: '' }, runToken, leaseMs);
   }

@@ -3,6 +3,7 @@ import type { Database, StoredStatus } from './database.js';
 import type { StoreDialect } from './dialect.js';
 import type { ListCursor } from './list-cursor.js';
 import type { ScenarioRecord } from './scenarios-repository.js';
+import { chunks } from './chunks.js';
 
 export interface ScenarioFilter {
   readonly status?: StoredStatus;
@@ -173,4 +174,13 @@ export async function matchingScenarios(db: Kysely<Database>, dialect: StoreDial
   const query = { sessionId, filter, sort: { by: 'created_at', descending: false }, limit: 0, withResult: false } as const;
   const q = filtered(db.selectFrom('scenarios as s').select(['s.id as id', 's.seq as seq']) as unknown as ScenarioQuery, dialect, query);
   return (await q.orderBy('s.seq').execute()) as unknown as { id: string; seq: number }[];
+}
+
+/** The session's scenarios among `ids`, in creation order (unknown ids are simply absent). */
+export async function scenariosByIds(db: Kysely<Database>, sessionId: string, ids: readonly string[]): Promise<{ id: string; seq: number }[]> {
+  const found: { id: string; seq: number }[] = [];
+  for (const chunk of chunks(ids)) {
+    found.push(...(await db.selectFrom('scenarios').select(['id', 'seq']).where('session_id', '=', sessionId).where('id', 'in', chunk).execute()));
+  }
+  return found.sort((a, b) => a.seq - b.seq);
 }

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
-import { databaseTime } from '../store/database-time.js';
-import { eventJson } from '../store/event-json.js';
 import type { StoreDialect } from '../store/dialect.js';
+import { WebhookDeliveriesRepository, type ClaimedDelivery } from '../store/webhook-deliveries-repository.js';
 import type { AddressPolicy } from './address-policy.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './backoff.js';
 import { postToReceiver, systemResolver, type Resolver } from './receiver-request.js';
@@ -26,15 +25,7 @@ export interface DeliveryDispatcherOptions {
 }
 
 /** One claimed delivery, with what is needed to send it. */
-interface Claimed {
-  readonly id: string;
-  readonly eventType: string;
-  readonly attempts: number;
-  readonly url: string;
-  readonly secret: string;
-  /** The event's JSON text; undefined when the event left the log before it could be delivered. */
-  readonly body: string | undefined;
-}
+type Claimed = ClaimedDelivery;
 
 interface Attempt {
   readonly ok: boolean;
@@ -66,9 +57,12 @@ export class DeliveryDispatcher {
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private closed = false;
 
+  private readonly deliveries: WebhookDeliveriesRepository;
+
   constructor(private readonly options: DeliveryDispatcherOptions) {
     this.concurrency = options.concurrency ?? 8;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.deliveries = new WebhookDeliveriesRepository(options.db, options.dialect);
   }
 
   start(): void {
@@ -122,47 +116,9 @@ export class DeliveryDispatcher {
   }
 
   private async claim(limit: number): Promise<Claimed[]> {
-    // A read first: a wake-up with nothing due (the common case) then costs no write transaction.
-    const due = await this.options.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', databaseTime(this.options.db, 0))
-      .limit(1)
-      .executeTakeFirst();
-    if (due === undefined) return [];
-    return this.options.db.transaction().execute(async (trx) => {
-      const now = databaseTime(trx, 0);
-      let due = trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      if (this.options.dialect === 'postgres') due = due.forUpdate().skipLocked();
-      const ids = (await due.execute()).map((r) => r.id).filter((id) => !this.inFlight.has(id));
-      if (ids.length === 0) return [];
-      // Held long enough for the request and its record; a process that dies holding it frees it then.
-      await trx.updateTable('webhook_deliveries').set({ locked_until: databaseTime(trx, this.timeoutMs * 3) }).where('id', 'in', ids).execute();
-      const rows = await trx
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .leftJoin('event_log as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'd.event_type', 'd.attempts', 'w.url', 'w.secret', 'e.id as event_id', 'e.session_id', 'e.at', 'e.data'])
-        .where('d.id', 'in', ids)
-        .orderBy('d.event_id')
-        .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        eventType: r.event_type,
-        attempts: r.attempts,
-        url: r.url,
-        secret: r.secret,
-        body: r.event_id === null || r.session_id === null || r.at === null || r.data === null ? undefined : eventJson({ id: r.event_id, type: r.event_type, session_id: r.session_id, at: r.at, data: r.data }),
-      }));
-    });
+    if (!(await this.deliveries.anyDue())) return [];
+    // Held long enough for the request and its record.
+    return this.deliveries.claimDue(limit, new Set(this.inFlight.keys()), this.timeoutMs * 3);
   }
 
   private async deliver(delivery: Claimed): Promise<void> {
@@ -172,27 +128,21 @@ export class DeliveryDispatcher {
         : await this.send(delivery, delivery.body);
     if (attempt.interrupted) {
       // Interrupted by the shutdown, not the receiver's fault: another process or the next start retries.
-      await this.options.db.updateTable('webhook_deliveries').set({ locked_until: null }).where('id', '=', delivery.id).execute().catch(() => {});
+      await this.deliveries.release(delivery.id).catch(() => {});
       return;
     }
     const attempts = delivery.attempts + 1;
     const giveUp = !attempt.ok && (attempts >= MAX_ATTEMPTS || attempt.final === true);
     const retryIn = retryDelayMs(attempts);
     try {
-      await this.options.db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: attempt.ok ? 'delivered' : giveUp ? 'failed' : 'pending',
-          attempts,
-          response_status: attempt.status,
-          error: attempt.error,
-          next_attempt_at: attempt.ok || giveUp ? null : databaseTime(this.options.db, retryIn),
-          delivered_at: attempt.ok ? databaseTime(this.options.db, 0) : null,
-          locked_until: null,
-        })
-        .where('id', '=', delivery.id)
-        .where('status', '=', 'pending')
-        .execute();
+      await this.deliveries.recordAttempt(delivery.id, {
+        ok: attempt.ok,
+        final: attempt.ok || giveUp,
+        attempts,
+        responseStatus: attempt.status,
+        error: attempt.error,
+        retryInMs: retryIn,
+      });
     } catch (err) {
       this.options.log.warn({ err, delivery: delivery.id }, 'webhook dispatcher: could not record an attempt; it is tried again');
       return;

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/http/app.js';
 import { assemble, type Runtime } from '../../src/runtime/assemble.js';
 import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
 import { issueToken } from '../../src/auth/issue-token.js';
-import { TokensRepository } from '../../src/auth/tokens-repository.js';
+import { TokensRepository } from '../../src/store/tokens-repository.js';
 
 /**
  * Routes registered after the app is built (as other parts of the service add theirs) are guarded

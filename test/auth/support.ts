@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { issueToken } from '../../src/auth/issue-token.js';
 import type { Scope } from '../../src/auth/scopes.js';
-import { TokensRepository } from '../../src/auth/tokens-repository.js';
+import { TokensRepository } from '../../src/store/tokens-repository.js';
 import type { TestApp } from '../support/test-app.js';
 
 export const PREFIX = '/api/v1';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/auth/issue-token.js';
 import { TokenVerifier } from '../../src/auth/token-verifier.js';
-import { TokensRepository } from '../../src/auth/tokens-repository.js';
+import { TokensRepository } from '../../src/store/tokens-repository.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 

@@ -1,9 +1,8 @@
-import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Database } from '../../store/database.js';
+import { CANCEL_CHANNEL as CHANNEL } from '../../store/postgres/cancel-notice.js';
 
-const CHANNEL = 'scenarist_cancel';
+export { notifyCancel } from '../../store/postgres/cancel-notice.js';
 
 /**
  * Cross-host cancellation: the API node that deletes a running scenario NOTIFYs its id, and the
@@ -43,9 +42,4 @@ export class CancelChannel {
     await this.client?.end().catch(() => {});
     this.client = undefined;
   }
-}
-
-/** Asks every process to stop these scenarios. */
-export async function notifyCancel(db: Kysely<Database>, scenarioIds: readonly string[]): Promise<void> {
-  for (const id of scenarioIds) await sql`select pg_notify(${CHANNEL}::text, ${id}::text)`.execute(db);
 }

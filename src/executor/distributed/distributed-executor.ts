@@ -136,13 +136,7 @@ export class DistributedExecutor implements Executor {
   }
 
   async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
-    const active = await this.db
-      .selectFrom('scenarios')
-      .select('id')
-      .where('session_id', '=', sessionId)
-      .where('status', 'in', ['QUEUED', 'PROCESSING'])
-      .execute();
-    await this.stopEverywhere(active.map((r) => r.id));
+    await this.stopEverywhere(await this.runs.activeIds(sessionId));
     const removed = await remove();
     for (const ref of removed) {
       await removeRunJob(this.db, ref.scenarioId).catch(() => {});
@@ -183,14 +177,14 @@ export class DistributedExecutor implements Executor {
    */
   private async runJob(payload: unknown, helpers: JobHelpers): Promise<void> {
     const { scenarioId } = asRunPayload(payload);
-    const row = () => this.db.selectFrom('scenarios').select(['status', 'session_id']).where('id', '=', scenarioId).executeTakeFirst();
+    const row = () => this.runs.statusOf(scenarioId);
     const again = (sessionId: string, when: Parameters<typeof rescheduleRunJob>[2]) =>
       rescheduleRunJob(this.db, { scenarioId, queueName: sessionQueue(sessionId) }, when);
     // Put back at its original time: it runs before anything queued after it, on another worker.
     const original = { runAt: new Date(helpers.job.run_at) };
     if (this.state !== 'started') {
       const current = await row();
-      if (current?.status === 'QUEUED') await again(current.session_id, original);
+      if (current?.status === 'QUEUED') await again(current.sessionId, original);
       return;
     }
     let claimed;
@@ -199,13 +193,13 @@ export class DistributedExecutor implements Executor {
     } catch (err) {
       this.options.log.warn({ err, scenario_id: scenarioId }, 'could not claim a scenario; trying again shortly');
       const current = await row();
-      if (current?.status === 'QUEUED') await again(current.session_id, { delayMs: BUSY_RETRY_MS });
+      if (current?.status === 'QUEUED') await again(current.sessionId, { delayMs: BUSY_RETRY_MS });
       return;
     }
     if (!claimed) {
       const current = await row();
       // Still queued: its session has a run in flight that is not yet reclaimed; try again shortly.
-      if (current?.status === 'QUEUED') await again(current.session_id, { delayMs: BUSY_RETRY_MS });
+      if (current?.status === 'QUEUED') await again(current.sessionId, { delayMs: BUSY_RETRY_MS });
       return; // deleted, cancelled, reset or already finished: nothing to run
     }
     helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);

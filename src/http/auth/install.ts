@@ -6,7 +6,7 @@ import { withSecurity } from './openapi.js';
 import { identifyToken, requireToken, type GuardDependencies } from '../../auth/request-guard.js';
 import { routeAccess, type RouteAccess } from '../../auth/route-access.js';
 import { TokenVerifier } from '../../auth/token-verifier.js';
-import { TokensRepository } from '../../auth/tokens-repository.js';
+import { TokensRepository } from '../../store/tokens-repository.js';
 
 /** A route as the guard saw it when it was registered. */
 export interface GuardedRoute {
