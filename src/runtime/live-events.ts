@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import type { AddressPolicy } from '../webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
-import { EventChannel } from '../events/event-channel.js';
+import { EventChannel } from '../store/postgres/event-channel.js';
 import { EventFeed } from '../events/event-feed.js';
 import { EventLog } from '../store/event-log.js';
 import { EventNumbering } from '../events/event-numbering.js';

@@ -5,6 +5,22 @@ import { SETTING_NAMES } from '../../src/config/settings.js';
 import { REPO_ROOT } from '../support/server-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
+/** Libraries the project once used and dropped: a doc still naming them is out of date. */
+const DROPPED_LIBRARIES = ['exceljs', 'sheetjs', 'bullmq', 'knex'];
+/** Installed package names that are also plain English words in the docs' prose. */
+const ENGLISH_WORDS = new Set(['ms', 'once', 'progress', 'statuses', 'which']);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The names of the packages installed in a node_modules folder (scoped ones as `@scope/name`). */
+function installedPackages(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((entry) => {
+    if (entry.startsWith('.')) return [];
+    return entry.startsWith('@') ? readdirSync(join(dir, entry)).map((name) => `${entry}/${name}`) : [entry];
+  });
+}
+
 /** Folders that hold no documentation of ours. */
 const SKIPPED = new Set(['node_modules', 'dist', '.git', 'data', 'coverage']);
 
@@ -50,6 +66,21 @@ describe('the documentation', () => {
   it('lists every setting of settings.ts in the README Settings table', () => {
     const named = new Set(tableUnder(README, 'Settings').map((line) => /^\| `([a-z_]+)` \|/.exec(line)?.[1]));
     expect(SETTING_NAMES.filter((name) => !named.has(name))).toEqual([]);
+  });
+
+  it('names in docs/architecture.md only libraries the project depends on directly', () => {
+    const doc = readFileSync(join(REPO_ROOT, 'docs/architecture.md'), 'utf8');
+    const direct = new Set(
+      ['package.json', 'web/package.json'].flatMap((file) => {
+        const manifest = JSON.parse(readFileSync(join(REPO_ROOT, file), 'utf8')) as Record<string, Record<string, string> | undefined>;
+        return [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.devDependencies ?? {})];
+      }),
+    );
+    // Every package installed (ours and what they pull in), plus libraries the project used to name.
+    const installed = ['node_modules', 'web/node_modules'].flatMap((dir) => installedPackages(join(REPO_ROOT, dir)));
+    const libraries = new Set([...installed, ...DROPPED_LIBRARIES]);
+    const named = [...libraries].filter((name) => !ENGLISH_WORDS.has(name) && new RegExp(`(^|[^\\w@/.-])${escapeRegExp(name)}(?![\\w-])`, 'i').test(doc));
+    expect(named.filter((name) => !direct.has(name))).toEqual([]);
   });
 
   describe('and the OpenAPI document', () => {

@@ -14,7 +14,7 @@ import { claim, claimHeadOfSession } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import { keyOf, recordOutcome } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
-import { CancelChannel, notifyCancel } from './cancel-channel.js';
+import { CancelChannel, notifyCancel } from '../../store/postgres/cancel-channel.js';
 import {
   fillDistributedExecutorOptions,
   type DistributedExecutorOptions,

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { CANCEL_CHANNEL as CHANNEL } from '../../store/postgres/cancel-notice.js';
+import { CANCEL_CHANNEL as CHANNEL } from './cancel-notice.js';
 
-export { notifyCancel } from '../../store/postgres/cancel-notice.js';
+export { notifyCancel } from './cancel-notice.js';
 
 /**
  * Cross-host cancellation: the API node that deletes a running scenario NOTIFYs its id, and the

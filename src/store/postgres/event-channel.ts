@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { EVENTS_CHANNEL } from '../store/postgres/events-channel.js';
+import { EVENTS_CHANNEL } from './events-channel.js';
 
 /** What a commit announces: the highest id it logged, and how many webhook deliveries it queued. */
 export interface AppendNotice {
