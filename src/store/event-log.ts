@@ -60,29 +60,19 @@ export class EventLog {
   }
 
   /** Every session's events with ids in (afterId, uptoId], in id order, at most `limit`. */
-  async between(afterId: number, uptoId: number, limit: number): Promise<LoggedEvent[]> {
-    const rows = await this.db
-      .selectFrom('event_log')
-      .select(['id', 'session_id', 'type', 'at', 'data'])
-      .where('id', '>', afterId)
-      .where('id', '<=', uptoId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-    return rows.map(toLogged);
+  between(afterId: number, uptoId: number, limit: number): Promise<LoggedEvent[]> {
+    return this.read(undefined, afterId, uptoId, limit);
   }
 
   /** One session's events with ids in (afterId, uptoId], in id order, at most `limit`. */
-  async ofSession(sessionId: string, afterId: number, uptoId: number, limit: number): Promise<LoggedEvent[]> {
-    const rows = await this.db
-      .selectFrom('event_log')
-      .select(['id', 'session_id', 'type', 'at', 'data'])
-      .where('session_id', '=', sessionId)
-      .where('id', '>', afterId)
-      .where('id', '<=', uptoId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+  ofSession(sessionId: string, afterId: number, uptoId: number, limit: number): Promise<LoggedEvent[]> {
+    return this.read(sessionId, afterId, uptoId, limit);
+  }
+
+  private async read(sessionId: string | undefined, afterId: number, uptoId: number, limit: number): Promise<LoggedEvent[]> {
+    let query = this.db.selectFrom('event_log').select(['id', 'session_id', 'type', 'at', 'data']);
+    if (sessionId !== undefined) query = query.where('session_id', '=', sessionId);
+    const rows = await query.where('id', '>', afterId).where('id', '<=', uptoId).orderBy('id').limit(limit).execute();
     return rows.map(toLogged);
   }
 
