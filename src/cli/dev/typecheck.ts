@@ -66,8 +66,13 @@ export class DomainTypechecker {
       onUnRecoverableConfigFileDiagnostic: (diagnostic) => configErrors.push(diagnostic),
     });
     if (!parsed) return { rootNames: [domainFile], options: DEFAULT_OPTIONS, configErrors };
-    const included = parsed.fileNames.some((file) => ts.sys.resolvePath(file) === ts.sys.resolvePath(domainFile));
-    return { rootNames: included ? parsed.fileNames : [...parsed.fileNames, domainFile], options: parsed.options, configErrors: [...configErrors, ...parsed.errors] };
+    // The files it includes in the domain's folder (and what they import): the nearest tsconfig.json
+    // may cover a whole repository (tests, tools) whose check would make every reload wait for files
+    // the server never loads.
+    const folder = ts.sys.resolvePath(dirname(domainFile)) + '/';
+    const own = parsed.fileNames.filter((file) => ts.sys.resolvePath(file).startsWith(folder));
+    const included = own.some((file) => ts.sys.resolvePath(file) === ts.sys.resolvePath(domainFile));
+    return { rootNames: included ? own : [...own, domainFile], options: parsed.options, configErrors: [...configErrors, ...parsed.errors] };
   }
 
   /** The default host, with parsed source files reused while their file is unchanged. */
