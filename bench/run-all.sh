@@ -12,5 +12,6 @@ node --import tsx bench/pg-status.bench.ts --database-url "$PG_URL"
 node --import tsx bench/many-runs.bench.ts --database-url "$PG_URL"
 node --import tsx bench/distributed.bench.ts --database-url "$PG_URL"
 node --import tsx bench/ui.bench.ts
+node --import tsx bench/dev-reload.bench.ts
 node --import tsx bench/events.bench.ts
 node --import tsx bench/lists.bench.ts --database-url "$PG_URL"

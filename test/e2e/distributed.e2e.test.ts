@@ -92,11 +92,12 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       expect(res.status).toBe(202);
     }
 
-    // Kill one worker once every worker is busy (three runs in flight, under three distinct leases);
-    // its run must be taken over by another worker.
-    await until('every worker to run a scenario', 60_000, async () => {
-      const { rows } = await client.query<{ n: string }>("select count(distinct lease_owner) as n from scenarios where status = 'PROCESSING'");
-      return Number(rows[0]!.n) >= 3;
+    // Kill one worker once every worker is in the middle of a run (three Sleep runs in flight, each
+    // begun less than 250 ms of its 400 ago, so none can end before the kill lands); its run must be
+    // taken over by another worker.
+    await until('every worker to be in the middle of a run', 60_000, async () => {
+      const { rows } = await client.query<{ algo_name: string; started_at: string }>("select algo_name, started_at from scenarios where status = 'PROCESSING'");
+      return rows.length >= 3 && rows.every((r) => r.algo_name === 'Sleep' && Date.now() - Date.parse(r.started_at) < 250);
     });
     workers[0]!.kill('SIGKILL');
 
