@@ -85,8 +85,8 @@ try {
   report('dev reload after a save in place, median', `${median(inPlace).toFixed(0)} ms`, '<= 1000 ms', median(inPlace) <= 1_000);
   report('dev reload after a temp file renamed over it, median', `${median(renamed).toFixed(0)} ms`, '<= 1000 ms', median(renamed) <= 1_000);
   report('  of which the supervisor reports', `${median(reported).toFixed(0)} ms`, 'from the watcher seeing the save to serving', true);
-  const phases = [...output.matchAll(/type-check (\d+) ms, domain load (\d+) ms more, server start (\d+) ms/g)].map((m) => m.slice(1).map(Number));
-  for (const [at, name] of ['type-check', 'domain load (beyond the type-check)', 'server start'].entries()) {
+  const phases = [...output.matchAll(/type-check (\d+) ms, domain load (\d+) ms more, server stop (\d+) ms, server start (\d+) ms/g)].map((m) => m.slice(1).map(Number));
+  for (const [at, name] of ['type-check', 'domain load (beyond the type-check)', 'server stop', 'server start'].entries()) {
     report(`    ${name}, median`, `${median(phases.map((p) => p[at]!)).toFixed(0)} ms`, '', true);
   }
 } finally {

@@ -6,11 +6,33 @@
 import { loadDomain } from '../../domain/load.js';
 import { main } from '../main.js';
 
-const [command, ...rest] = process.argv.slice(2);
+/** A spare (see `spawnSpare`) waits for its go, with its modules loaded, before it runs. */
+function go(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    process.stdin.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('\n')) {
+        process.stdin.pause();
+        resolve();
+      }
+    });
+    // The supervisor went away without needing it.
+    process.stdin.once('end', () => reject(new Error('not needed')));
+  });
+}
+
+const spare = process.argv[2] === '--spare';
+const [command, ...rest] = process.argv.slice(spare ? 3 : 2);
 const done =
   command === 'probe'
     ? loadDomain(rest[0]!).then(() => 0)
-    : main([command ?? 'serve', ...rest]);
+    : spare
+      ? go().then(
+          () => main([command ?? 'serve', ...rest]),
+          () => 0,
+        )
+      : main([command ?? 'serve', ...rest]);
 done.then(
   (code) => process.exit(code),
   (err: unknown) => {

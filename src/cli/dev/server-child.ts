@@ -9,6 +9,18 @@ export function spawnCli(args: readonly string[], stdio: 'inherit' | 'pipe' = 'i
   return spawn(process.execPath, [...process.execArgv, CHILD_ENTRY, ...args], { stdio: ['ignore', stdio, stdio] });
 }
 
+/** Tells a child started by `spawnSpare` to go on. */
+export const SPARE_GO = 'go\n';
+
+/**
+ * Starts `scenarist <args>` as a spare: Node started and the command's modules loaded, waiting for
+ * `SPARE_GO` on its stdin before it runs (and loads the domain, which may change meanwhile). A reload
+ * then pays only for the domain, the store and the listen, not for a process start.
+ */
+export function spawnSpare(args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, CHILD_ENTRY, '--spare', ...args], { stdio: ['pipe', 'inherit', 'inherit'] });
+}
+
 /** Resolves with the exit code (or 1 for a death by signal) once the child has exited. */
 export function exited(child: ChildProcess): Promise<number> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode ?? 1);
@@ -64,6 +76,6 @@ export async function waitReady(child: ChildProcess, healthUrl: string): Promise
     } catch {
       // not listening yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

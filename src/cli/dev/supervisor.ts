@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { relative } from 'node:path';
-import { probeDomain, spawnCli, stopChild, waitReady, exited } from './server-child.js';
+import { probeDomain, spawnSpare, SPARE_GO, stopChild, waitReady, exited } from './server-child.js';
 import type { DomainTypechecker } from './typecheck.js';
 import { watchDomainDir, type DomainWatcher } from './watch.js';
 
@@ -27,6 +27,8 @@ const say = (message: string) => console.error(`scenarist dev: ${message}`);
  */
 export class DevSupervisor {
   private server: ChildProcess | undefined;
+  /** The next server, started ahead and waiting (see `spawnSpare`). */
+  private spare: ChildProcess | undefined;
   private watcher: DomainWatcher | undefined;
   private reloading: Promise<void> | undefined;
   private pending: string[] | undefined;
@@ -80,12 +82,14 @@ export class DevSupervisor {
       return;
     }
     if (this.stopping) return;
+    const loaded = Date.now();
     if (this.server) await this.retire(this.server);
     if (this.stopping) return;
-    const loaded = Date.now();
+    const stopped = Date.now();
     if (await this.startServer()) {
       // Where a reload's time goes, so a slow one can be told apart (the domain load runs beside the type-check).
-      say(`reloaded in ${Date.now() - started} ms (type-check ${checked - started} ms, domain load ${loaded - checked} ms more, server start ${Date.now() - loaded} ms)`);
+      const phases = `type-check ${checked - started} ms, domain load ${loaded - checked} ms more, server stop ${stopped - loaded} ms, server start ${Date.now() - stopped} ms`;
+      say(`reloaded in ${Date.now() - started} ms (${phases})`);
     }
   }
 
@@ -97,7 +101,10 @@ export class DevSupervisor {
 
   /** Starts a server child and waits until it answers; undefined (and said why) when it does not. */
   private async startServer(): Promise<ChildProcess | undefined> {
-    const child = spawnCli(this.options.serveArgs);
+    const waiting = this.spare;
+    const child = waiting && waiting.exitCode === null && waiting.signalCode === null ? waiting : spawnSpare(this.options.serveArgs);
+    child.stdin!.end(SPARE_GO);
+    if (!this.stopping) this.spare = spawnSpare(this.options.serveArgs);
     this.server = child;
     let ready = false;
     void exited(child).then((code) => {
@@ -123,5 +130,8 @@ export class DevSupervisor {
     await this.watcher?.close();
     await this.reloading;
     if (this.server) await this.retire(this.server);
+    // A spare that was never told to go ends with its stdin.
+    this.spare?.stdin?.end();
+    if (this.spare) await exited(this.spare);
   }
 }
