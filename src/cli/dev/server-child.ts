@@ -18,7 +18,10 @@ export const SPARE_GO = 'go\n';
  * then pays only for the domain, the store and the listen, not for a process start.
  */
 export function spawnSpare(args: readonly string[]): ChildProcess {
-  return spawn(process.execPath, [...process.execArgv, CHILD_ENTRY, '--spare', ...args], { stdio: ['pipe', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, CHILD_ENTRY, '--spare', ...args], { stdio: ['pipe', 'inherit', 'inherit'] });
+  // A spare that died before its go (EPIPE on the write) is seen by the readiness wait, not thrown here.
+  child.stdin.on('error', () => {});
+  return child;
 }
 
 /** Resolves with the exit code (or 1 for a death by signal) once the child has exited. */
