@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { chunks } from './chunks.js';
 import type { Database } from './database.js';
 import type { StoreDialect } from './dialect.js';
 import { eventJson, type EventRow } from './event-json.js';
@@ -6,9 +7,6 @@ import { isEventType, type EventFacts, type LoggedEvent } from './event-types.js
 
 /** Events numbered by one call of `number` at most (the outbox migration's `scenarist_number_events`). */
 export const NUMBERING_PAGE = 10_000;
-
-/** Rows per INSERT statement (well under SQLite's bound-variable limit). */
-const INSERT_CHUNK = 500;
 
 const toNumber = (value: number | string) => Number(value);
 
@@ -37,7 +35,8 @@ export class EventLog {
     return this.db.transaction().execute(async (trx) => {
       const kept = await current(trx, this.dialect, facts);
       const rows = kept.map(({ type, session_id, ...details }) => ({ session_id, type, details: JSON.stringify(details) }));
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await trx.insertInto('event_outbox').values(rows.slice(i, i + INSERT_CHUNK)).execute();
+      // Three values a row: well under SQLite's bound-variable limit per statement.
+      for (const chunk of chunks(rows)) await trx.insertInto('event_outbox').values(chunk).execute();
       return rows.length;
     });
   }
