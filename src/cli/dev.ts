@@ -21,7 +21,6 @@ export async function dev(settings: Settings, argv: readonly string[]): Promise<
   const file = fileURLToPath(url);
   const checker = /\.[cm]?ts$/.test(file) ? new DomainTypechecker(loadTypescript(file), file) : undefined;
   return new DevSupervisor({
-    domain: settings.domain,
     domainDir: dirname(file),
     checker,
     serveArgs: ['serve', ...argv],

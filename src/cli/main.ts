@@ -20,7 +20,7 @@ Commands:
 Run "scenarist <command> --help" for the flags of a command.`;
 
 /** `serve` and `dev` (which always type-checks, so its --typecheck changes nothing). */
-const SERVE_COMMAND: CommandDeclaration = {
+export const SERVE_COMMAND: CommandDeclaration = {
   settings: SERVE_FLAGS,
   own: [{ flag: 'typecheck', boolean: true, help: 'type-check a TypeScript domain first; its errors stop start-up (exit code 2)' }],
 };

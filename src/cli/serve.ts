@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import type { DomainRegistry } from '../domain/registry.js';
 import { logAuthMode } from '../auth/startup-log.js';
 import { sweepStagingAtStart } from '../datasets/ingest/leftover-uploads.js';
 import { buildApp } from '../http/app.js';
@@ -8,11 +9,12 @@ import { createLogger } from './logger.js';
 
 /**
  * `scenarist serve`: starts the service and resolves with the exit code once SIGINT/SIGTERM has
- * drained it (stop accepting, finish in-flight requests, stop workers, close the store).
+ * drained it (stop accepting, finish in-flight requests, stop workers, close the store). `domain` is
+ * the domain already loaded (by `scenarist dev`'s spare server), else loaded from the settings.
  */
-export async function serve(settings: Settings): Promise<number> {
+export async function serve(settings: Settings, domain?: DomainRegistry): Promise<number> {
   const log = createLogger(settings);
-  const runtime = await assemble(settings, log);
+  const runtime = await assemble(settings, log, domain);
   const app = await buildApp(runtime.services, { logger: log });
   await logAuthMode(log, settings, runtime.services.store);
   // Before listening: no upload of this process is in flight yet.

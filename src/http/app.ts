@@ -35,6 +35,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import type { Services } from './services.js';
 import { uiRoutes } from './ui.js';
 import { trustProxyOption } from './trust-proxy.js';
+import { LazySchemaCompilers } from './lazy-schema-compilers.js';
 
 /** The levels at which the per-request debug line is written. */
 const DEBUG_LEVELS = new Set(['debug', 'trace']);
@@ -51,6 +52,7 @@ function isLoggerInstance(logger: AppOptions['logger']): logger is FastifyBaseLo
 /** Builds the HTTP application; used by the CLI and by tests through `inject`. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { settings } = services;
+  const compilers = new LazySchemaCompilers();
   const app = Fastify({
     // Fastify 5 takes a ready pino logger (the CLI's) as `loggerInstance`, and options or false as `logger`.
     ...(isLoggerInstance(options.logger) ? { loggerInstance: options.logger } : { logger: options.logger ?? false }),
@@ -61,6 +63,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...serverTimeouts(settings),
     // Errors Node's parser raises before Fastify sees a request answer `{ detail }` too.
     clientErrorHandler,
+    schemaController: { compilersFactory: { buildValidator: compilers.validators, buildSerializer: compilers.serializers } },
     ajv: {
       // Wrong JSON types are a 422, never silently coerced; unknown fields are left alone.
       customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },
@@ -155,5 +158,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: `${base}/docs` }));
   }
   await app.register(uiRoutes, { services });
+  // A listening server compiles the schemas no request has needed yet while it is idle (see LazySchemaCompilers).
+  let closing = false;
+  app.addHook('onListen', (done) => {
+    void compilers.compileAhead(() => closing);
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    closing = true;
+    done();
+  });
   return app;
 }

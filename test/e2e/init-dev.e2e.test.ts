@@ -193,7 +193,7 @@ describe('scenarist dev', () => {
     expect(output).not.toContain('scenarist ready');
   }, 120_000);
 
-  it('reloads a changed domain without losing data, and keeps serving the last good one on a type error', async () => {
+  it('reloads a changed domain without losing data, and keeps serving the last good one on a type error or a load error', async () => {
     const dir = copyProject('dev', () => {});
     const dev = await startCli('dev', ['--domain', join(dir, 'domain.ts')]);
     const base = dev.base;
@@ -216,6 +216,18 @@ describe('scenarist dev', () => {
       expect(dev.output()).toMatch(/does not type-check \(1 error in domain\.ts\):\n\ndomain\.ts\(\d+,14\): error TS2322/);
       expect(dev.output()).toMatch(/scenarist dev: reloaded in \d+ ms/);
       expect(await algorithms()).toEqual(['Top Rows', 'Noop']);
+
+      // Type-checks, but throws as it loads: the next server refuses it before the running one stops.
+      writeFileSync(domainFile, `${source}\nthrow new Error('broken at load');\n`);
+      await until('the load error report', async () => (dev.output().includes('the changed domain does not load') ? true : undefined), 240_000);
+      expect(dev.output()).toContain('broken at load');
+      expect(await algorithms()).toEqual(['Top Rows', 'Noop']);
+      // Fixed: served again, data kept.
+      const reloads = dev.output().match(/reloaded in \d+ ms/g)!.length;
+      writeFileSync(domainFile, source);
+      await until('the reload after the fix', async () => (dev.output().match(/reloaded in \d+ ms/g)!.length > reloads ? true : undefined), 240_000);
+      expect(await algorithms()).toEqual(['Top Rows', 'Noop']);
+      expect(await json(`${base}/api/v1/sessions/main/data`)).toEqual({ keys: ['sample', 'kept'] });
       expect(await dev.stop()).toBe(0);
     } finally {
       await dev.stop();

@@ -1,27 +1,84 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** The child entry next to this module: `.ts` when running from the sources (tsx), `.js` from dist/. */
 const CHILD_ENTRY = fileURLToPath(new URL(`./child-entry.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url));
 
-/** Starts `scenarist <args>` as a child process with this process's Node flags and stdio. */
-export function spawnCli(args: readonly string[], stdio: 'inherit' | 'pipe' = 'inherit'): ChildProcess {
-  return spawn(process.execPath, [...process.execArgv, CHILD_ENTRY, ...args], { stdio: ['ignore', stdio, stdio] });
-}
+/** What the supervisor tells a spare, and what the spare answers (over the IPC channel). */
+export type SpareOrder = 'load' | 'serve';
+export const SPARE_LOADED = 'loaded';
 
-/** Tells a child started by `spawnSpare` to go on. */
-export const SPARE_GO = 'go\n';
+/** A spare's priority while it waits (Unix niceness: 0 is normal, 19 the lowest). */
+const SPARE_NICENESS = 15;
 
 /**
- * Starts `scenarist <args>` as a spare: Node started and the command's modules loaded, waiting for
- * `SPARE_GO` on its stdin before it runs (and loads the domain, which may change meanwhile). A reload
- * then pays only for the domain, the store and the listen, not for a process start.
+ * A `scenarist serve` process started ahead: Node started and the command's modules imported, waiting
+ * for its orders. `load` imports the domain as it is now and answers when it has (a changed domain is
+ * tried there, while the running server keeps the store); `serve` then opens the store and listens. A
+ * reload pays only for the domain, the store and the listen, not for a process start nor a second
+ * process to try the domain in.
  */
-export function spawnSpare(args: readonly string[]): ChildProcess {
-  const child = spawn(process.execPath, [...process.execArgv, CHILD_ENTRY, '--spare', ...args], { stdio: ['pipe', 'inherit', 'inherit'] });
-  // A spare that died before its go (EPIPE on the write) is seen by the readiness wait, not thrown here.
-  child.stdin.on('error', () => {});
-  return child;
+export class SpareServer {
+  readonly child: ChildProcess;
+  private loading: Promise<boolean> | undefined;
+
+  constructor(serveArgs: readonly string[]) {
+    this.child = spawn(process.execPath, [...process.execArgv, CHILD_ENTRY, '--spare', ...serveArgs], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // A spare that died before its orders is seen by `load` and the readiness wait, not thrown here.
+    this.child.on('error', () => {});
+    // It prepares while the running server starts and works: it takes the CPU they leave. Its `load`
+    // is what a save waits for, so it gets its full share back then.
+    this.renice(SPARE_NICENESS);
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null && this.child.connected;
+  }
+
+  /** Imports the domain; true once loaded, false when it failed (the spare printed why and exited). */
+  load(): Promise<boolean> {
+    this.renice(0);
+    this.loading ??= new Promise<boolean>((resolve) => {
+      if (!this.alive) return resolve(false);
+      const answered = (message: unknown) => {
+        if (message !== SPARE_LOADED) return;
+        this.child.off('exit', died);
+        resolve(true);
+      };
+      const died = () => {
+        this.child.off('message', answered);
+        resolve(false);
+      };
+      this.child.on('message', answered);
+      this.child.once('exit', died);
+      this.order('load');
+    });
+    return this.loading;
+  }
+
+  /** Opens the store and listens (after `load` answered true). */
+  serve(): void {
+    this.order('serve');
+  }
+
+  /** Ends a spare that will not serve (its domain is outdated, or dev is stopping). */
+  async discard(): Promise<void> {
+    if (this.child.connected) this.child.disconnect();
+    await exited(this.child);
+  }
+
+  private renice(niceness: number): void {
+    try {
+      if (this.child.pid !== undefined) setPriority(this.child.pid, niceness);
+    } catch {
+      // Gone already, or not allowed to raise its priority back (an unprivileged user): it only runs slower.
+    }
+  }
+
+  private order(order: SpareOrder): void {
+    if (this.child.connected) this.child.send(order, () => {});
+  }
 }
 
 /** Resolves with the exit code (or 1 for a death by signal) once the child has exited. */
@@ -40,26 +97,6 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), STOP_LIMIT_MS);
   await exited(child);
   clearTimeout(timer);
-}
-
-export interface Probe {
-  readonly outcome: Promise<{ readonly ok: boolean; readonly output: string }>;
-  cancel(): void;
-}
-
-/**
- * Loads the domain in a throw-away process: what a changed domain must pass before the server is swapped.
- * It runs while the supervisor type-checks, on another core.
- */
-export function probeDomain(domain: string): Probe {
-  const child = spawnCli(['probe', domain], 'pipe');
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return {
-    outcome: exited(child).then((code) => ({ ok: code === 0, output: output.trim() })),
-    cancel: () => child.kill('SIGKILL'),
-  };
 }
 
 /** Start-up migrates the store and seeds `main`: generous, but a server that never listens is given up on. */

@@ -1,12 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { relative } from 'node:path';
-import { probeDomain, spawnSpare, SPARE_GO, stopChild, waitReady, exited } from './server-child.js';
+import { SpareServer, stopChild, waitReady, exited } from './server-child.js';
 import type { DomainTypechecker } from './typecheck.js';
 import { watchDomainDir, type DomainWatcher } from './watch.js';
 
 export interface SupervisorOptions {
-  /** The `domain` setting as given (passed on to the probe; the server gets it from `serveArgs`). */
-  readonly domain: string;
   readonly domainDir: string;
   /** Absent for a JavaScript domain. */
   readonly checker: DomainTypechecker | undefined;
@@ -21,14 +19,14 @@ const say = (message: string) => console.error(`scenarist dev: ${message}`);
 
 /**
  * Serves a domain from a child `scenarist serve` process and swaps it for a new one when the domain's
- * files change. A change must type-check and load (in a throw-away process) before the running server is
- * stopped, so a mistake never takes the service down: the last good version keeps serving. The data
- * stays in the store, which the new server opens again.
+ * files change. A change must type-check and load (in the next server, before it opens the store) before
+ * the running server is stopped, so a mistake never takes the service down: the last good version keeps
+ * serving. The data stays in the store, which the new server opens again.
  */
 export class DevSupervisor {
   private server: ChildProcess | undefined;
-  /** The next server, started ahead and waiting (see `spawnSpare`). */
-  private spare: ChildProcess | undefined;
+  /** The next server, started ahead and waiting (see `SpareServer`). */
+  private spare: SpareServer | undefined;
   private watcher: DomainWatcher | undefined;
   private reloading: Promise<void> | undefined;
   private pending: string[] | undefined;
@@ -39,7 +37,9 @@ export class DevSupervisor {
   /** Resolves with the exit code: 2 when the domain does not type-check or start at first, else 0 on SIGINT/SIGTERM. */
   async run(): Promise<number> {
     if (!this.typechecks()) return 2;
-    const first = await this.startServer();
+    const spare = this.takeSpare();
+    if (!(await spare.load())) return 2;
+    const first = await this.startServer(spare);
     if (first === undefined) return 2;
     this.watcher = watchDomainDir(this.options.domainDir, this.options.dataDir, (files) => this.changed(files));
     await this.watcher.ready;
@@ -68,25 +68,27 @@ export class DevSupervisor {
   private async reload(files: readonly string[]): Promise<void> {
     const started = Date.now();
     say(`${files.map((file) => relative(process.cwd(), file)).join(', ')} changed`);
-    const probing = probeDomain(this.options.domain);
+    // The next server loads the changed domain on another core while this process type-checks it.
+    const next = this.takeSpare();
+    const loading = next.load();
     if (!this.typechecks()) {
-      probing.cancel();
+      await next.discard();
+      this.prepareSpare();
       say(this.server ? 'still serving the last version that type-checked' : 'not serving until the errors are fixed');
       return;
     }
     const checked = Date.now();
-    const probe = await probing.outcome;
-    if (!probe.ok) {
-      console.error(probe.output);
-      say(this.server ? 'the changed domain does not load; still serving the previous version' : 'the domain does not load; not serving');
+    if (!(await loading)) {
+      this.prepareSpare();
+      say(this.server ? 'the changed domain does not load (see above); still serving the previous version' : 'the domain does not load (see above); not serving');
       return;
     }
-    if (this.stopping) return;
+    if (this.stopping) return void (await next.discard());
     const loaded = Date.now();
     if (this.server) await this.retire(this.server);
-    if (this.stopping) return;
+    if (this.stopping) return void (await next.discard());
     const stopped = Date.now();
-    if (await this.startServer()) {
+    if (await this.startServer(next)) {
       // Where a reload's time goes, so a slow one can be told apart (the domain load runs beside the type-check).
       const phases = `type-check ${checked - started} ms, domain load ${loaded - checked} ms more, server stop ${stopped - loaded} ms, server start ${Date.now() - stopped} ms`;
       say(`reloaded in ${Date.now() - started} ms (${phases})`);
@@ -99,13 +101,24 @@ export class DevSupervisor {
     return outcome.ok;
   }
 
-  /** Starts a server child and waits until it answers; undefined (and said why) when it does not. */
-  private async startServer(): Promise<ChildProcess | undefined> {
+  /** The spare started ahead, or a new one if there is none (or it died). */
+  private takeSpare(): SpareServer {
     const waiting = this.spare;
-    const child = waiting && waiting.exitCode === null && waiting.signalCode === null ? waiting : spawnSpare(this.options.serveArgs);
-    child.stdin!.end(SPARE_GO);
-    if (!this.stopping) this.spare = spawnSpare(this.options.serveArgs);
+    this.spare = undefined;
+    return waiting?.alive ? waiting : new SpareServer(this.options.serveArgs);
+  }
+
+  /** Starts the spare for the next reload (at low priority: it must not slow the server that starts beside it). */
+  private prepareSpare(): void {
+    if (!this.stopping && !this.spare) this.spare = new SpareServer(this.options.serveArgs);
+  }
+
+  /** Starts a server that has loaded its domain and waits until it answers; undefined (and said why) when it does not. */
+  private async startServer(next: SpareServer): Promise<ChildProcess | undefined> {
+    const child = next.child;
+    next.serve();
     this.server = child;
+    this.prepareSpare();
     let ready = false;
     void exited(child).then((code) => {
       if (this.server !== child || !ready) return;
@@ -130,8 +143,7 @@ export class DevSupervisor {
     await this.watcher?.close();
     await this.reloading;
     if (this.server) await this.retire(this.server);
-    // A spare that was never told to go ends with its stdin.
-    this.spare?.stdin?.end();
-    if (this.spare) await exited(this.spare);
+    // A spare that was never told to serve ends with its IPC channel.
+    await this.spare?.discard();
   }
 }

@@ -18,7 +18,7 @@ export interface DomainWatcher {
  * into one change), new files in new folders, and files deleted then created again. Ignores
  * node_modules, .git, dist and `ignoreDir` (the data directory, which the server writes to all the time).
  */
-export function watchDomainDir(dir: string, ignoreDir: string, onChange: (files: string[]) => void, quietMs = 100): DomainWatcher {
+export function watchDomainDir(dir: string, ignoreDir: string, onChange: (files: string[]) => void, quietMs = 40): DomainWatcher {
   let timer: NodeJS.Timeout | undefined;
   const changed = new Set<string>();
   const ignored = relative(dir, ignoreDir);
