@@ -41,7 +41,7 @@ export async function summarize(db: Kysely<Database>, domain: DomainRegistry, se
   const direction = new Map(domain.kpis.map((k) => [k.name, higherIsBetter(k.betterWhen) ? -1 : 1]));
   const bySeq = summariseValues(rows, axes, direction);
   const named = new Set<number>([...Object.values(bySeq.best).map((b) => b.seq), ...bySeq.fronts.flatMap((f) => f.seqs)]);
-  const names = await scenarioNames(db, sessionId, [...named]);
+  const names = await scenarioNames(db, sessionId, experimentId, [...named]);
   // A scenario deleted between the two reads is left out of what names it.
   const idOf = (seq: number) => names.get(seq)?.id;
   return {

@@ -30,12 +30,29 @@ export async function completeKpiValues(db: Kysely<Database>, sessionId: string,
   return rows.map((r) => ({ seq: Number(r.seq), combo: Number(r.combo ?? 0), kpi: r.kpi, value: Number(r.value) }));
 }
 
-/** The id and tag of each scenario of the session named by its `seq`. */
-export async function scenarioNames(db: Kysely<Database>, sessionId: string, seqs: readonly number[]): Promise<Map<number, { id: string; tag: string }>> {
+/**
+ * Beyond this many, the names are read for the whole experiment in one indexed query and the named ones
+ * kept: 10,000 named scenarios (an experiment whose runs all sit on a front) took 74–98 ms in chunks of
+ * `seq IN (...)` on PostgreSQL, and 22 ms so.
+ */
+const NAMED_BY_SEQ_LIMIT = 500;
+
+/** The id and tag of each scenario of the experiment named by its `seq`. */
+export async function scenarioNames(
+  db: Kysely<Database>,
+  sessionId: string,
+  experimentId: string,
+  seqs: readonly number[],
+): Promise<Map<number, { id: string; tag: string }>> {
   const names = new Map<number, { id: string; tag: string }>();
+  const inExperiment = db.selectFrom('scenarios').select(['seq', 'id', 'tag']).where('session_id', '=', sessionId).where('experiment_id', '=', experimentId);
+  if (seqs.length > NAMED_BY_SEQ_LIMIT) {
+    const wanted = new Set(seqs);
+    for (const r of await inExperiment.execute()) if (wanted.has(Number(r.seq))) names.set(Number(r.seq), { id: r.id, tag: r.tag });
+    return names;
+  }
   for (const part of chunks(seqs)) {
-    const rows = await db.selectFrom('scenarios').select(['seq', 'id', 'tag']).where('session_id', '=', sessionId).where('seq', 'in', part).execute();
-    for (const r of rows) names.set(Number(r.seq), { id: r.id, tag: r.tag });
+    for (const r of await inExperiment.where('seq', 'in', part).execute()) names.set(Number(r.seq), { id: r.id, tag: r.tag });
   }
   return names;
 }

@@ -119,6 +119,18 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
     expect(fewer.summary!.best['Travel Distance']?.id).not.toBe(best.id);
   });
 
+  it('names every scenario of a front of hundreds (read for the whole experiment at once)', async () => {
+    // Instant gives every run the same KPI values: each of its 510 scenarios is on every front.
+    const created = await post<ExperimentBody>('/experiments', { name: name(), algo_name: 'Instant', dataset_key: 'example', axes: { dataset_key: ['example'] }, repeats: 510, run: true });
+    expect(created.status).toBe(201);
+    const done = await waitFor(created.body.id, (e) => e.counts.COMPLETE === 510, 120_000);
+    const ids = ((await get<{ id: string }[]>(`/experiments/${created.body.id}/results`)).body as { id: string }[]).map((r) => r.id);
+    expect(done.summary!.fronts.length).toBeGreaterThan(0);
+    for (const f of done.summary!.fronts) expect(f.ids).toEqual(ids);
+    // The first created wins a tie.
+    for (const b of Object.values(done.summary!.best)) expect(b.id).toBe(ids[0]);
+  }, 180_000);
+
   it('stores nothing when any combination is invalid, and lists every invalid value', async () => {
     const before = await scenarioCount();
     const reply = await post<ErrorBody>('/experiments', {
