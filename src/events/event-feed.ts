@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { EventLog } from '../store/event-log.js';
 import type { LoggedEvent } from '../store/event-types.js';
+import { CoalescedTask } from '../async/coalesced-task.js';
 
 /** Where a subscription's events go (an SSE response). */
 export interface FeedSink {
@@ -46,12 +47,10 @@ export class EventFeed {
   private cursor = 0;
   private recent: { event: LoggedEvent; frame: string }[] = [];
   private readonly bySession = new Map<string, Set<Subscription>>();
-  private reading: Promise<void> | undefined;
-  private readAgain = false;
+  private readonly reader = new CoalescedTask(() => this.readNew());
   private heartbeat: NodeJS.Timeout | undefined;
   private poller: NodeJS.Timeout | undefined;
   private readonly memoryEvents: number;
-  private closed = false;
 
   constructor(
     private readonly eventLog: EventLog,
@@ -96,18 +95,7 @@ export class EventFeed {
 
   /** New events may be committed: read them (coalesced; one read at a time). */
   poke(): void {
-    if (this.closed) return;
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = this.readNew().finally(() => {
-      this.reading = undefined;
-      if (this.readAgain) {
-        this.readAgain = false;
-        this.poke();
-      }
-    });
+    this.reader.ask();
   }
 
   /**
@@ -138,7 +126,7 @@ export class EventFeed {
 
   /** Ends every subscription (their clients reconnect elsewhere with Last-Event-ID) and stops reading. */
   close(): void {
-    this.closed = true;
+    void this.reader.stop();
     clearInterval(this.heartbeat);
     clearInterval(this.poller);
     this.endStreams();

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { NUMBERING_PAGE, type EventLog } from '../store/event-log.js';
+import { CoalescedTask } from '../async/coalesced-task.js';
 
 /** How often the log is checked for unnumbered events without being told (a lost notification). */
 const BACKSTOP_MS = 1_000;
@@ -19,8 +20,10 @@ const GATHER_MS = 4;
  * arrive meanwhile make it go round once more. Calls of several processes serialize in the database.
  */
 export class EventNumbering {
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly numbering = new CoalescedTask(
+    () => delay(GATHER_MS).then(() => this.numberAll()),
+    (err) => this.log.warn({ err }, 'could not number new events yet; retrying'),
+  );
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -36,27 +39,13 @@ export class EventNumbering {
   }
 
   request(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = delay(GATHER_MS)
-      .then(() => this.numberAll())
-      .catch((err: unknown) => this.log.warn({ err }, 'could not number new events yet; retrying'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.request();
-        }
-      });
+    this.numbering.ask();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.numbering.stop();
   }
 
   private async numberAll(): Promise<void> {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../store/database.js';
 import type { StoreDialect } from '../store/dialect.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from '../store/webhook-deliveries-repository.js';
+import { CoalescedTask } from '../async/coalesced-task.js';
 import type { AddressPolicy } from './address-policy.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './backoff.js';
 import { postToReceiver, systemResolver, type Resolver } from './receiver-request.js';
@@ -51,8 +52,10 @@ export class DeliveryDispatcher {
   private readonly timeoutMs: number;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
-  private running: Promise<void> | undefined;
-  private runAgain = false;
+  private readonly claiming = new CoalescedTask(
+    () => this.claimAndSend(),
+    (err) => this.options.log.warn({ err }, 'webhook dispatcher: could not claim deliveries; retrying'),
+  );
   private poller: NodeJS.Timeout | undefined;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private closed = false;
@@ -73,20 +76,7 @@ export class DeliveryDispatcher {
 
   /** Deliveries may be due: claim and send them (coalesced). */
   poke(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.runAgain = true;
-      return;
-    }
-    this.running = this.claimAndSend()
-      .catch((err: unknown) => this.options.log.warn({ err }, 'webhook dispatcher: could not claim deliveries; retrying'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.runAgain) {
-          this.runAgain = false;
-          this.poke();
-        }
-      });
+    this.claiming.ask();
   }
 
   /** Stops claiming; requests in flight are abandoned and their deliveries released for a later try. */
@@ -95,7 +85,7 @@ export class DeliveryDispatcher {
     clearInterval(this.poller);
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.abort.abort();
-    await this.running;
+    await this.claiming.stop();
     await Promise.all(this.inFlight.values());
   }
 
