@@ -12,6 +12,7 @@ import { SPARE_LOADED, type SpareOrder } from './server-child.js';
 /** Resolves with the supervisor's next order; rejects when the supervisor went away without giving it. */
 function order(expected: SpareOrder): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (!process.connected) return reject(new Error('not needed'));
     const heard = (message: unknown) => {
       if (message !== expected) return;
       process.off('disconnect', gone);
@@ -38,7 +39,8 @@ async function spare(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const domain = await loadDomain(settings.domain);
-  process.send!(SPARE_LOADED);
+  // A supervisor gone meanwhile is seen by the next order (the callback keeps a closed channel from throwing).
+  process.send?.(SPARE_LOADED, () => {});
   try {
     await order('serve');
   } catch {

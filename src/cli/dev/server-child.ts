@@ -62,9 +62,12 @@ export class SpareServer {
     this.order('serve');
   }
 
-  /** Ends a spare that will not serve (its domain is outdated, or dev is stopping). */
+  /**
+   * Ends a spare that will not serve (its domain is outdated, or dev is stopping). It has not opened
+   * the store, so it is killed outright: a domain stuck in its import must not hold the reload.
+   */
   async discard(): Promise<void> {
-    if (this.child.connected) this.child.disconnect();
+    this.child.kill('SIGKILL');
     await exited(this.child);
   }
 
@@ -72,7 +75,9 @@ export class SpareServer {
     try {
       if (this.child.pid !== undefined) setPriority(this.child.pid, niceness);
     } catch {
-      // Gone already, or not allowed to raise its priority back (an unprivileged user): it only runs slower.
+      // Gone already, or not allowed to raise its priority back (only a privileged user may): the
+      // spare, and the server it becomes, then keep the low priority; they still run, more slowly
+      // when the machine is busy.
     }
   }
 
