@@ -148,7 +148,14 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
     expect(answer.status).toBe(413);
     expect(answer.body.code).toBe('UPLOAD_TIME_LIMIT');
     expect(await storedDatasets(timeLimited)).toBe(before);
-    expect((await small(timeLimited, 'after-time-limit')).status).toBe(200);
+    // The stopped upload's thread is gone and a new one starts for the next upload. That start counts
+    // against the same 1 s limit, and on a busy machine it alone can pass it: such a refusal is retried.
+    // A thread still held by the stopped upload would never answer 200.
+    let after = await small(timeLimited, 'after-time-limit');
+    for (let attempt = 1; attempt < 5 && after.status === 413 && after.body.code === 'UPLOAD_TIME_LIMIT'; attempt++) {
+      after = await small(timeLimited, `after-time-limit-${attempt}`);
+    }
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
   }, 120_000);
 
   it('answers a small upload within 2 s while two slow uploads hold both threads (the express thread), and turns a large one away with 503 UPLOAD_BUSY', async () => {
