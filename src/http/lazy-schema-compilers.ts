@@ -20,10 +20,14 @@ type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
  */
 export class LazySchemaCompilers {
   private readonly pending = new Set<() => unknown>();
+  // One selector each, as Fastify keeps them: the ajv one pools its Ajv instances across the scopes
+  // that ask for a compiler.
+  private readonly ajvSelector = ValidatorSelector();
+  private readonly stringifySelector = SerializerSelector();
 
   /** Fastify's own ajv validators (the same options, the same pool), each compiled when first needed. */
   readonly validators: ValidatorFactory = (externalSchemas, options) => {
-    const compile = ValidatorSelector()(externalSchemas, options) as unknown as (route: unknown) => Validator;
+    const compile = this.ajvSelector(externalSchemas, options) as unknown as (route: unknown) => Validator;
     const lazyCompile = (route: unknown): Validator => {
       const ensure = this.deferred(() => compile(route));
       // Fastify reads a failed ajv validator's `errors` from the function it was given.
@@ -40,7 +44,7 @@ export class LazySchemaCompilers {
 
   /** Fastify's own fast-json-stringify serializers, each compiled when first needed. */
   readonly serializers: SerializerFactory = (externalSchemas, options) => {
-    const compile = SerializerSelector()(externalSchemas, options);
+    const compile = this.stringifySelector(externalSchemas, options);
     return (route) => {
       const ensure = this.deferred<Serializer>(() => compile(route));
       return (doc: unknown) => ensure()(doc);

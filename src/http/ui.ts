@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../errors.js';
 import type { RouteOptions } from './services.js';
@@ -30,9 +31,11 @@ const TYPES: Record<string, string> = {
 interface Asset {
   readonly type: string;
   readonly body: Buffer;
-  /** The body gzipped (made on first call), or null where compression does not pay. */
-  gzip(): Buffer | null;
+  /** The body gzipped (made on first call, off the event loop), or null where compression does not pay. */
+  gzipped(): Promise<Buffer | null>;
 }
+
+const gzipAsync = promisify(gzip);
 
 /** Where the built app is: beside the sources (tsx) or beside dist/ (compiled). */
 export function findUiBuild(): string | null {
@@ -45,8 +48,8 @@ export function findUiBuild(): string | null {
 
 function asset(type: string, body: Buffer): Asset {
   const compressible = !type.startsWith('image/png') && !type.startsWith('font/') && body.length > 512;
-  let gzipped: Buffer | undefined;
-  return { type, body, gzip: () => (compressible ? (gzipped ??= gzipSync(body, { level: 9 })) : null) };
+  let made: Promise<Buffer> | undefined;
+  return { type, body, gzipped: async () => (compressible ? (made ??= gzipAsync(body, { level: 9 })) : null) };
 }
 
 function loadAssets(dir: string): Map<string, Asset> {
@@ -62,12 +65,12 @@ function loadAssets(dir: string): Map<string, Asset> {
   return assets;
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, file: Asset, cache: string) {
+async function send(request: FastifyRequest, reply: FastifyReply, file: Asset, cache: string) {
   const accepts = String(request.headers['accept-encoding'] ?? '');
   reply.header('content-type', file.type).header('cache-control', cache).header('vary', 'accept-encoding');
   reply.header('x-content-type-options', 'nosniff');
-  const gzip = /\bgzip\b/.test(accepts) ? file.gzip() : null;
-  if (gzip) return reply.header('content-encoding', 'gzip').send(gzip);
+  const gzipped = /\bgzip\b/.test(accepts) ? await file.gzipped() : null;
+  if (gzipped) return reply.header('content-encoding', 'gzip').send(gzipped);
   return reply.send(file.body);
 }
 
