@@ -150,7 +150,9 @@ async function listScenarios(client: ReturnType<typeof api>, sid: string): Promi
 
 const describeEvent = (e: SseEvent | undefined) => (e === undefined ? 'none' : `${e.type} #${e.id}${e.data.status === undefined ? '' : ` (status ${String(e.data.status)})`}`);
 
-describe.each(DIALECTS)('the event log across kill -9 of the server (%s)', (dialect) => {
+// The dialects run side by side: most of a round is one server process starting or a client waiting
+// for it, so two rounds share the machine's cores well (and expect comes from each test's context).
+describe.concurrent.each(DIALECTS)('the event log across kill -9 of the server (%s)', (dialect) => {
   let database: TestDatabase | undefined;
   let server: ServerProcess | undefined;
   const clients: LiveClient[] = [];
@@ -163,7 +165,7 @@ describe.each(DIALECTS)('the event log across kill -9 of the server (%s)', (dial
 
   it(
     `after ${KILL_POINTS.length} kills during ${SCENARIOS} runs, the log's last state event of every scenario is its stored status, and resumes deliver every event exactly once`,
-    async () => {
+    async ({ expect }) => {
       database = await createTestDatabase(dialect);
       const db = database;
       const args = ['--workers', '2', '--log-level', 'warn', ...(dialect === 'postgres' ? ['--database-url', db.url] : [])];
