@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { StoreDialect } from '../../src/store/dialect.js';
+import { adminQuery, TEMPLATE_ENV } from './postgres-template.js';
 
 /**
  * The store dialects every store and route suite runs against. PostgreSQL is not
@@ -24,14 +24,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database of the dialect: a temp SQLite file, or a new PostgreSQL database. */
+/**
+ * A fresh database of the dialect: a temp SQLite file, or a new PostgreSQL database. On PostgreSQL it is
+ * a copy of the run's migrated template when the global setup made one (the store and graphile-worker
+ * find their schemas current, as on a deployed server's second start); else it is empty.
+ */
 export async function createTestDatabase(dialect: StoreDialect): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'scenarist-test-'));
   if (dialect === 'sqlite') {
     return { url: `sqlite:${join(dir, 'test.db')}`, dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `scenarist_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  const template = process.env[TEMPLATE_ENV];
+  await adminQuery(POSTGRES_ADMIN_URL, `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
@@ -39,21 +44,7 @@ export async function createTestDatabase(dialect: StoreDialect): Promise<TestDat
     dir,
     drop: async () => {
       rmSync(dir, { recursive: true, force: true });
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      await adminQuery(POSTGRES_ADMIN_URL, `drop database if exists ${name} with (force)`);
     },
   };
-}
-
-async function adminQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  try {
-    await client.connect();
-  } catch (err) {
-    throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} is required by the test suite and is not reachable: ${(err as Error).message}`);
-  }
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createPostgresTemplate, TEMPLATE_ENV } from './postgres-template.js';
 import { providePostgres } from './test-postgres.js';
 
 /**
@@ -8,7 +9,8 @@ import { providePostgres } from './test-postgres.js';
  *   Building here (a few seconds) keeps a stale dist/ from ever being tested. tsc emits even when it
  *   reports type errors; those fail `npm run typecheck` in CI, so here they are only printed.
  * - The PostgreSQL suites need a server: the configured or local one, or an embedded one started
- *   here. Its URL reaches the test workers through the environment they inherit.
+ *   here. Its URL reaches the test workers through the environment they inherit, and so does the name
+ *   of the migrated template database that test databases are copied from (postgres-template.ts).
  */
 export default async function setup(): Promise<() => Promise<void>> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,5 +26,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   if (!dialects.includes('postgres')) return async () => {};
   const postgres = await providePostgres();
   process.env.SCENARIST_TEST_POSTGRES_URL = postgres.url;
-  return () => postgres.stop();
+  const template = await createPostgresTemplate(postgres.url);
+  process.env[TEMPLATE_ENV] = template.name;
+  return async () => {
+    await template.drop();
+    await postgres.stop();
+  };
 }

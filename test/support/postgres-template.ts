@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { runMigrations } from 'graphile-worker';
+import { openStore } from '../../src/store/store.js';
+
+/** The environment variable that hands the template's name from the global setup to the test workers. */
+export const TEMPLATE_ENV = 'SCENARIST_TEST_POSTGRES_TEMPLATE';
+
+/** Runs one statement as the admin user of `adminUrl` on a connection of its own. */
+export async function adminQuery(adminUrl: string, text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new Error(`PostgreSQL at ${adminUrl} is required by the test suite and is not reachable: ${(err as Error).message}`);
+  }
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface PostgresTemplate {
+  readonly name: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database migrated once per test run, which every test database is copied from. A fresh database
+ * used to run the store's migrations and graphile-worker's on its first open: about 0.6 s of a
+ * PostgreSQL test database's 0.75 s, measured on the 2-core CI machine, against 0.35 s for a copy of
+ * this template. The name is random, so that test runs sharing a cluster never copy each other's.
+ */
+export async function createPostgresTemplate(adminUrl: string): Promise<PostgresTemplate> {
+  const name = `scenarist_template_${randomBytes(6).toString('hex')}`;
+  await adminQuery(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+  try {
+    const store = await openStore(url.href);
+    await store.close();
+    await runMigrations({ connectionString: url.href, logger: undefined });
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  return { name, drop };
+}
