@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { runMigrations } from 'graphile-worker';
+import { Logger, runMigrations } from 'graphile-worker';
 import { openStore } from '../../src/store/store.js';
 
 /** The environment variable that hands the template's name from the global setup to the test workers. */
@@ -41,7 +41,7 @@ export async function createPostgresTemplate(adminUrl: string): Promise<Postgres
   try {
     const store = await openStore(url.href);
     await store.close();
-    await runMigrations({ connectionString: url.href, logger: undefined });
+    await runMigrations({ connectionString: url.href, logger: new Logger(() => () => {}) });
   } catch (err) {
     await drop();
     throw err;
