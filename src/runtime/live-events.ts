@@ -4,7 +4,6 @@ import type { Store } from '../store/store.js';
 import type { AddressPolicy } from '../webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
-import { EventChannel } from '../store/postgres/event-channel.js';
 import { EventFeed } from '../events/event-feed.js';
 import { EventLog } from '../store/event-log.js';
 import { EventNumbering } from '../events/event-numbering.js';
@@ -59,9 +58,10 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
   recorder.follow(events);
   const unfollow = COMMITTED_RUN_EVENTS.map((name) => events.on(name, committed));
   await feed.start();
+  // Loaded only on PostgreSQL: a SQLite server never pays for the pg driver (as in openStore).
   const channel = local
     ? undefined
-    : new EventChannel(databaseUrl, log, (notice) => {
+    : new (await import('../store/postgres/event-channel.js')).EventChannel(databaseUrl, log, (notice) => {
         feed.poke();
         if (notice.deliveries > 0) dispatcher.poke();
       });
