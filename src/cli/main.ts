@@ -4,8 +4,6 @@ import { StoreLockedError } from '../store/sqlite/store-lock.js';
 import type { Settings } from '../config/settings.js';
 import { settingsFromEnv, settingsFromFile } from '../config/sources.js';
 import { flagsHelp, parseFlags, SERVE_FLAGS, type CommandDeclaration } from './flags.js';
-import { serve } from './serve.js';
-import { migrate } from './migrate.js';
 
 const USAGE = `Usage: scenarist <command> [flags]
 
@@ -47,6 +45,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
           const { domainTypechecks } = await import('./dev/check-domain.js');
           if (!domainTypechecks(settings.domain)) return 2;
         }
+        // Each command loads what it runs, once its flags and settings are known to be good: the server's
+        // modules are about a second of start-up that `--help`, `token` or a bad setting need not pay.
+        const { serve } = await import('./serve.js');
         return await serve(settings);
       }
       case 'dev': {
@@ -59,7 +60,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       case 'migrate': {
         const flags = parseFlags(rest, MIGRATE_COMMAND);
         if (flags.help) return printHelp('migrate', MIGRATE_COMMAND);
-        return await migrate(settingsFrom(flags, env));
+        const settings = settingsFrom(flags, env);
+        const { migrate } = await import('./migrate.js');
+        return await migrate(settings);
       }
       case 'worker': {
         const { worker, WORKER_COMMAND } = await import('./worker.js');
