@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { Piscina } from 'piscina';
+import { threadEntry } from '../../async/thread-entry.js';
 import { badInput, ScenaristError } from '../../errors.js';
 import type { IngestRunner, RunOptions } from './ingest-runner.js';
 import { unwrapOutcome } from './ingest-runner.js';
@@ -50,9 +51,9 @@ const CLIENT_GONE = Symbol('client gone');
  * progress with the thread's store connection; the next upload gets a fresh thread.
  */
 export function createIngestPool(options: IngestPoolOptions): IngestRunner {
-  const fromSources = import.meta.url.endsWith('.ts');
+  const entry = threadEntry(import.meta.url, 'ingest-worker');
   const pool = new Piscina<IngestTask, TaskOutcome<TaskResult<IngestTask>>>({
-    filename: new URL(`./ingest-worker.${fromSources ? 'ts' : 'js'}`, import.meta.url).href,
+    filename: entry.filename,
     minThreads: 0,
     maxThreads: options.threads + options.expressThreads,
     idleTimeout: options.idleTimeoutMs,
@@ -60,7 +61,7 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
     atomics: 'async',
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
     workerData: { databaseUrl: options.databaseUrl, domain: options.domain, maxFieldBytes: options.maxFieldBytes } satisfies IngestWorkerConfig,
-    ...(fromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
+    ...(entry.execArgv ? { execArgv: entry.execArgv } : {}),
   });
   const slots = new PoolSlots({ shared: options.threads, express: options.expressThreads }, options.threads * WAITING_PER_THREAD, options.queueWaitMs, options.work);
 

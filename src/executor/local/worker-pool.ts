@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import { threadEntry } from '../../async/thread-entry.js';
 import type { RunOutcome } from '../run/job.js';
 import type { WorkerConfig, WorkerTask } from './worker-task.js';
 
@@ -8,15 +9,11 @@ export interface WorkerPool {
   destroy(): Promise<void>;
 }
 
-/**
- * A pool of `threads` worker threads running `worker-entry`, started at once. From `dist/` the entry
- * is the compiled `.js`; under vitest the sources run as `.ts`, so the threads load tsx to import them.
- */
+/** A pool of `threads` worker threads running `worker-entry` (see `threadEntry` for which file), started at once. */
 export function createWorkerPool(threads: number, config: WorkerConfig): WorkerPool {
-  const fromSources = import.meta.url.endsWith('.ts');
-  const filename = new URL(`./worker-entry.${fromSources ? 'ts' : 'js'}`, import.meta.url).href;
+  const entry = threadEntry(import.meta.url, 'worker-entry');
   return new Piscina<WorkerTask, RunOutcome>({
-    filename,
+    filename: entry.filename,
     // Every thread starts with the pool (the executor creates it once a scenario exists) and stays:
     // each holds the loaded domain, a store connection and the dataset cache, loaded as it starts.
     minThreads: threads,
@@ -26,6 +23,6 @@ export function createWorkerPool(threads: number, config: WorkerConfig): WorkerP
     // 'async' lets a thread's event loop run between tasks (store connections, log flushing).
     atomics: 'async',
     workerData: config,
-    ...(fromSources ? { execArgv: [...process.execArgv, '--import', 'tsx'] } : {}),
+    ...(entry.execArgv ? { execArgv: entry.execArgv } : {}),
   });
 }

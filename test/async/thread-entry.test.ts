@@ -1,0 +1,37 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COMPILED_ROOT_ENV, threadEntry } from '../../src/async/thread-entry.js';
+
+describe('threadEntry', () => {
+  // A checkout: src/pool/starter.ts, and a build of it in dist/ with the compiled entry.
+  const root = mkdtempSync(join(tmpdir(), 'scenarist-thread-entry-'));
+  mkdirSync(join(root, 'src', 'pool'), { recursive: true });
+  mkdirSync(join(root, 'dist', 'src', 'pool'), { recursive: true });
+  writeFileSync(join(root, 'dist', 'src', 'pool', 'entry.js'), '');
+  const source = pathToFileURL(join(root, 'src', 'pool', 'starter.ts')).href;
+  const built = { [COMPILED_ROOT_ENV]: join(root, 'dist') };
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('starts a thread of the compiled code on the compiled entry beside it', () => {
+    const compiled = pathToFileURL(join(root, 'dist', 'src', 'pool', 'starter.js')).href;
+    expect(threadEntry(compiled, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href });
+  });
+
+  it("starts a thread of the sources on the build's twin of the entry when a build is named", () => {
+    expect(threadEntry(source, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href });
+  });
+
+  it('imports the TypeScript entry through tsx when no build is named, or the build lacks the entry', () => {
+    const typescript = { filename: pathToFileURL(join(root, 'src', 'pool', 'entry.ts')).href, execArgv: [...process.execArgv, '--import', 'tsx'] };
+    expect(threadEntry(source, 'entry', {})).toEqual(typescript);
+    const otherBuild = mkdtempSync(join(tmpdir(), 'scenarist-thread-entry-other-'));
+    try {
+      expect(threadEntry(source, 'entry', { [COMPILED_ROOT_ENV]: join(otherBuild, 'dist') })).toEqual(typescript);
+    } finally {
+      rmSync(otherBuild, { recursive: true, force: true });
+    }
+  });
+});
