@@ -93,7 +93,8 @@ describe.each(DIALECTS)('POST .../scenarios/{id}/cancel on %s', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('the run time limit on %s', (dialect) => {
+// The two dialects side by side: each test mostly waits out the limit.
+describe.concurrent.each(DIALECTS)('the run time limit on %s', (dialect) => {
   let t: TestApp;
   let s: ScenarioClient;
   beforeAll(async () => {
@@ -104,7 +105,7 @@ describe.each(DIALECTS)('the run time limit on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  it('ends a run past its limit FAILED with code TIME_LIMIT, and the session runs its next scenario', async () => {
+  it('ends a run past its limit FAILED with code TIME_LIMIT, and the session runs its next scenario', async ({ expect }) => {
     const endless = await s.started({ tag: 'endless', ...LONG_SLEEP });
     const next = await s.started({ tag: 'after the limit', algo_name: 'Instant' });
     expect((await s.waitFor(endless.id)).status).toBe('FAILED');
