@@ -24,7 +24,10 @@ export class LazySchemaCompilers {
   // that ask for a compiler.
   private readonly ajvSelector = ValidatorSelector();
   private readonly stringifySelector = SerializerSelector();
-  /** Serializers by the shared schemas and options they are built with (as JSON), then by schema object. */
+  /**
+   * Serializers by the shared schemas and options they are built with (as JSON: the app gives the
+   * serializer no function-valued options), then by schema object.
+   */
   private readonly serializersByContext = new Map<string, { readonly compile: ReturnType<SerializerFactory>; readonly bySchema: WeakMap<object, () => Serializer> }>();
 
   /** Fastify's own ajv validators (the same options, the same pool), each compiled when first needed. */
