@@ -103,9 +103,13 @@ export class ScenarioService {
    */
   async statusByPath(sessionRef: string, id: string, resolveSession: (ref: string) => Promise<{ id: string }>): Promise<StatusView> {
     if (this.deps.statusCache) return this.status({ sessionId: (await resolveSession(sessionRef)).id, id });
+    // The live run is looked at before the read, as `status` does: a run of this process leaves memory
+    // only once its end is committed. Looked at after, a run that ended during the read was answered
+    // from a row read before that commit, with the progress last flushed: lower than a poll before had
+    // seen (found by the suite under CPU stress, on PostgreSQL).
+    const live = this.deps.executor.live(id);
     const record = await this.repo.statusBySessionRef(sessionRef, id);
     if (!record) return this.status({ sessionId: (await resolveSession(sessionRef)).id, id });
-    const live = this.deps.executor.live(id);
     return live && live.sessionId === record.sessionId ? liveStatus(id, live) : statusView(record);
   }
 
