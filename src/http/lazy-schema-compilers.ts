@@ -64,11 +64,14 @@ export class LazySchemaCompilers {
     }
     const { compile, bySchema } = scope;
     return (route) => {
-      const schema = route.schema;
-      const shared = typeof schema === 'object' && schema !== null ? bySchema.get(schema) : undefined;
-      const ensure = shared ?? this.deferred<Serializer>(() => compile(route));
-      if (shared === undefined && typeof schema === 'object' && schema !== null) bySchema.set(schema, ensure);
-      return (doc: unknown) => ensure()(doc);
+      const schema = typeof route.schema === 'object' && route.schema !== null ? route.schema : undefined;
+      let ensure = schema && bySchema.get(schema);
+      if (ensure === undefined) {
+        ensure = this.deferred<Serializer>(() => compile(route));
+        if (schema) bySchema.set(schema, ensure);
+      }
+      const compiled = ensure;
+      return (doc: unknown) => compiled()(doc);
     };
   };
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StoreDialect } from '../../src/store/dialect.js';
-import { adminQuery, TEMPLATE_ENV } from './postgres-template.js';
+import { adminQuery, databaseUrl, TEMPLATE_ENV } from './postgres-template.js';
 
 /**
  * The store dialects every store and route suite runs against. PostgreSQL is not
@@ -37,10 +37,8 @@ export async function createTestDatabase(dialect: StoreDialect): Promise<TestDat
   const name = `scenarist_test_${randomBytes(6).toString('hex')}`;
   const template = process.env[TEMPLATE_ENV];
   await adminQuery(POSTGRES_ADMIN_URL, `create database ${name}${template ? ` template ${template}` : ''}`);
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    url: url.href,
+    url: databaseUrl(POSTGRES_ADMIN_URL, name),
     dir,
     drop: async () => {
       rmSync(dir, { recursive: true, force: true });

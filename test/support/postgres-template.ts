@@ -21,6 +21,13 @@ export async function adminQuery(adminUrl: string, text: string): Promise<void> 
   }
 }
 
+/** The URL of database `name` on the server of `adminUrl`, as the same user. */
+export function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
 export interface PostgresTemplate {
   readonly name: string;
   drop(): Promise<void>;
@@ -35,13 +42,12 @@ export interface PostgresTemplate {
 export async function createPostgresTemplate(adminUrl: string): Promise<PostgresTemplate> {
   const name = `scenarist_template_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const url = databaseUrl(adminUrl, name);
   const drop = () => adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
   try {
-    const store = await openStore(url.href);
+    const store = await openStore(url);
     await store.close();
-    await runMigrations({ connectionString: url.href, logger: new Logger(() => () => {}) });
+    await runMigrations({ connectionString: url, logger: new Logger(() => () => {}) });
   } catch (err) {
     await drop();
     throw err;
