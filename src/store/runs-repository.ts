@@ -144,8 +144,6 @@ type ClaimTarget = 'id' | 'head-of-session';
 interface ClaimShape {
   readonly leased: boolean;
   readonly target: ClaimTarget;
-  /** PostgreSQL: the claim commits without waiting for the WAL flush (see `claimWhere`). */
-  readonly unflushed: boolean;
 }
 
 /**
@@ -153,7 +151,7 @@ interface ClaimShape {
  * the queue is its oldest QUEUED scenario (by `queue_order`), whatever its session.
  */
 const claimQuery = preparedByShape(
-  (shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.unflushed}`,
+  (shape: ClaimShape) => `${shape.leased}:${shape.target}`,
   (db, shape, v: { id: string; sessionId: string; runToken: string; leaseMs: number; seed: number }) => {
     const start = change('start');
     const update = db.updateTable('scenarios').set((eb) => ({
@@ -176,10 +174,7 @@ const claimQuery = preparedByShape(
               eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
             )
             .where('session_id', '=', v.sessionId);
-    // An uncorrelated condition, evaluated once before any row is read; set_config(..., true) lasts
-    // until the end of this statement's own transaction.
-    const committed = shape.unflushed ? targeted.where(sql<boolean>`(select set_config('synchronous_commit', 'off', true)) is not null`) : targeted;
-    return committed
+    return targeted
       .where('status', 'in', start.from)
       .where(noneProcessingInSession)
       .returning([
@@ -256,6 +251,8 @@ export class RunsRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: StoreDialect,
+    /** Where claims are written: on PostgreSQL, connections whose commits do not wait for the WAL flush. */
+    private readonly claims: Kysely<Database> = db,
   ) {}
 
   /**
@@ -330,16 +327,17 @@ export class RunsRepository {
   }
 
   /**
-   * On PostgreSQL a claim commits without waiting for its WAL flush: every flushed commit costs a disk
-   * sync, and a run makes several. Only a crash of the database server itself can lose it, and then
-   * the scenario is simply QUEUED again (as an interrupted run would be): whatever the run writes
-   * later needs the lost claim's token and is refused, and anything logged after the claim (its
-   * `started` event, its completion) flushes the WAL up to and including the claim.
+   * On PostgreSQL a claim commits without waiting for its WAL flush (on the `claims` connections):
+   * every flushed commit costs a disk sync, and a run makes several. Only a crash of the database
+   * server itself can lose it, and then it is lost with its `started` event (written in the same
+   * transaction) and the scenario is simply QUEUED again, as an interrupted run would be: whatever
+   * the run writes later needs the lost claim's token and is refused. The run's completion is
+   * flushed, and flushes the WAL up to and including the claim.
    */
   private async claimWhere(target: ClaimTarget, at: { id: string; sessionId: string }, runToken: string, leaseMs: number | undefined): Promise<ClaimedRow | undefined> {
-    const shape = { leased: leaseMs !== undefined, target, unflushed: this.dialect === 'postgres' };
+    const shape = { leased: leaseMs !== undefined, target };
     const seed = newSeed();
-    const row = (await claimQuery(this.db, shape, { ...at, runToken, leaseMs: leaseMs ?? 0, seed })).rows[0];
+    const row = (await claimQuery(this.claims, shape, { ...at, runToken, leaseMs: leaseMs ?? 0, seed })).rows[0];
     // The claim always sets started_at and seed; the column types allow null for rows that never started.
     return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString(), seed: row.seed ?? seed };
   }

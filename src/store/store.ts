@@ -42,15 +42,16 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
   // Before the database is touched: a refused second process must not migrate or write anything.
   const lock = dialect === 'sqlite' && options.owner ? (await import('./sqlite/store-lock.js')).lockSqliteStore(databaseUrl.slice('sqlite:'.length)) : undefined;
   // Each driver is loaded only when used: a SQLite deployment never pays for pg, nor the reverse.
-  const db =
-    dialect === 'sqlite'
-      ? (await import('./sqlite/sqlite-connection.js')).openSqlite(databaseUrl.slice('sqlite:'.length))
-      : (await import('./postgres/postgres-connection.js')).openPostgres(databaseUrl, options.maxConnections);
+  const { db, unflushed } = dialect === 'sqlite' ? await openSqliteStore(databaseUrl) : await openPostgresStore(databaseUrl, options.maxConnections);
+  const destroy = async () => {
+    await db.destroy();
+    if (unflushed !== db) await unflushed.destroy();
+    lock?.release();
+  };
   try {
     if (options.migrate !== false) await migrateToLatest(db as Kysely<unknown>, dialect);
   } catch (err) {
-    await db.destroy();
-    lock?.release();
+    await destroy();
     throw err;
   }
   return {
@@ -59,12 +60,30 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     sessions: new SessionsRepository(db),
     datasets: new DatasetsRepository(db),
     scenarios: new ScenariosRepository(db),
-    runs: new RunsRepository(db, dialect),
+    runs: new RunsRepository(db, dialect, unflushed),
     experiments: new ExperimentsRepository(db),
     lock,
-    close: async () => {
-      await db.destroy();
-      lock?.release();
-    },
+    close: destroy,
+  };
+}
+
+/** The handles a store writes through: `unflushed` is for the writes a database crash may lose harmlessly. */
+interface Connections {
+  readonly db: Kysely<Database>;
+  readonly unflushed: Kysely<Database>;
+}
+
+async function openSqliteStore(databaseUrl: string): Promise<Connections> {
+  const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(databaseUrl.slice('sqlite:'.length));
+  // SQLite commits are not flushed one by one anyway (`synchronous = NORMAL`): one handle serves both.
+  return { db, unflushed: db };
+}
+
+async function openPostgresStore(databaseUrl: string, maxConnections: number | undefined): Promise<Connections> {
+  const { openPostgres } = await import('./postgres/postgres-connection.js');
+  return {
+    db: openPostgres(databaseUrl, { maxConnections }),
+    // Claims only (see RunsRepository): a few connections, opened when first used.
+    unflushed: openPostgres(databaseUrl, { maxConnections: 3, unflushed: true }),
   };
 }

@@ -1,3 +1,4 @@
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 
 /** A statement becomes named once it has run this many times: the hot paths repeat theirs at once. */
@@ -35,15 +36,48 @@ export class StatementNames {
 }
 
 /**
- * Makes `client` run its repeated statements as named ones. Kysely calls `query(text, values)`; that
- * one form is rewritten to `query({ name, text, values })`, every other call goes through unchanged.
+ * A pg pool as Kysely sees it, whose clients run repeated statements as named ones. It wraps the
+ * pool and its clients (the driver itself is left as it is): Kysely calls `query(text, values)` and
+ * `query(cursor)`; the first form runs under the text's name once it has one.
  */
-export function nameRepeatedStatements(client: pg.PoolClient, names: StatementNames): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as { query: unknown }).query = (...args: unknown[]) => {
-    const [text, values] = args;
-    const withValues = args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0;
-    const name = withValues ? names.nameOf(text) : undefined;
-    return name === undefined ? query(...args) : query({ name, text, values });
-  };
+export class NamingPool implements PostgresPool {
+  private readonly clients = new WeakMap<pg.PoolClient, NamingClient>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly names: StatementNames = new StatementNames(),
+  ) {}
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.pool.connect();
+    // One wrapper per pooled client: Kysely keeps its connection object per client it is given.
+    let named = this.clients.get(client);
+    if (named === undefined) this.clients.set(client, (named = new NamingClient(client, this.names)));
+    return named;
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+class NamingClient implements PostgresPoolClient {
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly names: StatementNames,
+  ) {}
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query<R>(what: string | PostgresCursor<R>, parameters?: readonly unknown[]): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (typeof what !== 'string') return this.client.query(what as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
+    const values = [...(parameters ?? [])];
+    const name = values.length > 0 ? this.names.nameOf(what) : undefined;
+    const result = name === undefined ? this.client.query(what, values) : this.client.query({ name, text: what, values });
+    return result as unknown as Promise<PostgresQueryResult<R>>;
+  }
+
+  release(): void {
+    this.client.release();
+  }
 }

@@ -1,21 +1,32 @@
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../database.js';
-import { nameRepeatedStatements, StatementNames } from './named-statements.js';
+import { NamingPool } from './named-statements.js';
 import { ReadRetryingPostgresDialect } from './read-retry.js';
 
+export const APPLICATION_NAME = 'scenarist';
+export const UNFLUSHED_APPLICATION_NAME = 'scenarist-unflushed';
+
+export interface PostgresConnectionOptions {
+  readonly maxConnections?: number;
+  /**
+   * Commits on these connections do not wait for the WAL flush (`synchronous_commit = off`, set for
+   * the whole session when it connects). Only for writes whose loss in a crash of the database server
+   * is harmless (see the store's `unflushed`).
+   */
+  readonly unflushed?: boolean;
+}
+
 /** A pooled PostgreSQL connection; a read on a connection that died is run once more on a fresh one. */
-export function openPostgres(url: string, maxConnections = 10): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections });
+export function openPostgres(url: string, { maxConnections = 10, unflushed = false }: PostgresConnectionOptions = {}): Kysely<Database> {
+  // Named so that an operator tells the two kinds apart in pg_stat_activity.
+  const session = unflushed ? { application_name: UNFLUSHED_APPLICATION_NAME, options: '-c synchronous_commit=off' } : { application_name: APPLICATION_NAME };
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections, ...session });
   // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   // A checked-out client whose server connection ends between two queries emits 'error' with no
   // listener (the pool only listens to idle clients), which would crash the process. The query in
   // flight, if any, is rejected anyway, and the pool drops the client when it is released.
-  const names = new StatementNames();
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
-    nameRepeatedStatements(client, names);
-  });
-  return new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool }) });
+  pool.on('connect', (client) => client.on('error', () => {}));
+  return new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool: new NamingPool(pool) }) });
 }
