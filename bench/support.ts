@@ -27,15 +27,16 @@ async function freePort(): Promise<number> {
 
 /**
  * Starts `scenarist serve` from dist/ (run `npm run build` first) on a fresh data directory. `root`
- * is the checkout whose `bin/` and `dist/` run (another build, to compare two versions in one run).
+ * is the checkout whose `bin/` and `dist/` run (another build, to compare two versions in one run);
+ * `env` is added to the process environment (a benchmark switching speed layers off).
  */
-export async function startScenarist(args: readonly string[] = [], root = REPO_ROOT): Promise<BenchServer> {
+export async function startScenarist(args: readonly string[] = [], root = REPO_ROOT, env: NodeJS.ProcessEnv = {}): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-bench-'));
   const child = spawn(
     process.execPath,
     [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } },
   );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {

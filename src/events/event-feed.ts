@@ -42,6 +42,9 @@ const PAGE = 1_000;
  * reach every subscriber in id order. A wake-up (`poke`) comes from this process's commits (SQLite)
  * or a PostgreSQL notification; a slow poll is the backstop. A subscription first replays its session's
  * events after its resume id, from memory when recent enough, else from the log, then goes live.
+ * Without subscribers nobody waits for an event, so a wake-up reads nothing: the poll reads what
+ * came meanwhile in pages, and a new subscription first reads up to the end of the log (a commit
+ * costs no read on the HTTP thread until someone listens).
  */
 export class EventFeed {
   private cursor = 0;
@@ -64,7 +67,7 @@ export class EventFeed {
     this.cursor = await this.eventLog.lastId();
     this.heartbeat = setInterval(() => this.each((s) => s.held === undefined && s.sink.ping()), this.options.heartbeatMs ?? 15_000);
     this.heartbeat.unref();
-    this.poller = setInterval(() => this.poke(), this.options.pollMs ?? 2_000);
+    this.poller = setInterval(() => this.reader.ask(), this.options.pollMs ?? 2_000);
     this.poller.unref();
   }
 
@@ -93,9 +96,9 @@ export class EventFeed {
     return slowest;
   }
 
-  /** New events may be committed: read them (coalesced; one read at a time). */
+  /** New events may be committed: read them (coalesced; one read at a time) if anyone listens. */
   poke(): void {
-    this.reader.ask();
+    if (this.bySession.size > 0) this.reader.ask();
   }
 
   /**
@@ -112,7 +115,13 @@ export class EventFeed {
       if (set.size === 0 && this.bySession.get(sessionId) === set) this.bySession.delete(sessionId);
     };
     try {
-      // Everything up to `upto` was read before this subscription existed; everything after reaches it live.
+      // Wake-ups read nothing while nobody listened: read to the end of the log first (the
+      // subscription is already listed, so commits meanwhile wake the reader), so that "from now on"
+      // means now and the replay comes from memory when it can.
+      this.reader.ask();
+      await this.reader.idle();
+      if (since === undefined) subscription.cursor = this.cursor;
+      // Everything up to `upto` has been read; everything after reaches the subscription live.
       const upto = this.cursor;
       if (subscription.cursor < upto) await this.replay(subscription, upto);
       for (const { event, frame } of subscription.held!) this.send(subscription, event, frame);

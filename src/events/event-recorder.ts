@@ -11,23 +11,12 @@ export interface EventRecorderOptions {
   readonly progressIntervalMs?: number;
   /** Called after each committed batch (SQLite: wake the SSE feed; PostgreSQL: number the events). */
   readonly onAppended?: () => void;
-  /**
-   * How long the first event of a batch waits for more before they are written together (4 ms). A
-   * `recorded()` barrier writes at once.
-   */
-  readonly batchWindowMs?: number;
 }
 
 /** Facts written in one transaction at most. */
 const MAX_BATCH = 1_000;
 /** Tries of one batch while the database is unreachable, 0.5 s apart and growing. */
 const WRITE_TRIES = 8;
-/**
- * A batch of events costs one transaction however many it holds. Concurrent runs report progress
- * in the same few milliseconds, so waiting that long for the next ones cuts the transactions
- * several-fold, while a subscriber hears of a report those few milliseconds later.
- */
-const BATCH_WINDOW_MS = 4;
 
 /** Run events after which a scenario's waiting progress report is out of date. */
 const LIFE_CYCLE_ENDS = ['run:queued', 'run:completed', 'run:failed', 'run:reset', 'run:deleted', 'run:cancelled'] as const;
@@ -52,8 +41,6 @@ export class EventRecorder {
   private readonly throttle: ProgressThrottle;
   private readonly unfollow: (() => void)[] = [];
   private closed = false;
-  /** Ends the wait of the batch being gathered at once (a barrier is waiting for it). */
-  private writeNow: (() => void) | undefined;
 
   constructor(
     private readonly eventLog: EventLog,
@@ -91,10 +78,11 @@ export class EventRecorder {
     }
     this.queue.push(facts);
     this.enqueued++;
-    // The first event waits for the batch window, so the events of every request and run settled
-    // meanwhile share one transaction (one commit, one notification) instead of a transaction each;
-    // whatever arrives while a batch is written forms the next one.
-    this.draining ??= this.gathered()
+    // Written once the current turn's code has run, so that the events it records (the progress of
+    // every run flushed by one tick) share one transaction; whatever arrives while a batch is
+    // written forms the next one. (Waiting a few milliseconds for more saved nothing measurable on
+    // any run path once life-cycle events moved to the outbox: docs/benchmarks.md, "Speed layers".)
+    this.draining ??= Promise.resolve()
       .then(() => this.drain())
       .finally(() => (this.draining = undefined));
   }
@@ -102,9 +90,7 @@ export class EventRecorder {
   /** Resolves once every event recorded before this call is committed (or given up). */
   recorded(): Promise<void> {
     if (this.settled >= this.enqueued) return Promise.resolve();
-    const committed = new Promise<void>((resolve) => this.waiters.push({ upto: this.enqueued, resolve }));
-    this.writeNow?.();
-    return committed;
+    return new Promise<void>((resolve) => this.waiters.push({ upto: this.enqueued, resolve }));
   }
 
   /** Writes what is waiting (throttled progress included) and stops following. */
@@ -113,18 +99,6 @@ export class EventRecorder {
     this.throttle.settleAll();
     this.closed = true;
     await this.recorded();
-  }
-
-  /** Resolves when the batch window has passed, or at once when a barrier asks for the events. */
-  private gathered(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.options.batchWindowMs ?? BATCH_WINDOW_MS);
-      function done(): void {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.writeNow = done;
-    }).finally(() => (this.writeNow = undefined));
   }
 
   private async drain(): Promise<void> {

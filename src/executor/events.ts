@@ -15,8 +15,11 @@ export interface RunRef {
 export interface RunEventMap {
   /** Now QUEUED: by a client's run, autorun, or a restart putting an interrupted run back. */
   'run:queued': RunRef & { readonly recovered: boolean };
-  /** Now PROCESSING; `attempt` counts starts since the client queued it (2 after one interruption). */
-  'run:started': RunRef & { readonly attempt: number };
+  /**
+   * Now PROCESSING; `attempt` counts starts since the client queued it (2 after one interruption).
+   * `algorithm` is the scenario's, as claimed (so that followers need not read it back).
+   */
+  'run:started': RunRef & { readonly attempt: number; readonly algorithm: string };
   /**
    * Live progress in [0, 1], batched (not every report of the algorithm), with its latest `ctx.report`
    * once it made one; also emitted when only the report changed.

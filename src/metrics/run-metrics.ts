@@ -14,8 +14,9 @@ interface Started {
 
 /**
  * Counts runs from the run events of this process (the typed listener the executor already feeds):
- * started, ended by final status, and their duration, each by algorithm. The events name the scenario
- * only, so its algorithm is read once per run, by primary key. Returns the function that stops.
+ * started, ended by final status, and their duration, each by algorithm. A start names its
+ * algorithm; a run that ends without a start here (cancelled while queued, or started by another
+ * process) has its algorithm read by primary key. Returns the function that stops.
  */
 export function followRuns(events: RunEvents, db: Kysely<Database>, metrics: ServiceMetrics): () => void {
   const running = new Map<string, Started>();
@@ -36,10 +37,9 @@ export function followRuns(events: RunEvents, db: Kysely<Database>, metrics: Ser
   };
 
   const stops = [
-    events.on('run:started', (ref) => {
-      const algorithm = algorithmOf(ref);
-      running.set(ref.scenarioId, { algorithm, at: performance.now() });
-      void algorithm.then((name) => metrics.runsStarted.inc({ algorithm: name }));
+    events.on('run:started', ({ scenarioId, algorithm }) => {
+      running.set(scenarioId, { algorithm: Promise.resolve(algorithm), at: performance.now() });
+      metrics.runsStarted.inc({ algorithm });
     }),
     events.on('run:completed', (ref) => ended(ref, 'complete')),
     events.on('run:failed', (event) => ended(event, event.code === 'CANCELLED' ? 'cancelled' : 'failed')),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
+import { speedLayerOn } from '../config/speed-layers.js';
 import { createIngestPool } from '../datasets/ingest/ingest-pool.js';
 import { DatasetService } from '../datasets/service.js';
 import { startServerEvents } from './live-events.js';
@@ -76,7 +77,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       : new LocalExecutor(executorOptions);
   // Memory answers status polls and session lookups only where no other process writes the store.
   const singleWriter = isSingleWriter(store.dialect);
-  const statusCache = singleWriter ? new StatusCache() : undefined;
+  const caches = singleWriter && speedLayerOn('caches');
+  const statusCache = caches ? new StatusCache() : undefined;
   statusCache?.follow(events);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });
   // Uploads and domain views run on these pools: off the HTTP thread, whatever the `workers` setting.
@@ -113,7 +115,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       },
       sessionRenamed: () => serverEvents.committed(),
     },
-    { cacheResolution: singleWriter },
+    { cacheResolution: caches },
   );
   const batch = new ScenarioBatchActions({ store, executor, statusCache });
   const experiments = new ExperimentService({ store, domain, executor, batch, statusCache, maxSize: settings.maxExperimentSize });
@@ -140,7 +142,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       scenarios,
       executor,
       eventFeed: serverEvents.feed,
-      webhooks: new WebhookService(store.db, webhookPolicy),
+      webhooks: new WebhookService(store.db, webhookPolicy, serverEvents.webhookPresence),
       metrics,
       readiness,
       views,

@@ -3,6 +3,8 @@ import type { RunEvents } from '../executor/events.js';
 import type { Store } from '../store/store.js';
 import type { AddressPolicy } from '../webhooks/address-policy.js';
 import { DeliveryDispatcher } from '../webhooks/delivery-dispatcher.js';
+import { WebhookPresence } from '../webhooks/webhook-presence.js';
+import { WebhooksRepository } from '../store/webhooks-repository.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { EventFeed } from '../events/event-feed.js';
 import { EventLog } from '../store/event-log.js';
@@ -24,6 +26,8 @@ export interface ServerEvents {
   readonly recorder: EventRecorder;
   readonly feed: EventFeed;
   readonly dispatcher: DeliveryDispatcher;
+  /** On SQLite, whether any webhook may exist (registrations tell it at once); undefined on PostgreSQL. */
+  readonly webhookPresence: WebhookPresence | undefined;
   /**
    * Something was committed that may have logged events (a dataset or session change): on SQLite,
    * read the log; on PostgreSQL, number the new events (which announces them to every process).
@@ -45,13 +49,14 @@ const COMMITTED_RUN_EVENTS = ['run:created', 'run:queued', 'run:started', 'run:c
 export async function startServerEvents({ store, events, log, databaseUrl, webhookPolicy }: LiveEventsDeps): Promise<ServerEvents> {
   const eventLog = new EventLog(store.db, store.dialect);
   const feed = new EventFeed(eventLog, { log });
-  const dispatcher = new DeliveryDispatcher({ db: store.db, dialect: store.dialect, log, policy: webhookPolicy });
   const local = store.dialect === 'sqlite';
+  const webhookPresence = local ? new WebhookPresence(new WebhooksRepository(store.db)) : undefined;
+  const dispatcher = new DeliveryDispatcher({ db: store.db, dialect: store.dialect, log, policy: webhookPolicy, presence: webhookPresence });
   const numbering = local ? undefined : new EventNumbering(eventLog, log);
   const committed = local
     ? coalesced(() => {
         feed.poke();
-        dispatcher.poke();
+        dispatcher.committed();
       })
     : () => numbering!.request();
   const recorder = new EventRecorder(eventLog, { log, onAppended: committed });
@@ -74,6 +79,7 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
     recorder,
     feed,
     dispatcher,
+    webhookPresence,
     committed,
     close: async () => {
       pruner.stop();

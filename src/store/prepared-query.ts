@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { speedLayerOn } from '../config/speed-layers.js';
 import type { Database } from './database.js';
 
 /**
@@ -48,7 +49,7 @@ function compile<P extends object, R>(db: Kysely<Database>, build: (values: P) =
 }
 
 /** Distinct shapes kept per database handle; past it a query is compiled for each call. */
-const SHAPES = 64;
+const SHAPES = speedLayerOn('compiled-queries') ? 64 : 0;
 
 /**
  * A query whose shape depends on a few known inputs (a list of states, how many sessions are

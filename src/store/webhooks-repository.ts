@@ -29,6 +29,11 @@ export interface DeliveryRow {
 export class WebhooksRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Whether any session has a webhook. */
+  async any(): Promise<boolean> {
+    return (await this.db.selectFrom('webhooks').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
   async countOf(sessionId: string): Promise<number> {
     const row = await this.db.selectFrom('webhooks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('session_id', '=', sessionId).executeTakeFirstOrThrow();
     return Number(row.n);

@@ -5,6 +5,7 @@ import type { StoreDialect } from '../store/dialect.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from '../store/webhook-deliveries-repository.js';
 import { CoalescedTask } from '../async/coalesced-task.js';
 import type { AddressPolicy } from './address-policy.js';
+import type { WebhookPresence } from './webhook-presence.js';
 import { MAX_ATTEMPTS, retryDelayMs } from './backoff.js';
 import { postToReceiver, systemResolver, type Resolver } from './receiver-request.js';
 import { DELIVERY_HEADER, EVENT_HEADER, sign, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature.js';
@@ -23,6 +24,8 @@ export interface DeliveryDispatcherOptions {
   readonly timeoutMs?: number;
   /** How often due deliveries are looked for without a wake-up (retries of other processes, restarts). */
   readonly pollMs?: number;
+  /** Where this process is the only writer (SQLite): whether a commit may have queued any delivery. */
+  readonly presence?: WebhookPresence;
 }
 
 /** One claimed delivery, with what is needed to send it. */
@@ -69,14 +72,24 @@ export class DeliveryDispatcher {
   }
 
   start(): void {
-    this.poller = setInterval(() => this.poke(), this.options.pollMs ?? 1_000);
+    this.poller = setInterval(() => void this.poll(), this.options.pollMs ?? 1_000);
     this.poller.unref();
-    this.poke();
+    void this.poll();
   }
 
   /** Deliveries may be due: claim and send them (coalesced). */
   poke(): void {
     this.claiming.ask();
+  }
+
+  /** This process committed events: their deliveries, if any, are due now. */
+  committed(): void {
+    if (this.options.presence?.mayExist() ?? true) this.poke();
+  }
+
+  private async poll(): Promise<void> {
+    await this.options.presence?.refresh().catch((err: unknown) => this.options.log.warn({ err }, 'webhook dispatcher: could not look for webhooks'));
+    this.poke();
   }
 
   /** Stops claiming; requests in flight are abandoned and their deliveries released for a later try. */

@@ -6,6 +6,7 @@ import type { Database } from '../store/database.js';
 import { WebhooksRepository, type DeliveryRow } from '../store/webhooks-repository.js';
 import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl } from './webhook-url.js';
+import type { WebhookPresence } from './webhook-presence.js';
 
 export interface WebhookView {
   readonly id: string;
@@ -43,6 +44,8 @@ export class WebhookService {
     db: Kysely<Database>,
     /** Literal receiver addresses are judged at registration; names at delivery. */
     private readonly policy: AddressPolicy,
+    /** Told of each registration, where it is known without a query (SQLite). */
+    private readonly presence?: WebhookPresence,
   ) {
     this.repo = new WebhooksRepository(db);
   }
@@ -57,6 +60,7 @@ export class WebhookService {
       throw conflict(`the session already has ${MAX_WEBHOOKS_PER_SESSION} webhooks; delete one first`, 'WEBHOOK_LIMIT_REACHED');
     }
     await this.repo.insert(row);
+    this.presence?.registered();
     return { ...viewOf(row), secret };
   }
 

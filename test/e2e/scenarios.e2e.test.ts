@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LAYERS_OFF_ENV, SPEED_LAYERS } from '../../src/config/speed-layers.js';
 import { fetchSender, ScenarioClient } from '../fixtures/scenario-client.js';
 import { freePort, runCli, startServer, type ServerProcess } from '../support/server-process.js';
 
@@ -119,5 +120,31 @@ describe('scenario runs in a real server process', () => {
     const row = (await first.main.get(scenario.id)).body;
     expect(row.started_at).not.toBeNull();
     expect((await first.main.delete(scenario.id)).status).toBe(204);
+  });
+});
+
+describe('a server with every speed layer switched off (what a benchmark compares against)', () => {
+  it('answers as with them on: runs a session of scenarios in order to the same KPIs', async () => {
+    const server = await startServer({ args: ['--workers', '2', '--log-level', 'warn'], env: { [LAYERS_OFF_ENV]: SPEED_LAYERS.join(',') } });
+    running.push(server);
+    const main = new ScenarioClient(fetchSender(server.url), 'main');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await main.started({ tag: `layers off ${i}`, algo_name: 'Greedy Slotting' })).id);
+    for (const id of ids) expect((await main.waitFor(id)).status).toBe('COMPLETE');
+    const [first, ...rest] = await Promise.all(ids.map(async (id) => (await main.get(id)).body));
+    for (const other of rest) expect(other.kpis).toEqual(first!.kpis);
+    // FIFO per session holds: each run started after the one before it ended.
+    for (let i = 1; i < 3; i++) {
+      const [before, after] = [await main.get(ids[i - 1]!), await main.get(ids[i]!)];
+      expect(Date.parse(after.body.started_at!)).toBeGreaterThanOrEqual(Date.parse(before.body.finished_at!));
+    }
+  });
+
+  it('refuses an unknown layer name instead of measuring nothing', async () => {
+    const { code, output } = await runCli(['serve', '--port', String(await freePort()), '--data-dir', mkdtempSync(join(tmpdir(), 'scenarist-e2e-'))], {
+      [LAYERS_OFF_ENV]: 'caches,statement-cahce',
+    });
+    expect(code).not.toBe(0);
+    expect(output).toContain(`${LAYERS_OFF_ENV}: unknown speed layer 'statement-cahce'`);
   });
 });

@@ -89,4 +89,41 @@ describe('the event feed', () => {
     expect(sink.ended).toBe(true);
     expect(feed.subscriberCount).toBe(0);
   });
+
+  it('reads nothing on a wake-up while nobody listens, and catches up when someone subscribes', async () => {
+    // Its own log reader (the feed above polls the shared one) and a poll far beyond the test, so
+    // that only wake-ups and subscriptions read through it.
+    const idleLog = new EventLog(store.db, store.dialect);
+    const idle = new EventFeed(idleLog, { log: pino({ level: 'silent' }), pollMs: 3_600_000 });
+    await idle.start();
+    let reads = 0;
+    const between = idleLog.between.bind(idleLog);
+    idleLog.between = (...args) => {
+      reads++;
+      return between(...args);
+    };
+    try {
+      const start = idle.lastId;
+      await append('nobody', 3);
+      idle.poke();
+      expect(reads).toBe(0);
+      expect(idle.lastId).toBe(start);
+
+      const live = new Collecting();
+      const resumed = new Collecting();
+      const stops = [await idle.subscribe('nobody', undefined, live), await idle.subscribe('nobody', start, resumed)];
+      // The subscription read to the end of the log first: "from now on" excludes the three.
+      expect(idle.lastId).toBe(start + 3);
+      expect(live.events).toEqual([]);
+      expect(resumed.events.map((e) => e.id)).toEqual([start + 1, start + 2, start + 3]);
+
+      await append('nobody', 2);
+      idle.poke();
+      await until(() => live.events.length === 2 && resumed.events.length === 5, 'the two live events');
+      expect(live.events.map((e) => e.id)).toEqual([start + 4, start + 5]);
+      for (const stop of stops) stop();
+    } finally {
+      idle.close();
+    }
+  });
 });

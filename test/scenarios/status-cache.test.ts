@@ -38,7 +38,7 @@ describe('the status cache', () => {
     const ref = { scenarioId: 'a', sessionId: 's1' };
     events.emit('run:queued', { ...ref, recovered: false });
     expect(cache.get('a')).toMatchObject({ status: 'QUEUED', progress: 0 });
-    events.emit('run:started', { ...ref, attempt: 1 });
+    events.emit('run:started', { ...ref, attempt: 1, algorithm: 'Sum' });
     events.emit('run:progress', { ...ref, progress: 0.25 });
     expect(cache.get('a')).toMatchObject({ status: 'PROCESSING', progress: 0.25 });
     events.emit('run:completed', ref);
@@ -50,14 +50,14 @@ describe('the status cache', () => {
     cache.written(record('a'));
     const ref = { scenarioId: 'a', sessionId: 's1' };
     const report = { objective: 3, best_so_far: 2, message: null, at: '2026-01-01T00:00:00.000Z' };
-    events.emit('run:started', { ...ref, attempt: 1 });
+    events.emit('run:started', { ...ref, attempt: 1, algorithm: 'Sum' });
     events.emit('run:progress', { ...ref, progress: 0.5, report });
     expect(cache.get('a')?.reportJson).toBe(JSON.stringify(report));
     events.emit('run:failed', { ...ref, message: 'cancelled', code: 'CANCELLED' });
     expect(cache.get('a')).toMatchObject({ status: 'FAILED', reportJson: JSON.stringify(report) });
     events.emit('run:reset', ref);
     expect(cache.get('a')?.reportJson).toBeNull();
-    events.emit('run:started', { ...ref, attempt: 1 });
+    events.emit('run:started', { ...ref, attempt: 1, algorithm: 'Sum' });
     events.emit('run:completed', { ...ref, report: { ...report, objective: 1 } });
     expect(cache.get('a')?.reportJson).toBe(JSON.stringify({ ...report, objective: 1 }));
   });
@@ -80,7 +80,7 @@ describe('the status cache', () => {
 
   it('does not invent an entry for a run it never held: the next read goes to the database', () => {
     const { events, cache } = following();
-    events.emit('run:started', { scenarioId: 'unknown', sessionId: 's1', attempt: 1 });
+    events.emit('run:started', { scenarioId: 'unknown', sessionId: 's1', attempt: 1, algorithm: 'Sum' });
     expect(cache.get('unknown')).toBeUndefined();
   });
 

@@ -253,7 +253,7 @@ export class DistributedExecutor implements Executor {
     run.leaseRenewedAt = Date.now();
     this.running.set(scenarioId, run);
     try {
-      this.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt });
+      this.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt, algorithm: claimed.job.algoName });
       const { task: workerTask, transferList } = run.task();
       const task = this.pool!.run(workerTask, { signal: run.taskAbort.signal, transferList }).catch(
         (thrown: unknown): RunOutcome => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { speedLayerOn } from '../../config/speed-layers.js';
 import { coerceError } from '../../errors.js';
 import { isActive } from '../../store/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
@@ -38,7 +39,7 @@ export class LocalExecutor implements Executor {
   private readonly cancelling = new Set<string>();
   private readonly stoppingSessions = new Set<string>();
   /** Lets a dispatch skip looks at the queue that could only come back empty. */
-  private readonly quiet = new QuietQueue();
+  private readonly quiet = new QuietQueue(speedLayerOn('quiet-queue'));
   private dispatching: Promise<void> | undefined;
   private dispatchAgain = false;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -239,7 +240,7 @@ export class LocalExecutor implements Executor {
 
   private launch(run: RunningRun): void {
     this.running.set(run.scenarioId, run);
-    this.events.emit('run:started', { ...refOf(run), attempt: run.claimed.attempt });
+    this.events.emit('run:started', { ...refOf(run), attempt: run.claimed.attempt, algorithm: run.claimed.job.algoName });
     const { task: workerTask, transferList } = run.task();
     const task = this.workerPool().run(workerTask, { signal: run.taskAbort.signal, transferList });
     run.settleWith(

@@ -18,6 +18,9 @@ export class QuietQueue {
   private lone: RunRef | undefined;
   private news = 0;
 
+  /** `enabled` false (a benchmark's switch): nothing is ever proved, so every dispatch looks. */
+  constructor(private readonly enabled = true) {}
+
   /** Whether a look excluding `sessions` can only find nothing. */
   isQuiet(sessions: readonly string[]): boolean {
     if (!this.covers(sessions)) return false;
@@ -58,7 +61,7 @@ export class QuietQueue {
    * scenario ids) found nothing, or only the one scenario that was then claimed.
    */
   nothingOutside(look: number, sessions: readonly string[]): void {
-    if (look !== this.news) return;
+    if (!this.enabled || look !== this.news) return;
     this.proven = new Set(sessions);
     this.lone = undefined;
   }

@@ -1,5 +1,6 @@
 import { Kysely } from 'kysely';
 import pg from 'pg';
+import { speedLayerOn } from '../../config/speed-layers.js';
 import type { Database } from '../database.js';
 import { NamingPool } from './named-statements.js';
 import { ReadRetryingPostgresDialect } from './read-retry.js';
@@ -28,5 +29,5 @@ export function openPostgres(url: string, { maxConnections = 10, unflushed = fal
   // listener (the pool only listens to idle clients), which would crash the process. The query in
   // flight, if any, is rejected anyway, and the pool drops the client when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool: new NamingPool(pool) }) });
+  return new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool: speedLayerOn('named-statements') ? new NamingPool(pool) : pool }) });
 }

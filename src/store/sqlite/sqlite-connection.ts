@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { speedLayerOn } from '../../config/speed-layers.js';
 import type { Database } from '../database.js';
 
 /** Distinct statements kept prepared; the service issues far fewer shapes than this. */
@@ -17,7 +18,7 @@ export function openSqlite(path: string): Kysely<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: speedLayerOn('statement-cache') ? withStatementCache(sqlite) : sqlite }) });
 }
 
 /**
