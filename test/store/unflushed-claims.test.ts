@@ -1,31 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgres, UNFLUSHED_APPLICATION_NAME } from '../../src/store/postgres/postgres-connection.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
-import { queuedSession } from '../support/test-store.js';
+import { queuedSession, useTestStore } from '../support/test-store.js';
 
 const synchronousCommit = async (db: ReturnType<typeof openPostgres>) =>
   (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]!.synchronous_commit;
 
 // PostgreSQL only: SQLite commits are never flushed one by one (`synchronous = NORMAL`).
 describe('claims on PostgreSQL commit without waiting for the WAL flush', () => {
-  let database: TestDatabase;
-  let store: Store;
-  beforeAll(async () => {
-    database = await createTestDatabase('postgres');
-    store = await openStore(database.url);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
-  });
+  const store = useTestStore('postgres');
 
   it('sets synchronous_commit off for a whole session of the unflushed connections, and only there', async () => {
-    const flushed = openPostgres(database.url, { maxConnections: 1 });
-    const unflushed = openPostgres(database.url, { maxConnections: 1, unflushed: true });
+    const flushed = openPostgres(store.databaseUrl(), { maxConnections: 1 });
+    const unflushed = openPostgres(store.databaseUrl(), { maxConnections: 1, unflushed: true });
     try {
       expect(await synchronousCommit(flushed)).toBe('on');
       expect(await synchronousCommit(unflushed)).toBe('off');
@@ -38,9 +27,9 @@ describe('claims on PostgreSQL commit without waiting for the WAL flush', () => 
   });
 
   it('writes a claim on the unflushed connections, with a statement that sets nothing itself', async () => {
-    const { ids } = await queuedSession(store, 1);
-    expect((await store.runs.claim(ids[0]!, randomUUID()))?.id).toBe(ids[0]);
-    const admin = new pg.Client({ connectionString: database.url });
+    const { ids } = await queuedSession(store(), 1);
+    expect((await store().runs.claim(ids[0]!, randomUUID()))?.id).toBe(ids[0]);
+    const admin = new pg.Client({ connectionString: store.databaseUrl() });
     await admin.connect();
     try {
       const backends = await admin.query<{ query: string }>('select query from pg_stat_activity where datname = current_database() and application_name = $1', [

@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from './dialects.js';
 
 /** A store on a fresh database of `dialect` for the enclosing `describe`, dropped after it; call the result inside tests. */
-export function useTestStore(dialect: StoreDialect): () => Store {
+export function useTestStore(dialect: StoreDialect): (() => Store) & { readonly databaseUrl: () => string } {
   let database: TestDatabase | undefined;
   let store: Store | undefined;
   beforeAll(async () => {
@@ -17,10 +17,11 @@ export function useTestStore(dialect: StoreDialect): () => Store {
     await store?.close();
     await database?.drop();
   });
-  return () => {
-    if (!store) throw new Error('the test store is opened in beforeAll: use it inside a test');
-    return store;
+  const opened = () => {
+    if (!store || !database) throw new Error('the test store is opened in beforeAll: use it inside a test');
+    return { store, database };
   };
+  return Object.assign(() => opened().store, { databaseUrl: () => opened().database.url });
 }
 
 const ITEMS = JSON.stringify({ items: { columns: [{ name: 'name', type: 'string' }], rows: [['a']] } });
