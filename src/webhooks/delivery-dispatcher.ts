@@ -88,6 +88,7 @@ export class DeliveryDispatcher {
   }
 
   private async poll(): Promise<void> {
+    if (this.closed) return;
     await this.options.presence?.refresh().catch((err: unknown) => this.options.log.warn({ err }, 'webhook dispatcher: could not look for webhooks'));
     this.poke();
   }
