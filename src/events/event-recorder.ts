@@ -78,9 +78,8 @@ export class EventRecorder {
     }
     this.queue.push(facts);
     this.enqueued++;
-    // Written once the current turn's code has run, so that the events it records (the progress of
-    // every run flushed by one tick) share one transaction; whatever arrives while a batch is
-    // written forms the next one. (Waiting a few milliseconds for more saved nothing measurable on
+    // Written once the current turn's code has run, so that the events it records share one
+    // transaction; whatever arrives while a batch is written forms the next one. (Waiting a few milliseconds for more saved nothing measurable on
     // any run path once life-cycle events moved to the outbox: docs/benchmarks.md, "Speed layers".)
     this.draining ??= Promise.resolve()
       .then(() => this.drain())
