@@ -8,7 +8,7 @@ import type { ServiceMetrics } from './service-metrics.js';
 const UNKNOWN = 'unknown';
 
 interface Started {
-  readonly algorithm: Promise<string>;
+  readonly algorithm: string;
   readonly at: number;
 }
 
@@ -30,7 +30,7 @@ export function followRuns(events: RunEvents, db: Kysely<Database>, metrics: Ser
     const started = running.get(ref.scenarioId);
     running.delete(ref.scenarioId);
     const seconds = started === undefined ? undefined : (performance.now() - started.at) / 1000;
-    void (started?.algorithm ?? algorithmOf(ref)).then((algorithm) => {
+    void (started ? Promise.resolve(started.algorithm) : algorithmOf(ref)).then((algorithm) => {
       metrics.runsEnded.inc({ status, algorithm });
       if (seconds !== undefined) metrics.runDuration.observe({ algorithm }, seconds);
     });
@@ -38,7 +38,7 @@ export function followRuns(events: RunEvents, db: Kysely<Database>, metrics: Ser
 
   const stops = [
     events.on('run:started', ({ scenarioId, algorithm }) => {
-      running.set(scenarioId, { algorithm: Promise.resolve(algorithm), at: performance.now() });
+      running.set(scenarioId, { algorithm, at: performance.now() });
       metrics.runsStarted.inc({ algorithm });
     }),
     events.on('run:completed', (ref) => ended(ref, 'complete')),

@@ -71,7 +71,8 @@ class NamingClient implements PostgresPoolClient {
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   query<R>(what: string | PostgresCursor<R>, parameters?: readonly unknown[]): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (typeof what !== 'string') return this.client.query(what as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
-    const values = [...(parameters ?? [])];
+    // Kysely hands each call a fresh array of its own: passed on as it is, not copied.
+    const values = (parameters ?? []) as unknown[];
     const name = values.length > 0 ? this.names.nameOf(what) : undefined;
     const result = name === undefined ? this.client.query(what, values) : this.client.query({ name, text: what, values });
     return result as unknown as Promise<PostgresQueryResult<R>>;
