@@ -129,9 +129,10 @@ describe('the typed client against a real server process', () => {
       });
       const seen = (list: ScenaristEvent[]) => list.some((e) => e.scenario_id === marker.data!.id);
       await until(() => seen(reference) && seen(resumed), 30_000, 'the marker event on both streams');
-      expect(errors.length).toBeGreaterThanOrEqual(1);
+      const story = `errors: ${errors.map((e) => e.message).join('; ')}\nserver:\n${server.output().slice(-3000)}`;
+      expect(errors.length, story).toBeGreaterThanOrEqual(1);
       expect(sent[0]!.get('last-event-id')).toBeNull();
-      expect(lastBeforeReconnect).toBeGreaterThanOrEqual(resumed[1]!.id);
+      expect(lastBeforeReconnect, story).toBeGreaterThanOrEqual(resumed[1]!.id);
       expect(sent[1]!.get('last-event-id')).toBe(String(lastBeforeReconnect));
       expect(resumed.map((e) => e.id)).toEqual(reference.map((e) => e.id));
     } finally {

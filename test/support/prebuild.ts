@@ -1,0 +1,8 @@
+import { buildDashboard, buildServer } from './test-build.js';
+
+/**
+ * `npm test` runs this first, then the root suite and the dashboard's side by side with
+ * SCENARIST_TEST_PREBUILT=1: one build for both, finished before either suite reads it.
+ */
+buildServer();
+buildDashboard();
