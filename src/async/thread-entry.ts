@@ -5,10 +5,23 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** Names a compiled build (a `dist/` folder) of the sources that are running, when there is one to trust. */
 export const COMPILED_ROOT_ENV = 'SCENARIST_COMPILED_ROOT';
 
-/** What piscina needs to start a thread on an entry module: its URL, and a loader when it is TypeScript. */
+/** What piscina needs to start a thread on an entry module: its URL, and the thread's Node options. */
 export interface ThreadEntry {
   readonly filename: string;
-  readonly execArgv?: string[];
+  readonly execArgv: string[];
+}
+
+/**
+ * piscina loads a thread's entry with require() before it tries import(). Where require() loads ES
+ * modules (Node 20.19 and later), a thread terminated while that require() is still instantiating the
+ * entry aborts the whole process with a V8 fatal error ("v8::Module::IsGraphAsync must be used on an
+ * instantiated module"): a pool destroyed in the second its threads start (a server stopped right
+ * after it started) took its process down in 2 of 3 runs of 40 such pools. Without require(esm),
+ * piscina imports the entry, and a thread terminated mid-import just ends.
+ */
+function threadExecArgv(extra: readonly string[] = []): string[] {
+  const requireLoadsEsm = (process.features as { require_module?: boolean }).require_module === true;
+  return [...process.execArgv, ...extra, ...(requireLoadsEsm ? ['--no-experimental-require-module'] : [])];
 }
 
 /**
@@ -20,13 +33,13 @@ export interface ThreadEntry {
  * sources (the test setup compiles dist/ before every run and sets it), threads start from the build.
  */
 export function threadEntry(moduleUrl: string, name: string, env: NodeJS.ProcessEnv = process.env): ThreadEntry {
-  if (!moduleUrl.endsWith('.ts')) return { filename: new URL(`./${name}.js`, moduleUrl).href };
+  if (!moduleUrl.endsWith('.ts')) return { filename: new URL(`./${name}.js`, moduleUrl).href, execArgv: threadExecArgv() };
   const compiledRoot = env[COMPILED_ROOT_ENV];
   if (compiledRoot) {
     // dist/ mirrors the checkout: <root>/src/x/y.ts compiles to <root>/dist/src/x/y.js.
     const folder = relative(dirname(compiledRoot), dirname(fileURLToPath(moduleUrl)));
     const compiled = join(compiledRoot, folder, `${name}.js`);
-    if (!folder.startsWith('..') && existsSync(compiled)) return { filename: pathToFileURL(compiled).href };
+    if (!folder.startsWith('..') && existsSync(compiled)) return { filename: pathToFileURL(compiled).href, execArgv: threadExecArgv() };
   }
-  return { filename: new URL(`./${name}.ts`, moduleUrl).href, execArgv: [...process.execArgv, '--import', 'tsx'] };
+  return { filename: new URL(`./${name}.ts`, moduleUrl).href, execArgv: threadExecArgv(['--import', 'tsx']) };
 }

@@ -14,18 +14,24 @@ describe('threadEntry', () => {
   const source = pathToFileURL(join(root, 'src', 'pool', 'starter.ts')).href;
   const built = { [COMPILED_ROOT_ENV]: join(root, 'dist') };
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+  // Threads never load their entry through require(esm): see thread-termination.test.ts for why.
+  const requireLoadsEsm = (process.features as { require_module?: boolean }).require_module === true;
+  const threadFlags = [...process.execArgv, ...(requireLoadsEsm ? ['--no-experimental-require-module'] : [])];
 
   it('starts a thread of the compiled code on the compiled entry beside it', () => {
     const compiled = pathToFileURL(join(root, 'dist', 'src', 'pool', 'starter.js')).href;
-    expect(threadEntry(compiled, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href });
+    expect(threadEntry(compiled, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href, execArgv: threadFlags });
   });
 
   it("starts a thread of the sources on the build's twin of the entry when a build is named", () => {
-    expect(threadEntry(source, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href });
+    expect(threadEntry(source, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href, execArgv: threadFlags });
   });
 
   it('imports the TypeScript entry through tsx when no build is named, or the build lacks the entry', () => {
-    const typescript = { filename: pathToFileURL(join(root, 'src', 'pool', 'entry.ts')).href, execArgv: [...process.execArgv, '--import', 'tsx'] };
+    const typescript = {
+      filename: pathToFileURL(join(root, 'src', 'pool', 'entry.ts')).href,
+      execArgv: [...process.execArgv, '--import', 'tsx', ...threadFlags.slice(process.execArgv.length)],
+    };
     expect(threadEntry(source, 'entry', {})).toEqual(typescript);
     const otherBuild = mkdtempSync(join(tmpdir(), 'scenarist-thread-entry-other-'));
     try {

@@ -61,7 +61,7 @@ export function createIngestPool(options: IngestPoolOptions): IngestRunner {
     atomics: 'async',
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
     workerData: { databaseUrl: options.databaseUrl, domain: options.domain, maxFieldBytes: options.maxFieldBytes } satisfies IngestWorkerConfig,
-    ...(entry.execArgv ? { execArgv: entry.execArgv } : {}),
+    execArgv: entry.execArgv,
   });
   const slots = new PoolSlots({ shared: options.threads, express: options.expressThreads }, options.threads * WAITING_PER_THREAD, options.queueWaitMs, options.work);
 

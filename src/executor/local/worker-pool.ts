@@ -23,6 +23,6 @@ export function createWorkerPool(threads: number, config: WorkerConfig): WorkerP
     // 'async' lets a thread's event loop run between tasks (store connections, log flushing).
     atomics: 'async',
     workerData: config,
-    ...(entry.execArgv ? { execArgv: entry.execArgv } : {}),
+    execArgv: entry.execArgv,
   });
 }
