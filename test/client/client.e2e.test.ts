@@ -103,8 +103,10 @@ describe('the typed client against a real server process', () => {
       // Records each request's headers; until the cut, each request can be cut.
       fetch: (input, init) => {
         sent.push(new Headers(init?.headers));
-        if (sent.length === sentBeforeCut + 1) lastBeforeResume = resumed.at(-1)?.id;
-        if (cutAfter !== undefined) return fetch(input, init);
+        if (cutAfter !== undefined) {
+          if (sent.length === sentBeforeCut + 1) lastBeforeResume = resumed.at(-1)?.id;
+          return fetch(input, init);
+        }
         inFlight = new AbortController();
         return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, inFlight.signal]) : inFlight.signal });
       },
