@@ -104,6 +104,10 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await page.goto(ui('/s/main/scenarios?tag=depot%20sweep'));
     await expect.poll(() => page.locator('[data-testid=scenario-card][data-status=COMPLETE]').count(), { timeout: 60_000 }).toBe(6);
     await page.getByText('all 6 matching the filter').waitFor();
+    // The create form above the cards grows by its parameter fieldsets when they arrive, moving the
+    // cards down. A press that straddles that move ends beside the checkbox and ticks nothing (seen
+    // under CPU load). Tick once the form is whole: its Create button is enabled only then.
+    await page.locator('button[type=submit]:enabled', { hasText: 'Create scenario' }).waitFor();
     await page.getByRole('checkbox', { name: 'Tick depot sweep/1' }).check();
     await page.getByText('the 1 ticked').waitFor();
     await page.getByRole('radio', { name: /all 6 matching the filter/ }).check();
