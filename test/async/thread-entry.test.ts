@@ -16,7 +16,8 @@ describe('threadEntry', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   // Threads never load their entry through require(esm): see thread-termination.test.ts for why.
   const requireLoadsEsm = (process.features as { require_module?: boolean }).require_module === true;
-  const threadFlags = [...process.execArgv, ...(requireLoadsEsm ? ['--no-experimental-require-module'] : [])];
+  const noRequireEsm = requireLoadsEsm ? ['--no-experimental-require-module'] : [];
+  const threadFlags = [...process.execArgv, ...noRequireEsm];
 
   it('starts a thread of the compiled code on the compiled entry beside it', () => {
     const compiled = pathToFileURL(join(root, 'dist', 'src', 'pool', 'starter.js')).href;
@@ -30,7 +31,7 @@ describe('threadEntry', () => {
   it('imports the TypeScript entry through tsx when no build is named, or the build lacks the entry', () => {
     const typescript = {
       filename: pathToFileURL(join(root, 'src', 'pool', 'entry.ts')).href,
-      execArgv: [...process.execArgv, '--import', 'tsx', ...threadFlags.slice(process.execArgv.length)],
+      execArgv: [...process.execArgv, '--import', 'tsx', ...noRequireEsm],
     };
     expect(threadEntry(source, 'entry', {})).toEqual(typescript);
     const otherBuild = mkdtempSync(join(tmpdir(), 'scenarist-thread-entry-other-'));

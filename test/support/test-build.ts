@@ -9,7 +9,7 @@ const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
  * dashboard's run side by side there, and a build that one of them started while the other's servers
  * already read dist/ would hand those servers half-written files: so the suites build only when run alone.
  */
-export const PREBUILT_ENV = 'SCENARIST_TEST_PREBUILT';
+const PREBUILT_ENV = 'SCENARIST_TEST_PREBUILT';
 
 /**
  * The server's build (dist/), from the sources under test: end-to-end tests run the real CLI from it,
@@ -32,6 +32,6 @@ export function buildDashboard(): void {
 }
 
 /** True when `npm test` has already built both, for this very run. */
-export function prebuilt(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env[PREBUILT_ENV] === '1';
+export function prebuilt(): boolean {
+  return process.env[PREBUILT_ENV] === '1';
 }
