@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { survivingLostConnections } from '../../store/postgres/lost-connections.js';
 
 /**
  * The connections graphile-worker takes, locks and completes jobs with. Their commits do not wait
@@ -10,5 +11,6 @@ import pg from 'pg';
  */
 export function openGraphilePool(databaseUrl: string, workers: number): pg.Pool {
   // One connection LISTENs for new jobs; each concurrent job holds one only while it is taken or completed.
-  return new pg.Pool({ connectionString: databaseUrl, max: Math.max(10, workers + 2), options: '-c synchronous_commit=off' });
+  // graphile-worker listens for lost connections only while its runner runs; the pool outlives that.
+  return survivingLostConnections(new pg.Pool({ connectionString: databaseUrl, max: Math.max(10, workers + 2), options: '-c synchronous_commit=off' }));
 }

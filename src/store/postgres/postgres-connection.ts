@@ -2,6 +2,7 @@ import { Kysely } from 'kysely';
 import pg from 'pg';
 import { speedLayerOn } from '../../config/speed-layers.js';
 import type { Database } from '../database.js';
+import { survivingLostConnections } from './lost-connections.js';
 import { NamingPool } from './named-statements.js';
 import { ReadRetryingPostgresDialect } from './read-retry.js';
 
@@ -22,12 +23,6 @@ export interface PostgresConnectionOptions {
 export function openPostgres(url: string, { maxConnections = 10, unflushed = false }: PostgresConnectionOptions = {}): Kysely<Database> {
   // Named so that an operator tells the two kinds apart in pg_stat_activity.
   const session = unflushed ? { application_name: UNFLUSHED_APPLICATION_NAME, options: '-c synchronous_commit=off' } : { application_name: APPLICATION_NAME };
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections, ...session });
-  // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
-  // A checked-out client whose server connection ends between two queries emits 'error' with no
-  // listener (the pool only listens to idle clients), which would crash the process. The query in
-  // flight, if any, is rejected anyway, and the pool drops the client when it is released.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const pool = survivingLostConnections(new pg.Pool({ connectionString: url, max: maxConnections, ...session }));
   return new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool: speedLayerOn('named-statements') ? new NamingPool(pool) : pool }) });
 }
