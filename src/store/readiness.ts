@@ -6,6 +6,8 @@ import type { Store } from './store.js';
 /** The answer of `GET /health/ready`: ready, or the first reason it is not. */
 export type ReadyAnswer = { readonly ready: true } | { readonly ready: false; readonly reason: string };
 
+const SHUTTING_DOWN: ReadyAnswer = { ready: false, reason: 'shutting down' };
+
 interface FileIdentity {
   readonly path: string;
   readonly dev: number;
@@ -42,7 +44,13 @@ export class Readiness {
   }
 
   async check(): Promise<ReadyAnswer> {
-    if (this.shuttingDown) return { ready: false, reason: 'shutting down' };
+    if (this.shuttingDown) return SHUTTING_DOWN;
+    const answer = await this.probe();
+    // A shutdown that started while the probe awaited the database wins: no 200 leaves after it.
+    return this.shuttingDown ? SHUTTING_DOWN : answer;
+  }
+
+  private async probe(): Promise<ReadyAnswer> {
     try {
       await sql`select 1`.execute(this.store.db);
     } catch (err) {

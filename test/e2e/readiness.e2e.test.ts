@@ -11,24 +11,31 @@ describe('readiness of a real server process', () => {
   });
   afterAll(() => server?.dispose());
 
-  it('is live and ready, and ready answers 503 within 100 ms of SIGTERM while the process still serves', async () => {
+  it('is live and ready, and ready answers 503 from the moment SIGTERM is handled while the process still serves', async () => {
     expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
     const ready = await fetch(`${server.url}/health/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ok' });
 
+    // The signal handler turns readiness first, then logs "shutting down". So a check sent once that
+    // line is out must answer 503, however long the machine took to deliver and handle the signal:
+    // the test waits for that fact, not for a time (the figure is printed, not judged).
     const sent = performance.now();
     server.child.kill('SIGTERM');
+    const statuses: number[] = [];
+    let handled = false;
     let answer: Response;
     for (;;) {
+      const after = handled;
       answer = await fetch(`${server.url}/health/ready`);
-      if (answer.status === 503 || performance.now() - sent > 2_000) break;
+      statuses.push(answer.status);
+      if (answer.status === 503) break;
+      expect(after, `a check sent after "shutting down" was logged answered ${answer.status}`).toBe(false);
+      handled = server.output().includes('"msg":"shutting down"');
+      if (performance.now() - sent > 20_000) throw new Error(`ready still answered 200 20 s after SIGTERM:\n${server.output().slice(-2000)}`);
     }
-    const elapsed = performance.now() - sent;
-    expect(answer.status).toBe(503);
+    console.log(`ready answered 503 ${(performance.now() - sent).toFixed(1)} ms after SIGTERM (answers: ${statuses.join(', ')})`);
     expect(await answer.json()).toEqual({ status: 'unavailable', reason: 'shutting down' });
-    console.log(`ready answered 503 ${elapsed.toFixed(1)} ms after SIGTERM`);
-    expect(elapsed).toBeLessThan(100);
     // Live still answers during the delay; then the drain ends the process cleanly.
     expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
     expect(await server.stop()).toBe(0);
