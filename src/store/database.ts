@@ -191,6 +191,6 @@ export interface ExperimentsTable {
   created_at: string;
   /** Set when the last run ended, by the first process to see it; cleared when one is queued again (by trigger). */
   completed_at: string | null;
-  /** How many times a scenario of it was queued after its creation (by trigger): a completion is claimed for one count. */
-  queued_runs: Generated<number>;
+  /** Changes whenever a scenario of it is queued (by trigger): a completion is claimed for the stamp it was judged at. */
+  reopen_stamp: Generated<number>;
 }

@@ -84,10 +84,11 @@ export interface StatusCountRow {
   readonly stamp: string;
 }
 
-/** An experiment's counts by status and how many times a scenario of it was queued, from one snapshot. */
+/** An experiment's counts by status and its reopen stamp, from one snapshot. */
 export interface ExperimentProgressRead {
   readonly counts: readonly StatusCountRow[];
-  readonly queuedRuns: number;
+  /** Changes whenever a scenario of the experiment is queued (migration 0013). */
+  readonly reopenStamp: number;
 }
 
 function countRow(r: { status: StoredStatus; count: number; progress: number; seqSum: number; lastFinished: string | null }): StatusCountRow {
@@ -171,14 +172,14 @@ export class ExperimentsRepository {
   }
 
   /**
-   * The counts and how many times a scenario of the experiment was queued, read by one statement (so
-   * from one snapshot): what a completion is judged by and then claimed for (`markCompleted`).
+   * The counts and the reopen stamp of the experiment, read by one statement (so from one snapshot):
+   * what a completion is judged by and then claimed for (`markCompleted`).
    */
   async progressRead(sessionId: string, id: string): Promise<ExperimentProgressRead> {
     const rows = await this.countsQuery(sessionId, id)
-      .select((eb) => eb.selectFrom('experiments').select('queued_runs').where('id', '=', id).as('queuedRuns'))
+      .select((eb) => eb.selectFrom('experiments').select('reopen_stamp').where('id', '=', id).as('reopenStamp'))
       .execute();
-    return { counts: rows.map(countRow), queuedRuns: Number(rows[0]?.queuedRuns ?? 0) };
+    return { counts: rows.map(countRow), reopenStamp: Number(rows[0]?.reopenStamp ?? 0) };
   }
 
   private countsQuery(sessionId: string, id: string) {
@@ -226,7 +227,7 @@ export class ExperimentsRepository {
    * Marks the experiment completed and logs `events` (its last progress and its completion: type and
    * own fields, in order) in the same transaction; true only for the one caller that did (several
    * processes may try), and only while no scenario of it was queued since `seen` was read (a queuing
-   * clears `completed_at` and counts itself in `queued_runs`, see migration 0013).
+   * clears `completed_at` and changes `reopen_stamp`, see migration 0013).
    */
   async markCompleted(
     id: string,
@@ -241,7 +242,7 @@ export class ExperimentsRepository {
         .set({ completed_at: at })
         .where('id', '=', id)
         .where('completed_at', 'is', null)
-        .where('queued_runs', '=', seen.queuedRuns)
+        .where('reopen_stamp', '=', seen.reopenStamp)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       const rows = events.map((e) => ({ session_id: sessionId, type: e.type, details: JSON.stringify(e.details) }));
