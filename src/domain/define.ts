@@ -37,6 +37,15 @@ export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R
   readonly parameters: P;
   /** This algorithm's run time limit in ms, instead of the `run_time_limit` setting. */
   readonly timeLimitMs?: number;
+  /**
+   * The parameter that fixes the algorithm's randomness, when it has one: an `integer` with no default
+   * and not required, so that left unset every run takes its own seed (`ctx.random.seed`, recorded on
+   * the scenario as `seed`) and given a value (a run's recorded seed, say) it repeats that run exactly.
+   * Declaring it lets the server tell a client what would defeat repeats: an experiment with repeats
+   * above 1 that gives this parameter a value is refused (every repeat would be the same run), and
+   * `GET .../algorithms` names it (`seed_parameter`).
+   */
+  readonly seedParameter?: keyof P & string;
   /** The result type `run` returns, for KPIs declared `appliesTo` it. */
   readonly result?: ResultType<RT>;
   // A function property, not a method: the compiler then checks `data` strictly (contravariantly), so a

@@ -28,6 +28,7 @@ export class DomainRegistry {
       if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= MAX_DURATION_MS)) {
         throw new Error(`domain: algorithm "${algorithm.name}" has timeLimitMs ${String(limit)}; give a whole number of ms from 1 to ${MAX_DURATION_MS}`);
       }
+      checkSeedParameter(algorithm, this.parametersOf(algorithm));
       if (algorithm.tags !== undefined && (!Array.isArray(algorithm.tags) || !algorithm.tags.every((t) => typeof t === 'string' && t !== ''))) {
         throw new Error(`domain: algorithm "${algorithm.name}" has tags that are not an array of non-empty strings`);
       }
@@ -109,5 +110,21 @@ export class DomainRegistry {
 
   get dataParameters(): ParamDecls {
     return (this.domain.dataSource?.parameters as ParamDecls | undefined) ?? {};
+  }
+}
+
+/**
+ * A declared seed parameter must be able to stay unset (no default, not required) and hold a seed (an
+ * integer): otherwise every run would have the same seed, which is what declaring it is to prevent.
+ */
+function checkSeedParameter(algorithm: AnyAlgorithm, decls: ParamDecls): void {
+  const name: unknown = algorithm.seedParameter;
+  if (name === undefined) return;
+  const owner = `domain: algorithm "${algorithm.name}" has seedParameter ${JSON.stringify(name)}`;
+  if (typeof name !== 'string' || !Object.hasOwn(decls, name)) throw new Error(`${owner}, which is not one of its parameters (${Object.keys(decls).join(', ') || 'none'})`);
+  const decl = decls[name]!;
+  if (decl.kind !== 'integer') throw new Error(`${owner}, which is of kind ${decl.kind}; a seed parameter is an integer`);
+  if (decl.default !== undefined || decl.required === true) {
+    throw new Error(`${owner}, which is ${decl.default !== undefined ? 'given a default' : 'required'}; a seed parameter must be able to stay unset, so that each run takes its own seed (ctx.random.seed)`);
   }
 }

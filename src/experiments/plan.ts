@@ -4,6 +4,7 @@ import { ParameterError } from '../params/errors.js';
 import type { ParamDecls } from '../params/kinds.js';
 import { validateParams } from '../params/validate.js';
 import { combinationAt, combinationCount, gridSize, listAxes, type Axis, type AxisInput, type AxisTarget } from './grid.js';
+import { checkSeededRepeats } from './seeded-repeats.js';
 
 export interface ExperimentRequest {
   readonly name: string;
@@ -14,7 +15,7 @@ export interface ExperimentRequest {
   readonly algoParams?: unknown;
   readonly dataParams?: unknown;
   readonly axes: Readonly<Record<string, AxisInput>>;
-  /** Scenarios per combination (each run gets its own seed). */
+  /** Scenarios per combination (each run gets its own seed; a declared seed parameter must then stay unset). */
   readonly repeats: number;
 }
 
@@ -59,7 +60,8 @@ function invalid(errors: readonly FieldError[]): ScenaristError {
 /**
  * Checks an experiment request against the domain's parameter declarations and lays out its grid,
  * before anything is stored: 413 over `maxSize` (counted from the axes' lengths alone), 404 for an
- * unknown algorithm, 400 listing every invalid axis value and every invalid combination.
+ * unknown algorithm, 400 when repeats could not differ (`checkSeededRepeats`), 400 listing every invalid
+ * axis value and every invalid combination.
  */
 export function planExperiment(domain: DomainRegistry, request: ExperimentRequest, maxSize: number): ExperimentPlan {
   const size = gridSize(request.axes, request.repeats);
@@ -71,6 +73,7 @@ export function planExperiment(domain: DomainRegistry, request: ExperimentReques
   const decls: Record<'algo_params' | 'data_params', ParamDecls> = { algo_params: domain.parametersOf(algorithm), data_params: domain.dataParameters };
   const base = { algo_params: asObject(request.algoParams), data_params: asObject(request.dataParams) };
   const axes = listAxes(request.axes, (t) => t.kind !== 'dataset_key' && decls[t.kind][t.name]?.kind === 'integer');
+  checkSeededRepeats(algorithm, base.algo_params, axes, request.repeats);
   const datasetAxis = axes.find((axis) => axis.target.kind === 'dataset_key');
   if (!datasetAxis && request.datasetKey === undefined) {
     throw invalidRequest('dataset_key is required unless dataset_key is an axis', [{ path: 'dataset_key', message: 'is required unless dataset_key is an axis' }]);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { EventFacts } from '../store/event-types.js';
 import type { RunEvents } from '../executor/events.js';
-import type { ExperimentsRepository } from '../store/experiments-repository.js';
+import type { ExperimentProgressRead, ExperimentsRepository } from '../store/experiments-repository.js';
 import { countsView } from './counts.js';
 
 /** At most 4 progress events a second per experiment (per process). */
@@ -13,7 +13,10 @@ const INTERVAL_MS = 250;
  * running any more). Counts are read from the database, so whichever process sees a change reports
  * the state of every process's runs; the completion is claimed on the experiment row, in the
  * transaction that logs its event, so of several processes seeing the last run end exactly one
- * reports it, and a crash loses neither or both (the next start settles what it left).
+ * reports it, and a crash loses neither or both (the next start settles what it left). Whether the
+ * experiment is open again is not this tracker's to judge from what it happened to see: queuing one
+ * of its scenarios reopens it in the database, in the same statement (migration 0013), so a rerun
+ * that ends before the tracker looks is still completed again.
  */
 export class ExperimentProgress {
   private readonly scenarios = new Set<string>();
@@ -59,16 +62,16 @@ export class ExperimentProgress {
     this.scenarios.clear();
     if (ids.length === 0) return;
     for (const { id, sessionId } of await this.experiments.experimentsOf(ids)) {
-      await this.settle(id, sessionId, countsView(await this.experiments.counts(sessionId, id)));
+      await this.settle(id, sessionId, await this.experiments.progressRead(sessionId, id));
     }
   }
 
   /**
    * Reports changed counts, and the completion once when nothing of it is queued or running (with
-   * its last progress, in the transaction that marks it); re-arms the completion otherwise.
+   * its last progress, in the transaction that marks it).
    */
-  private async settle(id: string, sessionId: string, view: ReturnType<typeof countsView>): Promise<void> {
-    const { counts, progress } = view;
+  private async settle(id: string, sessionId: string, read: ExperimentProgressRead): Promise<void> {
+    const { counts, progress } = countsView(read.counts);
     const key = JSON.stringify(counts);
     const changed = this.sent.get(id) !== key;
     this.sent.set(id, key);
@@ -77,15 +80,14 @@ export class ExperimentProgress {
     const ended = counts.COMPLETE + counts.FAILED;
     if (active === 0 && ended > 0) {
       const events = [...(changed ? [{ type: 'experiment.progress', details: progressDetails }] : []), { type: 'experiment.completed', details: { experiment_id: id, counts } }];
-      if (await this.experiments.markCompleted(id, sessionId, new Date().toISOString(), events)) {
+      if (await this.experiments.markCompleted(id, sessionId, new Date().toISOString(), read, events)) {
         this.onCompleted?.();
         return;
       }
-      // Already marked (by another process, with its own last progress, or before a reset): the
-      // changed counts are still told.
+      // Already marked (by another process, with its own last progress), or a scenario was queued
+      // since the read (its end settles it): the changed counts are still told.
     }
     if (changed) this.record({ type: 'experiment.progress', session_id: sessionId, ...progressDetails });
-    if (active > 0) await this.experiments.clearCompleted(id);
   }
 
   /**
@@ -95,7 +97,7 @@ export class ExperimentProgress {
   async settleLeftovers(): Promise<void> {
     try {
       for (const { id, sessionId } of await this.experiments.unsettled()) {
-        await this.settle(id, sessionId, countsView(await this.experiments.counts(sessionId, id)));
+        await this.settle(id, sessionId, await this.experiments.progressRead(sessionId, id));
       }
     } catch (err) {
       this.log.warn({ err }, 'experiments: could not settle those whose last run ended during a crash; their next run end does');

@@ -189,6 +189,8 @@ export interface ExperimentsTable {
   /** How many scenarios it created (combinations times repeats). */
   size: number;
   created_at: string;
-  /** Set when the last run ended, by the first process to see it; cleared when one is queued again. */
+  /** Set when the last run ended, by the first process to see it; cleared when one is queued again (by trigger). */
   completed_at: string | null;
+  /** Changes whenever a scenario of it is queued (by trigger): a completion is claimed for the stamp it was judged at. */
+  reopen_stamp: Generated<number>;
 }

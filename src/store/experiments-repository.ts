@@ -84,6 +84,17 @@ export interface StatusCountRow {
   readonly stamp: string;
 }
 
+/** An experiment's counts by status and its reopen stamp, from one snapshot. */
+export interface ExperimentProgressRead {
+  readonly counts: readonly StatusCountRow[];
+  /** Changes whenever a scenario of the experiment is queued (migration 0013). */
+  readonly reopenStamp: number;
+}
+
+function countRow(r: { status: StoredStatus; count: number; progress: number; seqSum: number; lastFinished: string | null }): StatusCountRow {
+  return { status: r.status, count: Number(r.count), progress: Number(r.progress), stamp: `${r.count}:${r.seqSum}:${r.lastFinished ?? '-'}` };
+}
+
 /** Experiment rows, and their scenarios as groups (creation, counts, results). */
 export class ExperimentsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -151,14 +162,28 @@ export class ExperimentsRepository {
     return q.orderBy('seq').limit(limit + 1).execute();
   }
 
-  /** How many of its scenarios are in each status, and the sum of their progress (COMPLETE and FAILED count 1). */
   /**
-   * Per status: how many, their progress summed, and a stamp of which scenarios they are and when the
-   * last finished (the summary of the COMPLETE ones is cached by it: any change of that set, or a rerun,
-   * changes the stamp).
+   * Per status: how many, their progress summed (COMPLETE and FAILED count 1), and a stamp of which
+   * scenarios they are and when the last finished (the summary of the COMPLETE ones is cached by it:
+   * any change of that set, or a rerun, changes the stamp).
    */
   async counts(sessionId: string, id: string): Promise<StatusCountRow[]> {
-    const rows = await this.db
+    return (await this.countsQuery(sessionId, id).execute()).map(countRow);
+  }
+
+  /**
+   * The counts and the reopen stamp of the experiment, read by one statement (so from one snapshot):
+   * what a completion is judged by and then claimed for (`markCompleted`).
+   */
+  async progressRead(sessionId: string, id: string): Promise<ExperimentProgressRead> {
+    const rows = await this.countsQuery(sessionId, id)
+      .select((eb) => eb.selectFrom('experiments').select('reopen_stamp').where('id', '=', id).as('reopenStamp'))
+      .execute();
+    return { counts: rows.map(countRow), reopenStamp: Number(rows[0]?.reopenStamp ?? 0) };
+  }
+
+  private countsQuery(sessionId: string, id: string) {
+    return this.db
       .selectFrom('scenarios')
       .select([
         'status',
@@ -169,14 +194,7 @@ export class ExperimentsRepository {
       ])
       .where('session_id', '=', sessionId)
       .where('experiment_id', '=', id)
-      .groupBy('status')
-      .execute();
-    return rows.map((r) => ({
-      status: r.status,
-      count: Number(r.count),
-      progress: Number(r.progress),
-      stamp: `${r.count}:${r.seqSum}:${r.lastFinished ?? '-'}`,
-    }));
+      .groupBy('status');
   }
 
   /** Up to `limit` result rows after `afterSeq`, in creation order. */
@@ -208,11 +226,24 @@ export class ExperimentsRepository {
   /**
    * Marks the experiment completed and logs `events` (its last progress and its completion: type and
    * own fields, in order) in the same transaction; true only for the one caller that did (several
-   * processes may try).
+   * processes may try), and only while no scenario of it was queued since `seen` was read (a queuing
+   * clears `completed_at` and changes `reopen_stamp`, see migration 0013).
    */
-  async markCompleted(id: string, sessionId: string, at: string, events: readonly { type: string; details: Readonly<Record<string, unknown>> }[]): Promise<boolean> {
+  async markCompleted(
+    id: string,
+    sessionId: string,
+    at: string,
+    seen: ExperimentProgressRead,
+    events: readonly { type: string; details: Readonly<Record<string, unknown>> }[],
+  ): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const result = await trx.updateTable('experiments').set({ completed_at: at }).where('id', '=', id).where('completed_at', 'is', null).executeTakeFirst();
+      const result = await trx
+        .updateTable('experiments')
+        .set({ completed_at: at })
+        .where('id', '=', id)
+        .where('completed_at', 'is', null)
+        .where('reopen_stamp', '=', seen.reopenStamp)
+        .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) return false;
       const rows = events.map((e) => ({ session_id: sessionId, type: e.type, details: JSON.stringify(e.details) }));
       if (rows.length > 0) await trx.insertInto('event_outbox').values(rows).execute();
@@ -237,11 +268,6 @@ export class ExperimentsRepository {
       )
       .execute();
     return rows.map((r) => ({ id: r.id, sessionId: r.session_id }));
-  }
-
-  /** A run of it was queued again: its next end is a completion again. */
-  async clearCompleted(id: string): Promise<void> {
-    await this.db.updateTable('experiments').set({ completed_at: null }).where('id', '=', id).where('completed_at', 'is not', null).execute();
   }
 
   /** Removes the experiment row (its scenarios are deleted first, by the caller's batch delete). */

@@ -19,7 +19,7 @@ describe.each(DIALECTS)('discovery, compare and error codes on %s', (dialect) =>
     expect(body.items.map((a) => a.name)).toEqual(body.algorithms);
     const diagnostic = body.items.filter((a) => a.tags.includes('diagnostic')).map((a) => a.name);
     expect(diagnostic.sort()).toEqual(['Busy', 'Fail', 'Instant', 'Parameter Matrix', 'Sleep']);
-    expect(body.items.find((a) => a.name === 'Greedy Slotting')).toEqual({ name: 'Greedy Slotting', description: expect.stringContaining('fastest-moving'), tags: [] });
+    expect(body.items.find((a) => a.name === 'Greedy Slotting')).toEqual({ name: 'Greedy Slotting', description: expect.stringContaining('fastest-moving'), tags: [], seed_parameter: null });
   });
 
   it('lists KPIs with unit, direction, threshold and description', async () => {

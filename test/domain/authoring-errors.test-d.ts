@@ -190,3 +190,9 @@ test('runAlgorithm is typed by the algorithm it runs', async () => {
   // @ts-expect-error `factor` is a number
   await runAlgorithm(withParams, 'Scaled', ['orders.csv'], { factor: 'two' });
 });
+
+test('a seedParameter that names no parameter of the algorithm is a compile error', () => {
+  defineAlgorithm({ name: 'Seeded', parameters: { seed: { kind: 'integer' } }, seedParameter: 'seed', run: (_d: Orders, p): Total => ({ total: p.seed ?? 0 }) });
+  // @ts-expect-error the algorithm has no parameter `sede`
+  defineAlgorithm({ name: 'Misspelt', parameters: { seed: { kind: 'integer' } }, seedParameter: 'sede', run: (_d: Orders): Total => ({ total: 0 }) });
+});

@@ -73,6 +73,34 @@ describe.each(DIALECTS)('experiments beside other sessions, and their events, on
     expect(detail.body.completed_at).not.toBeNull();
   });
 
+  it('logs experiment.completed again, with a later completed_at, after one scenario of a finished experiment is reset and rerun at once', async () => {
+    const created = (await send('POST', '/sessions/main/experiments', {
+      name: 'rerun',
+      axes: { dataset_key: ['example'] },
+      algo_name: 'Instant',
+      dataset_key: 'example',
+      repeats: 2,
+      run: true,
+    })) as Reply<{ id: string }>;
+    expect(created.status).toBe(201);
+    const experimentId = created.body.id;
+    const db = t.runtime.services.store.db;
+    const completions = async () =>
+      (await db.selectFrom('event_log').select('data').where('type', '=', 'experiment.completed').orderBy('id').execute()).filter(
+        (r) => (JSON.parse(r.data) as { experiment_id: string }).experiment_id === experimentId,
+      ).length;
+    const detail = async () => (await send('GET', `/sessions/main/experiments/${experimentId}`)) as Reply<{ completed_at: string | null }>;
+    await within(20_000, async () => ((await completions()) === 1 ? true : undefined));
+    const first = (await detail()).body.completed_at!;
+
+    const scenarios = new ScenarioClient(send, 'main');
+    const [one] = ((await send('GET', `/sessions/main/scenarios?experiment=${experimentId}`)) as Reply<{ items: { id: string }[] }>).body.items;
+    expect((await scenarios.reset(one!.id)).status).toBe(200);
+    expect((await scenarios.run(one!.id)).status).toBe(202);
+    await within(20_000, async () => ((await completions()) === 2 ? true : undefined));
+    expect((await detail()).body.completed_at! > first).toBe(true);
+  });
+
   it('offers the experiment events to webhooks', async () => {
     const reply = await send('POST', '/sessions/main/webhooks', { url: 'https://hooks.example.com/scenarist', events: ['experiment.progress', 'experiment.completed'] });
     expect(reply.status).toBe(201);

@@ -15,7 +15,7 @@ export interface AnnealingResult extends SlottingResult {
 export const simulatedAnnealingSlotting = defineAlgorithm({
   name: 'Simulated Annealing Slotting',
   description:
-    'Starts from the greedy slotting and improves travel plus move_cost per reslot move by random swaps and moves, so it keeps most of the travel saving with fewer moves; deterministic per seed.',
+    'Starts from the greedy slotting and improves travel plus move_cost per reslot move by random swaps and moves, so it keeps most of the travel saving with fewer moves; deterministic per seed (its own per run unless the seed parameter fixes one).',
   parameters: {
     iterations: { kind: 'integer', min: 1, max: 10_000_000, default: 20_000, description: 'Moves to propose.' },
     start_temperature: {
@@ -25,8 +25,14 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
       description: 'Initial temperature, in metres of daily travel: how large a worsening is still often accepted.',
     },
     cooling_rate: { kind: 'float', min: 0.5, max: 0.999999, default: 0.995, description: 'Temperature factor per iteration.' },
-    // mulberry32 keeps 32 bits of state, so larger seeds would silently alias smaller ones.
-    seed: { kind: 'integer', min: 0, max: 4_294_967_295, default: 42, description: 'Random seed; the same seed gives the same result.' },
+    // mulberry32 keeps 32 bits of state, so larger seeds would silently alias smaller ones. No default:
+    // unset, each run anneals from its own seed (the scenario's `seed`), so repeats of an experiment differ.
+    seed: {
+      kind: 'integer',
+      min: 0,
+      max: 4_294_967_295,
+      description: "Random seed. Unset, each run draws its own (shown as the run's seed); give a run's seed to repeat that run exactly.",
+    },
     move_cost: {
       kind: 'float',
       min: 0,
@@ -36,6 +42,7 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
     ...depotParameters,
     ...zoneParameters,
   },
+  seedParameter: 'seed',
   result: slotting,
   async run(data: WarehouseData, params, ctx): Promise<AnnealingResult> {
     const problem = slottingProblem(data, { x: params.depot_x, y: params.depot_y }, params.respect_zones);
@@ -43,7 +50,7 @@ export const simulatedAnnealingSlotting = defineAlgorithm({
       iterations: params.iterations,
       startTemperature: params.start_temperature,
       coolingRate: params.cooling_rate,
-      seed: params.seed,
+      seed: params.seed ?? ctx.random.seed,
       moveCost: params.move_cost,
     };
     const { plan, stats } = await anneal(problem, greedyPlan(problem), options, ctx);

@@ -11,6 +11,10 @@ const AlgorithmItem = Type.Object({
   name: Type.String(),
   description: Type.Union([Type.String(), Type.Null()]),
   tags: Type.Array(Type.String(), { description: 'labels such as `diagnostic` (algorithms that test the service; a client may hide them)' }),
+  seed_parameter: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "the parameter that fixes the algorithm's random seed, or null: left unset, each run takes its own seed (the scenario's `seed`); an experiment with repeats above 1 must leave it unset",
+  }),
 });
 
 const KpiItem = Type.Object({
@@ -41,7 +45,7 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
       await sessions.resolve(request.params.sid);
       const items = domain.algorithmNames.map((name) => {
         const algorithm = domain.algorithm(name)!;
-        return { name, description: algorithm.description ?? null, tags: [...(algorithm.tags ?? [])] };
+        return { name, description: algorithm.description ?? null, tags: [...(algorithm.tags ?? [])], seed_parameter: algorithm.seedParameter ?? null };
       });
       return { algorithms: domain.algorithmNames, items };
     },

@@ -11,6 +11,7 @@ import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
 import { eventOutboxMigration } from './0012-event-outbox.js';
+import { experimentRerunsMigration } from './0013-experiment-reruns.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -25,6 +26,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0008-list-indexes': listIndexesMigration(dialect),
     '0011-experiments': experimentsMigration(dialect),
     '0012-event-outbox': eventOutboxMigration(dialect),
+    '0013-experiment-reruns': experimentRerunsMigration(dialect),
   };
 }
 

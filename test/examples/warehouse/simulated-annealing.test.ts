@@ -5,6 +5,7 @@ import { asIsSlotting } from '../../../examples/warehouse/algorithms/as-is.js';
 import { reslotMoves } from '../../../examples/warehouse/kpis/reslot-moves.js';
 import { travelDistance } from '../../../examples/warehouse/kpis/travel-distance.js';
 import type { WarehouseData } from '../../../examples/warehouse/model.js';
+import { seededRandom } from '../../../src/executor/run/seeded-random.js';
 import { fakeContext, prepare, warehouseDataset } from './fixtures.js';
 import { sampleData } from './sample-data.js';
 
@@ -33,7 +34,7 @@ function newSkusWarehouse(): WarehouseData {
 describe('Simulated Annealing Slotting', () => {
   it('differs from greedy on the sample data: with its default move cost, fewer moves for a little more travel', async () => {
     const data = sampleData();
-    const defaults = Object.fromEntries(Object.entries(simulatedAnnealingSlotting.parameters).map(([name, decl]) => [name, decl.default]));
+    const defaults = Object.fromEntries(Object.entries(simulatedAnnealingSlotting.parameters).map(([name, decl]) => [name, 'default' in decl ? decl.default : null]));
     const depot = { depot_x: 0, depot_y: 0, respect_zones: true };
     const asIs = await asIsSlotting.run(data, { depot_x: 0, depot_y: 0 }, fakeContext().ctx);
     const greedy = await greedySlotting.run(data, depot, fakeContext().ctx);
@@ -50,6 +51,15 @@ describe('Simulated Annealing Slotting', () => {
     const first = await simulatedAnnealingSlotting.run(data, params, fakeContext().ctx);
     const second = await simulatedAnnealingSlotting.run(data, params, fakeContext().ctx);
     expect(second).toEqual(first);
+  });
+
+  it("anneals from the run's own seed (ctx.random.seed) when the seed parameter is unset, and from the parameter when given", async () => {
+    const data = newSkusWarehouse();
+    const unseeded = { ...params, seed: null };
+    const withSeed = (seed: number) => ({ ...fakeContext().ctx, random: seededRandom(seed) });
+    const fromRun = (seed: number) => simulatedAnnealingSlotting.run(data, unseeded, withSeed(seed));
+    expect(await fromRun(7)).toEqual(await simulatedAnnealingSlotting.run(data, { ...params, seed: 7 }, withSeed(99)));
+    expect((await fromRun(7)).annealing).not.toEqual((await fromRun(8)).annealing);
   });
 
   it('never travels more than the greedy slotting it starts from', async () => {

@@ -7,6 +7,7 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { labelOf } from '../components/ParamField.tsx';
 import { axisBody, axisLength, countProblem, newAxis, scenarioCount, type AxisInput } from './axes.ts';
 import { formErrorsOf, NO_ERRORS } from './field-errors.ts';
+import { SeedNote } from './SeedNote.tsx';
 
 /** Messages under a field, announced (the server's or the count's). */
 function FieldMessages({ id, messages }: { id: string; messages: readonly string[] | undefined }) {
@@ -163,6 +164,7 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
           <strong>{count.toLocaleString('en')}</strong> scenario{count === 1 ? '' : 's'} ({lengths.join(' × ')} × {Number(repeats) || 0} repeat
           {Number(repeats) === 1 ? '' : 's'})
         </p>
+        <SeedNote algorithm={algorithms.data?.find((a) => a.name === chosenAlgo)} repeats={Number(repeats)} varied={axes.map((a) => a.path)} />
         {problem && (
           <p className="alert warning" data-testid="count-problem">
             {problem}
