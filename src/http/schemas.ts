@@ -36,6 +36,13 @@ export const ValidationErrorBody = Type.Object(
  */
 export const Name = Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN });
 
+/**
+ * A free-text filter (`q` of the scenario list, the dataset list and the batch filter): a substring of a
+ * tag or key, so never usefully longer than a name. The bound also keeps the LIKE pattern it becomes far
+ * below SQLite's limit (50,000 bytes, past which the query fails as "too complex": a 500).
+ */
+export const FilterText = (description: string) => Type.String({ maxLength: MAX_NAME_LENGTH, description });
+
 export const SessionView = Type.Object({ id: Type.String({ format: 'uuid' }), display_name: Type.String() });
 
 export const SessionList = Type.Object({

@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../store/errors.js';
 import { isFinished } from '../store/run-state/state-machine.js';
 import type { SessionRecord } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
+import { checkDisplayName, SESSION_ID } from './display-name.js';
 
 export const MAIN_SESSION_NAME = 'main';
 
@@ -44,7 +45,6 @@ export interface SessionServiceOptions {
 const RESOLUTION_CAPACITY = 10_000;
 
 const view = (s: SessionRecord): SessionView => ({ id: s.id, display_name: s.displayName });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Sessions: create, copy, rename, delete, resolve by id or display-name alias, and the default `main`. */
 export class SessionService {
@@ -76,11 +76,13 @@ export class SessionService {
   }
 
   async create(displayName: string): Promise<SessionList> {
+    checkDisplayName(displayName, 'display_name');
     await this.writing(() => this.insertNamed(displayName));
     return this.list();
   }
 
   async copy(ref: string, newDisplayName: string): Promise<SessionList> {
+    checkDisplayName(newDisplayName, 'new_display_name');
     const source = await this.resolve(ref);
     await this.writing(() =>
       this.store.db.transaction().execute(async (trx) => {
@@ -98,6 +100,7 @@ export class SessionService {
   }
 
   async rename(ref: string, displayName: string): Promise<SessionView> {
+    checkDisplayName(displayName, 'display_name');
     const session = await this.resolve(ref);
     if (session.displayName === displayName) return view(session);
     try {
@@ -135,7 +138,7 @@ export class SessionService {
 
   private async find(ref: string): Promise<SessionRecord | undefined> {
     return (
-      (UUID.test(ref) ? await this.store.sessions.findById(ref.toLowerCase()) : undefined) ?? (await this.store.sessions.findByName(ref))
+      (SESSION_ID.test(ref) ? await this.store.sessions.findById(ref.toLowerCase()) : undefined) ?? (await this.store.sessions.findByName(ref))
     );
   }
 

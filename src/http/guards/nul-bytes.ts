@@ -19,7 +19,10 @@ export function parameterWithNul(values: unknown): string | undefined {
   return undefined;
 }
 
-/** The dotted path of the first string (or key) holding NUL in a parsed JSON value, if any. */
+/**
+ * The dotted path of the first string (or key) holding NUL in a parsed JSON value, if any. Recursive:
+ * the JSON parser refuses a body nested deeper than `MAX_BODY_DEPTH` before this ever sees it.
+ */
 export function pathOfNul(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : undefined;
   if (typeof value !== 'object' || value === null) return undefined;

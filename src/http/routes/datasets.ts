@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
+import { errorResponses, FilterText, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { badInput } from '../../errors.js';
@@ -8,7 +8,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
 
 const tags = ['datasets'];
 const DatasetListQuery = Type.Object({
-  q: Type.Optional(Type.String({ description: 'a substring of the key, case-insensitive' })),
+  q: Type.Optional(FilterText('a substring of the key, case-insensitive')),
   kind: Type.Optional(Type.Union([Type.Literal('master'), Type.Literal('derived')])),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'page size' })),
   cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),

@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { ErrorCodeSchema, Name } from '../schemas.js';
+import { ErrorCodeSchema, FilterText, Name } from '../schemas.js';
 import { STATUSES } from '../../store/run-state/state-machine.js';
 
 /** TypeBox schemas of the experiment and batch routes (docs/api/experiments.md). */
@@ -107,7 +107,7 @@ export const BatchFilter = Type.Object(
     status: Type.Optional(Type.Union(STATUSES.map((s) => Type.Literal(s)))),
     algo: Type.Optional(Type.String()),
     dataset: Type.Optional(Type.String()),
-    q: Type.Optional(Type.String({ description: 'a substring of the tag, case-insensitive' })),
+    q: Type.Optional(FilterText('a substring of the tag, case-insensitive')),
     experiment: Type.Optional(Type.String({ description: 'experiment id' })),
   },
   { additionalProperties: false, description: "the list route's filters; {} matches every scenario of the session" },

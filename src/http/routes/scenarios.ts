@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { BETTER_WHEN } from '../../domain/define.js';
 import { RUN_ERROR_CODES } from '../../store/run-state/run-error.js';
 import { STATUSES } from '../../store/run-state/state-machine.js';
-import { errorResponses, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
+import { errorResponses, FilterText, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCENARIO_FIELDS, scenarioPage } from '../../scenarios/list-page.js';
@@ -72,7 +72,7 @@ export const ScenarioListQuery = Type.Object({
   status: Type.Optional(Status),
   algo: Type.Optional(Type.String({ description: 'algorithm name' })),
   dataset: Type.Optional(Type.String({ description: 'dataset key' })),
-  q: Type.Optional(Type.String({ description: 'a substring of the tag, case-insensitive' })),
+  q: Type.Optional(FilterText('a substring of the tag, case-insensitive')),
   experiment: Type.Optional(Type.String({ description: 'experiment id: only its scenarios' })),
   sort: Type.Optional(
     Type.String({
