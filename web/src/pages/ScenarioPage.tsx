@@ -17,6 +17,7 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { saveBlob } from '../csv.ts';
 import { formatNumber, formatParam, formatTime } from '../format.ts';
 import { useLiveMode } from '../live-mode.ts';
+import { usePageTitle } from '../page-title.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
 import { RunLogPanel } from './RunLogPanel.tsx';
@@ -44,6 +45,7 @@ export function ScenarioPage() {
   });
   const single = useQuery({ queryKey: keys.scenario(sid, id), queryFn: () => api.scenario(sid, id), retry: false });
   const scenario = list.data?.find((s) => s.id === id) ?? single.data;
+  usePageTitle(scenario ? `Scenario ${scenario.tag}` : 'Scenario');
 
   if (!scenario) {
     const gone = single.error instanceof ApiError && single.error.status === 404;
