@@ -30,10 +30,13 @@ export function DataPage() {
   const [action, setAction] = useState<{ kind: 'derive' | 'delete' | 'replace'; key: string } | null>(null);
   // Who uses a dataset that an upload would replace: the confirm says how many.
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
+  // The key columns of each table, so that the report can name a faulty row's key.
+  const schemas = useQuery({ queryKey: keys.schemas(sid), queryFn: () => api.schemas(sid) });
   const refresh = () => client.invalidateQueries({ queryKey: keys.datasets(sid) });
 
+  // The files travel with the mutation: its report then still has them to locate rows in.
   const upload = useMutation({
-    mutationFn: () => api.uploadEtl(sid, name.trim(), files),
+    mutationFn: (v: { name: string; files: readonly File[] }) => api.uploadEtl(sid, v.name, v.files),
     onSuccess: (result) => {
       if (result.success) {
         setFiles([]);
@@ -76,7 +79,7 @@ export function DataPage() {
     if (blocker !== null) return;
     // The ETL replaces a dataset of the same name without asking: ask here first.
     if (datasets.data?.some((d) => d.key === name.trim())) setAction({ kind: 'replace', key: name.trim() });
-    else upload.mutate();
+    else upload.mutate({ name: name.trim(), files });
   };
   const close = () => {
     setAction(null);
@@ -109,7 +112,7 @@ export function DataPage() {
           </div>
         </form>
         <ErrorNote error={upload.error} />
-        {upload.data && <EtlReport result={upload.data} />}
+        {upload.data && <EtlReport result={upload.data} files={upload.variables?.files} groups={schemas.data} />}
       </section>
 
       <section className="card" aria-labelledby="datasets-title">
@@ -189,7 +192,7 @@ export function DataPage() {
         confirmLabel="Replace dataset"
         onConfirm={() => {
           setAction(null);
-          upload.mutate();
+          upload.mutate({ name: name.trim(), files });
         }}
         onCancel={close}
       />
