@@ -178,7 +178,7 @@ describe('6. a filtered list and the batch bar', () => {
     });
     expect(screen.queryByRole('button', { name: 'Delete 14' })).toBeNull();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: /^Delete/ }).disabled).toBe(true);
-    expect(screen.getByTestId('batch-hint').textContent).toBe('Tick scenarios to act on them, or choose all 14 of the session.');
+    expect(screen.getByTestId('batch-hint').textContent).toBe('Nothing ticked: tick the scenarios to act on, or choose all of them above.');
     fireEvent.click(screen.getByRole('radio', { name: 'all 14 of the session' }));
     fireEvent.click(screen.getByRole('button', { name: 'Delete 14' }));
     const dialog = await screen.findByRole('dialog', { hidden: true });

@@ -40,7 +40,7 @@ export function ScenarioBatchBar(props: { sid: string; selected: ReadonlySet<str
         )}
         {!useAll && props.selected.size === 0 && (
           <span className="muted" data-testid="batch-hint">
-            Tick scenarios to act on them, or choose {allLabel}.
+            Nothing ticked: tick the scenarios to act on, or choose all of them above.
           </span>
         )}
       </div>
