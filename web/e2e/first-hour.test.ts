@@ -73,9 +73,9 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
 
   async function upload(name: string, files: { name: string; data: Buffer }[]): Promise<string> {
     await page.goto(`${server.url}${PREFIX}/ui/#/s/planner/data`);
-    // Until a name and files are given, the disabled Upload says what it waits for.
-    expect(await page.getByTestId('upload-hint').innerText()).toBe('To upload, type a dataset name and choose or drop the files.');
     await page.locator('#dataset-name').fill(name);
+    // Until the files are given too, the disabled Upload says what it waits for.
+    expect(await page.getByTestId('upload-hint').innerText()).toBe('To upload, choose or drop the files.');
     await drop(files.map((f) => ({ name: f.name, data: [...f.data] })));
     await expect.poll(() => page.getByRole('list', { name: 'Chosen files' }).locator('li').count()).toBe(files.length);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
