@@ -175,6 +175,8 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
 
   it('asks before an upload replaces a dataset that scenarios use, and a file dropped again replaces its pick', async () => {
     await page.goto(`${server.url}${PREFIX}/ui/#/s/planner/data`);
+    // A fresh page: the failed upload before left its files chosen.
+    await page.reload();
     await page.locator('#dataset-name').fill('filled');
     const sku = [...readFileSync(`${SAMPLE}sku_data.csv`)];
     await drop([{ name: 'sku_data.csv', data: sku }]);

@@ -31,6 +31,8 @@ export function formatRelative(relative: number | null | undefined): string {
  */
 export function formatParam(value: unknown): string {
   if (value === null || value === undefined) return '—';
+  // An empty text is a value too (the example's category: every category), not a missing one.
+  if (value === '') return '(empty)';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return formatExact(value);
   return JSON.stringify(value);

@@ -154,6 +154,7 @@ describe('5. parameters are shown exactly; KPIs stay rounded', () => {
     expect(formatParam(1.5e-7)).toBe((0.00000015).toLocaleString(undefined, { maximumFractionDigits: 8 }));
     expect(formatParam(-2.125)).toBe(`${MINUS}${(2.125).toLocaleString(undefined, { maximumFractionDigits: 3 })}`);
     expect(formatNumber(0.995)).toBe((1).toLocaleString());
+    expect(formatParam('')).toBe('(empty)');
   });
 
   it('a card shows the cooling rate it was set with', () => {
