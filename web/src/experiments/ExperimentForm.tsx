@@ -63,10 +63,8 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
   const fixedAlgo = collectValues(fixedDescriptors, algoValues);
   const fixedData = collectValues(dataParams.data?.parameters ?? [], dataValues);
   const fixedProblems = Object.keys(fixedAlgo.errors).length + Object.keys(fixedData.errors).length;
-  const axisProblems = new Map(axes.flatMap((a) => {
-    const problem = axisProblem(a);
-    return problem === null ? [] : [[a.path, problem] as const];
-  }));
+  // What each varied parameter still lacks (an empty From or To), keyed by its path.
+  const axisProblems = new Map(axes.flatMap((a) => (axisProblem(a) === null ? [] : [[a.path, axisProblem(a)!] as const])));
 
   const lengths = [...axes.map(axisLength), chosenDatasets.length];
   const count = scenarioCount(lengths, Number(repeats));
