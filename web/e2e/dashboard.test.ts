@@ -63,6 +63,7 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByTestId('etl-report').waitFor();
     expect(await page.getByTestId('etl-report').innerText()).toContain('loaded');
+    expect(await page.title()).toBe('Data · main · Scenarist');
     // The preview of the new dataset: its first table with every row counted.
     await page.getByTestId('row-count').waitFor();
     expect(await page.getByTestId('row-count').innerText()).toMatch(/^\d[\d,]* rows × \d+ columns$/);
@@ -104,7 +105,25 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     const stored = (await apiGet<Scenario[]>(api('/sessions/main/scenarios'))).body;
     expect(stored.map((s) => [s.tag, s.status])).toEqual(ALGORITHMS.map((a) => [a.tag, 'COMPLETE']));
     expect(stored.find((s) => s.tag === 'e2e-annealing')!.algorithm.parameters.find((p) => p.name === 'iterations')!.value).toBe(60000);
+    // A KPI value with its unit is one piece on a card: one line box, never broken mid-number.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const boxes = await page
+      .getByTestId('card-kpi-value')
+      .evaluateAll((values) => values.map((v) => ({ text: v.textContent, lines: new Set([...v.getClientRects()].map((r) => Math.round(r.top))).size })));
+    expect(boxes.length).toBeGreaterThan(0);
+    expect(boxes.filter((b) => b.lines !== 1)).toEqual([]);
+    await page.setViewportSize(VIEWPORTS[0]);
     await inspect('scenarios');
+  });
+
+  it('asks before a card resets a complete result, and resets nothing when cancelled', async () => {
+    const card = page.locator('[data-testid=scenario-card][data-tag="e2e-asis"]');
+    await card.getByRole('button', { name: 'Reset e2e-asis' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset scenario e2e-asis?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await card.getAttribute('data-status')).toBe('COMPLETE');
   });
 
   it("opens a run's logs, or drops the Logs button on a server without the logs route", async () => {
@@ -147,6 +166,13 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     expect(shown.length).toBeGreaterThan(0);
     await expect.poll(() => page.locator('.chart svg').count()).toBe(shown.length);
     expect(await page.locator('tr[data-differs="true"]').count()).toBeGreaterThan(0);
+    // Parameters by their declared labels, never their names (`cooling_rate`, `data_params.category`).
+    await expect.poll(() => page.locator('th[scope=row][title="cooling_rate"]').innerText()).toMatch(/^Cooling rate\b/);
+    const rowHeads = await page.locator('th[scope=row][title]').allInnerTexts();
+    expect(rowHeads.filter((t) => /[_.]/.test(t))).toEqual([]);
+    // 0.995, as it was set, not rounded to 1.
+    expect(await page.locator('th[scope=row][title="cooling_rate"] ~ td').allInnerTexts()).toContain('0.995');
+    expect(await page.title()).toBe('Compare · main · Scenarist');
     await inspect('compare');
   });
 
@@ -171,6 +197,11 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     await page.getByRole('link', { name: 'Sessions' }).click();
     await page.locator('#session-name').fill('e2e-other');
     await page.getByRole('button', { name: 'Create session' }).click();
+    // A new session opens at its home, which asks for its data.
+    await page.waitForURL(/#\/s\/[0-9a-f-]+$/);
+    await page.locator('[data-step="upload"]').waitFor();
+    await expect.poll(() => page.title()).toBe('Home · e2e-other · Scenarist');
+    await page.getByRole('link', { name: 'Sessions' }).click();
     await page.getByRole('button', { name: 'Rename e2e-other' }).click();
     await page.locator('#prompt-input').fill('e2e-renamed');
     await page.getByRole('button', { name: 'Rename', exact: true }).click();
@@ -203,6 +234,8 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     expect((await focused()).id).toBe('session-name');
     await page.keyboard.type('e2e-keys');
     await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/s\/[0-9a-f-]+$/);
+    await page.getByRole('link', { name: 'Sessions' }).click();
     const remove = page.getByRole('button', { name: 'Delete e2e-keys' });
     await remove.waitFor();
     // A confirmation opens on Enter and Escape dismisses it, focus back where it was; nothing deleted.

@@ -41,7 +41,7 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     const upload = await fetch(`${server.url}${PREFIX}/sessions/main/etl`, { method: 'POST', body: form });
     expect(upload.status).toBe(200);
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
   }, STEP_MS);
@@ -61,9 +61,20 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
   it('creates an experiment with a live count, runs it to completion and shows its charts and table', async () => {
     await page.goto(ui('/s/main/experiments'));
     await page.locator('#experiment-algo option[value="Greedy Slotting"]').waitFor({ state: 'attached' });
+    // Diagnostics (tagged so by the example domain) are not offered for a sweep.
+    const offered = await page.locator('#experiment-algo option').allInnerTexts();
+    expect(offered).toContain('Greedy Slotting');
+    expect(offered).not.toContain('Instant');
     await page.locator('#experiment-algo').selectOption('Greedy Slotting');
     await page.locator('#experiment-name').fill('depot sweep');
     await page.getByRole('checkbox', { name: /^Vary Depot x/i }).check();
+    // An empty From is refused at the field (it would otherwise reach the server as 0).
+    await page.locator('#axis-depot_x-to').fill('30');
+    expect(await page.locator('#axis-depot_x-error').innerText()).toBe('enter a number in From');
+    expect(await page.getByRole('button', { name: 'Create experiment' }).isDisabled()).toBe(true);
+    // The parameters not varied, and the data parameters, take fixed values.
+    await page.getByTestId('fixed-algo-params').locator('#fixed-algo-depot_y').fill('5');
+    await page.getByTestId('fixed-data-params').locator('#fixed-data-min_daily_picks').waitFor();
     await page.locator('#axis-depot_x-from').fill('0');
     await page.locator('#axis-depot_x-to').fill('30');
     await page.locator('#axis-depot_x-steps').fill('3');
@@ -85,11 +96,23 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await expect.poll(() => page.getByTestId('result-row').count(), { timeout: 60_000 }).toBe(6);
     await expect.poll(() => page.getByTestId('scatter-point').count(), { timeout: 60_000 }).toBe(6);
     expect(await page.getByTestId('results-table').innerText()).toMatch(/depot sweep\/1/);
+    expect(await page.title()).toBe('Experiment depot sweep · main · Scenarist');
+    // The fixed value reached every scenario.
+    const sweep = await (await fetch(`${server.url}${PREFIX}/sessions/main/scenarios?experiment=${page.url().split('/').pop()}&limit=10`)).json() as { items: { algorithm: { parameters: { name: string; value: unknown }[] } }[] };
+    expect(sweep.items.map((s) => s.algorithm.parameters.find((p) => p.name === 'depot_y')?.value)).toEqual([5, 5, 5, 5, 5, 5]);
+    // The results as files, from the API's export.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the results of depot sweep as CSV' }).click()]);
+    const lines = readFileSync((await csv.path()), 'utf8').trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^id,tag,status,algo_params\.depot_x,/);
+    expect(lines).toHaveLength(7);
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the results of depot sweep as XLSX' }).click()]);
+    expect(readFileSync((await xlsx.path())).subarray(0, 2).toString()).toBe('PK');
     await inspect('results');
   }, STEP_MS);
 
   it('sorts the table, offers picked rows for comparison, and opens a scenario from a row', async () => {
-    const header = page.getByTestId('results-table').getByRole('columnheader', { name: 'algo_params.depot_x' });
+    // The axis column is headed by its parameter's label, not its path.
+    const header = page.getByTestId('results-table').getByRole('columnheader', { name: 'Depot x' });
     await header.getByRole('button').click();
     await page.locator('th[aria-sort="ascending"]').waitFor();
     await page.getByRole('checkbox', { name: 'Pick depot sweep/1' }).check();
@@ -104,6 +127,9 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await page.goto(ui('/s/main/scenarios?tag=depot%20sweep'));
     await expect.poll(() => page.locator('[data-testid=scenario-card][data-status=COMPLETE]').count(), { timeout: 60_000 }).toBe(6);
     await page.getByText('all 6 matching the filter').waitFor();
+    // With nothing ticked, the bar offers no action on them all until that is chosen.
+    await page.getByTestId('batch-hint').waitFor();
+    expect(await page.getByTestId('batch-actions').getByRole('button', { name: 'Reset 6' }).count()).toBe(0);
     // The create form above the cards grows by its parameter fieldsets when they arrive, moving the
     // cards down. A press that straddles that move ends beside the checkbox and ticks nothing (seen
     // under CPU load). Tick once the form is whole: its Create button is enabled only then.
@@ -117,5 +143,10 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await dialog.getByRole('button', { name: 'Reset 6 scenarios' }).click();
     await page.getByText('Reset: 6 changed, 0 skipped').waitFor({ timeout: 60_000 });
     await expect.poll(() => page.locator('[data-testid=scenario-card][data-status=CREATED]').count(), { timeout: 60_000 }).toBe(6);
+    // A filter that matches nothing says so, and clears in one click.
+    await page.locator('#tag-filter').fill('no such tag');
+    await page.getByTestId('no-match').waitFor();
+    await page.getByTestId('no-match').getByRole('button', { name: 'Clear the filter' }).click();
+    await expect.poll(() => page.locator('[data-testid=scenario-card]').count()).toBe(6);
   }, STEP_MS);
 });

@@ -74,6 +74,8 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
   async function upload(name: string, files: { name: string; data: Buffer }[]): Promise<string> {
     await page.goto(`${server.url}${PREFIX}/ui/#/s/planner/data`);
     await page.locator('#dataset-name').fill(name);
+    // Until the files are given too, the disabled Upload says what it waits for.
+    expect(await page.getByTestId('upload-hint').innerText()).toBe('To upload, choose or drop the files.');
     await drop(files.map((f) => ({ name: f.name, data: [...f.data] })));
     await expect.poll(() => page.getByRole('list', { name: 'Chosen files' }).locator('li').count()).toBe(files.length);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
@@ -91,6 +93,10 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
     await page.locator('[data-step="upload"]').waitFor();
     // The groups arrive with the schemas query, after the step itself is drawn.
     await expect.poll(() => page.getByTestId('schema-group').count()).toBe(2);
+    // The domain's descriptions are markdown: rendered, no backtick left.
+    expect(await page.getByTestId('next-step').innerText()).not.toContain('`');
+    expect(await page.getByTestId('next-step').locator('td code').count()).toBeGreaterThan(0);
+    expect(await page.title()).toBe('Home · planner · Scenarist');
     await inspect('home-upload');
   });
 
@@ -162,7 +168,28 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
     ]);
     expect(report).toContain('sku_data.csv');
     expect(report).toContain('warehouse_layout.csv');
+    // The faulty row also by its line in the file (the header is line 1).
+    await expect.poll(() => page.getByTestId('etl-row').filter({ hasText: 'line' }).first().innerText()).toBe('1 (line 2)');
     expect((await apiGet<Scenario[]>(api('/sessions/planner/data/broken'))).status).toBe(404);
+  });
+
+  it('asks before an upload replaces a dataset that scenarios use, and a file dropped again replaces its pick', async () => {
+    await page.goto(`${server.url}${PREFIX}/ui/#/s/planner/data`);
+    // A fresh page: the failed upload before left its files chosen.
+    await page.reload();
+    await page.locator('#dataset-name').fill('filled');
+    const sku = [...readFileSync(`${SAMPLE}sku_data.csv`)];
+    await drop([{ name: 'sku_data.csv', data: sku }]);
+    await drop([{ name: 'sku_data.csv', data: sku }]);
+    await expect.poll(() => page.getByRole('list', { name: 'Chosen files' }).locator('li').count()).toBe(1);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Replace dataset?' });
+    await dialog.waitFor();
+    // first-greedy and first-asis run on it.
+    expect(await dialog.getByTestId('replace-message').innerText()).toMatch(/2 scenarios use it/);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('etl-report').count()).toBe(0);
   });
 
   it('shows one "not found" page for an unknown session, with a way back (fix 11)', async () => {

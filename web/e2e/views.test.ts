@@ -132,6 +132,10 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     // The status comes with the event itself; the seed with the refetch the event starts.
     await expect.poll(() => page.getByTestId('seed').innerText()).toMatch(/^\d+$/);
     expect(await page.getByTestId('parameters').innerText()).toContain('Greedy Slotting');
+    // The run's seed is named as such, apart from the algorithm's parameters (which may hold a seed of their own).
+    expect(await page.locator('dt:has(+ [data-testid=seed])').innerText()).toMatch(/^Run seed/);
+    await page.getByRole('heading', { name: 'Parameters of Greedy Slotting' }).waitFor();
+    expect(await page.title()).toBe('Scenario v-greedy · main · Scenarist');
   }, STEP_MS);
 
   it('5-7. shows the result views, sorts the moves table, and downloads the result', async () => {
@@ -190,6 +194,8 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     await table.getByRole('link', { name: 'v-annealing' }).click();
     await page.waitForURL(/#\/s\/main\/scenarios\/[^/?]+$/);
     expect(await page.getByTestId('scenario-title').innerText()).toBe('v-annealing');
+    // Parameters exactly as set: the cooling rate 0.995, not 1.
+    expect(await page.locator('[data-param=cooling_rate]').innerText()).toBe('0.995');
     await drawn('floor-heatmap');
   }, STEP_MS);
 });

@@ -24,11 +24,31 @@ export function formatRelative(relative: number | null | undefined): string {
   return relative === null || relative === undefined ? '' : oneMinus(percentFormat.format(relative));
 }
 
+/**
+ * A parameter's value as given: parameters are inputs, so a number keeps every digit it was set with
+ * (a cooling rate of 0.995 must not read 1), only grouped and signed as every number here. KPIs are
+ * outputs and stay rounded (`formatNumber`).
+ */
 export function formatParam(value: unknown): string {
   if (value === null || value === undefined) return '—';
+  // An empty text is a value too (the example's category: every category), not a missing one.
+  if (value === '') return '(empty)';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'number') return formatExact(value);
   return JSON.stringify(value);
+}
+
+/** Every digit of the shortest text that reads back as `value` (JavaScript's own `String(value)`), in the locale's form. */
+export function formatExact(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  return oneMinus(new Intl.NumberFormat(undefined, { maximumFractionDigits: fractionDigits(value) }).format(value));
+}
+
+/** How many digits after the point the shortest round-trip text of `value` has (`1.5e-7` has 8). */
+function fractionDigits(value: number): number {
+  const [, fraction = '', exponent = '0'] = /^[\d]+(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(value))) ?? [];
+  // Intl takes at most 100 fraction digits; a double's shortest text never needs more.
+  return Math.min(100, Math.max(0, fraction.length - Number(exponent)));
 }
 
 export function formatTime(iso: string | null | undefined): string {

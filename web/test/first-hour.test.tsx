@@ -1,18 +1,12 @@
-import { QueryClient } from '@tanstack/react-query';
-import { createMemoryHistory } from '@tanstack/react-router';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../src/api/client.ts';
-import { ApiConfig } from '../src/api/http.ts';
 import type { Scenario } from '../src/api/types.ts';
-import { App } from '../src/App.tsx';
 import { ParamField } from '../src/components/ParamField.tsx';
 import { StatusBadge } from '../src/components/StatusBadge.tsx';
 import { deltaArrow, formatDelta, formatNumber, formatRelative, MINUS } from '../src/format.ts';
 import { collectValues } from '../src/params/form-values.ts';
-import { buildRouter } from '../src/router.tsx';
 import { applyTheme, savedTheme, systemTheme } from '../src/theme.ts';
-import { answeringFetch, type Route } from './answering-fetch.ts';
+import { app } from './render-app.tsx';
 import { ALL_KINDS, kpi, scenario } from './fixtures.ts';
 
 /**
@@ -21,44 +15,6 @@ import { ALL_KINDS, kpi, scenario } from './fixtures.ts';
  */
 
 const BASE = '/api/v1/sessions/main';
-const SESSIONS = { sessions: [{ id: '00000000-0000-4000-8000-000000000001', display_name: 'main' }], default: '00000000-0000-4000-8000-000000000001' };
-const SCHEMAS = {
-  items: [
-    {
-      name: 'warehouse_layout',
-      description: 'The storage locations.',
-      required: true,
-      file_names: ['warehouse_layout.csv', 'warehouse_layout.xlsx', 'warehouse_layout.json'],
-      tables: [
-        {
-          name: 'warehouse_layout',
-          description: null,
-          columns: [
-            { name: 'location', type: 'string', required: true, nullable: false, key: 'primary', unit: null, description: 'Location identifier.' },
-            { name: 'x', type: 'float', required: true, nullable: false, key: null, unit: 'm', description: null },
-          ],
-        },
-      ],
-    },
-  ],
-};
-
-function app(routes: Record<string, Route>, path: string, auth: 'none' | 'token' = 'none') {
-  const server = answeringFetch({
-    'GET /api/v1/health': () => ({ body: { status: 'ok', title: 't', sessions: ['main'], auth } }),
-    'GET /api/v1/sessions': () => ({ body: SESSIONS }),
-    [`GET ${BASE}/data`]: () => ({ body: { items: [], next_cursor: null } }),
-    [`GET ${BASE}/scenarios`]: () => ({ body: [] }),
-    [`GET ${BASE}/schemas`]: () => ({ body: SCHEMAS }),
-    [`GET ${BASE}/kpis`]: () => ({ body: { kpis: ['travel'], items: [{ name: 'travel', unit: 'm', better_when: 'LOWER', threshold: null, description: null }] } }),
-    [`GET ${BASE}/algorithms`]: () => ({ body: { algorithms: [], items: [] } }),
-    ...routes,
-  });
-  const api = createApi(new ApiConfig('http://localhost/api/v1', null), server.fetch);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(<App api={api} client={client} router={buildRouter(createMemoryHistory({ initialEntries: [path] }))} />);
-  return server;
-}
 
 const datasets = { items: [{ key: 'sample', created_at: '2026-11-23T08:00:00.000Z' }], next_cursor: null };
 

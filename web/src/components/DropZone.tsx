@@ -1,8 +1,9 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
+import { mergePicks } from '../data/merge-picks.ts';
 
 const ACCEPT = '.csv,.json,.xlsx';
 
-/** Files by drag and drop or by the file picker (the keyboard path); shows what is chosen. */
+/** Files by drag and drop or by the file picker (the keyboard path); shows what is chosen, one file per group. */
 export function DropZone({ files, onFiles }: { files: readonly File[]; onFiles: (files: File[]) => void }) {
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -10,7 +11,7 @@ export function DropZone({ files, onFiles }: { files: readonly File[]; onFiles: 
   const drop = (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
-    onFiles([...files, ...Array.from(event.dataTransfer.files)]);
+    onFiles(mergePicks(files, Array.from(event.dataTransfer.files)));
   };
   return (
     <div
@@ -33,7 +34,7 @@ export function DropZone({ files, onFiles }: { files: readonly File[]; onFiles: 
         multiple
         accept={ACCEPT}
         onChange={(e) => {
-          onFiles([...files, ...Array.from(e.target.files ?? [])]);
+          onFiles(mergePicks(files, Array.from(e.target.files ?? [])));
           if (input.current) input.current.value = '';
         }}
       />

@@ -1,7 +1,12 @@
-import type { EtlResult } from '../api/types.ts';
+import type { EtlResult, SchemaGroup } from '../api/types.ts';
+import { useRowPlaces } from '../data/row-places.ts';
 
-/** The ETL outcome: success or not, and every message located by file, table, column and row. */
-export function EtlReport({ result }: { result: EtlResult }) {
+/**
+ * The ETL outcome: success or not, and every message located by file, table, column and row; a row
+ * also by its line in the file and, for a CSV file the page still holds, its key.
+ */
+export function EtlReport({ result, files = [], groups }: { result: EtlResult; files?: readonly File[]; groups?: readonly SchemaGroup[] }) {
+  const places = useRowPlaces(result, files, groups);
   const errors = result.messages.filter((m) => m.severity === 'error').length;
   const warnings = result.messages.filter((m) => m.severity === 'warning').length;
   return (
@@ -21,7 +26,7 @@ export function EtlReport({ result }: { result: EtlResult }) {
                 <th scope="col">File</th>
                 <th scope="col">Table</th>
                 <th scope="col">Column</th>
-                <th scope="col" className="num">Row</th>
+                <th scope="col">Row</th>
                 <th scope="col">Message</th>
               </tr>
             </thead>
@@ -36,7 +41,10 @@ export function EtlReport({ result }: { result: EtlResult }) {
                   <td>{m.file ?? ''}</td>
                   <td>{m.table ?? ''}</td>
                   <td>{m.column ?? ''}</td>
-                  <td className="num">{m.row ?? ''}</td>
+                  <td data-testid="etl-row">
+                    {m.row ?? ''}
+                    {places.has(i) && <RowPlaceText place={places.get(i)!} />}
+                  </td>
                   <td>{m.message}</td>
                 </tr>
               ))}
@@ -45,5 +53,15 @@ export function EtlReport({ result }: { result: EtlResult }) {
         </div>
       )}
     </section>
+  );
+}
+
+function RowPlaceText({ place }: { place: { line: string; key?: string } }) {
+  return (
+    <span className="muted small number" data-testid="etl-row-place">
+      {' '}
+      ({place.line}
+      {place.key !== undefined && `, key ${place.key}`})
+    </span>
   );
 }

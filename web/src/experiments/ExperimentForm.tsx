@@ -1,12 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { isDiagnostic } from '../api/algorithm-tags.ts';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { ParameterDescriptor } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { labelOf } from '../components/ParamField.tsx';
-import { axisBody, axisLength, countProblem, newAxis, scenarioCount, type AxisInput } from './axes.ts';
+import { collectValues, type FormValue } from '../params/form-values.ts';
+import { axisBody, axisLength, axisProblem, countProblem, newAxis, scenarioCount, type AxisInput } from './axes.ts';
 import { formErrorsOf, NO_ERRORS } from './field-errors.ts';
+import { FixedValues } from './FixedValues.tsx';
 import { SeedNote } from './SeedNote.tsx';
 
 /** Messages under a field, announced (the server's or the count's). */
@@ -20,9 +23,10 @@ function FieldMessages({ id, messages }: { id: string; messages: readonly string
 }
 
 /**
- * Creates an experiment: name, algorithm, one or several datasets (several make `dataset_key` an
- * axis), the algorithm's parameters to vary with their values (a list, or from/to/steps for a number),
- * repeats. The scenario count follows the typing; the server's errors land at their fields.
+ * Creates an experiment: name, algorithm (diagnostics left out), one or several datasets (several make
+ * `dataset_key` an axis), the algorithm's parameters to vary with their values (a list, or
+ * from/to/steps for a number), fixed values for the others and the data parameters, repeats. The
+ * scenario count follows the typing; the server's errors land at their fields.
  */
 export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id: string) => void }) {
   const api = useApi();
@@ -35,8 +39,14 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
   const [axes, setAxes] = useState<AxisInput[]>([]);
   const [repeats, setRepeats] = useState('1');
   const [runNow, setRunNow] = useState(true);
+  const [algoValues, setAlgoValues] = useState<Record<string, FormValue>>({});
+  const [dataValues, setDataValues] = useState<Record<string, FormValue>>({});
+  // The fixed values' own problems show once creating was tried (their defaults are valid to start with).
+  const [tried, setTried] = useState(false);
 
-  const chosenAlgo = algo || algorithms.data?.[0]?.name || '';
+  // Algorithms that test the service are for its developers, not for sweeps.
+  const offered = (algorithms.data ?? []).filter((a) => !isDiagnostic(a));
+  const chosenAlgo = algo || offered[0]?.name || '';
   const chosenDatasets = chosen.length > 0 ? chosen : datasets.data?.[0] ? [datasets.data[0].key] : [];
   const params = useQuery({
     queryKey: keys.algorithmParameters(sid, chosenAlgo),
@@ -45,6 +55,17 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
   });
   const descriptors = params.data?.parameters ?? [];
   const descriptorOf = (path: string) => descriptors.find((d) => `algo_params.${d.name}` === path);
+  const dataParams = useQuery({
+    queryKey: keys.dataParameters(sid, chosenDatasets[0] ?? ''),
+    queryFn: () => api.dataParameters(sid, chosenDatasets[0]!),
+    enabled: chosenDatasets.length > 0,
+  });
+  const fixedDescriptors = descriptors.filter((d) => !axes.some((a) => a.path === `algo_params.${d.name}`));
+  const fixedAlgo = collectValues(fixedDescriptors, algoValues);
+  const fixedData = collectValues(dataParams.data?.parameters ?? [], dataValues);
+  const fixedProblems = Object.keys(fixedAlgo.errors).length + Object.keys(fixedData.errors).length;
+  // What each varied parameter still lacks (an empty From or To), keyed by its path.
+  const axisProblems = new Map(axes.flatMap((a) => (axisProblem(a) === null ? [] : [[a.path, axisProblem(a)!] as const])));
 
   const lengths = [...axes.map(axisLength), chosenDatasets.length];
   const count = scenarioCount(lengths, Number(repeats));
@@ -56,6 +77,8 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
         name: name.trim(),
         algo_name: chosenAlgo,
         ...(chosenDatasets.length === 1 ? { dataset_key: chosenDatasets[0] } : {}),
+        algo_params: fixedAlgo.values,
+        data_params: fixedData.values,
         axes: {
           ...Object.fromEntries(axes.map((a) => [a.path, axisBody(a, descriptorOf(a.path))])),
           ...(chosenDatasets.length > 1 ? { dataset_key: chosenDatasets } : {}),
@@ -70,7 +93,7 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
     },
   });
   const errors = create.error ? formErrorsOf(create.error) : NO_ERRORS;
-  const local = name.trim() === '' ? 'enter a name' : null;
+  const local = name.trim() === '' ? 'enter a name' : axisProblems.size > 0 ? 'fill in the varied parameters' : null;
 
   const toggleAxis = (d: ParameterDescriptor, on: boolean) =>
     setAxes((list) => (on ? [...list, newAxis(`algo_params.${d.name}`, d)] : list.filter((a) => a.path !== `algo_params.${d.name}`)));
@@ -78,7 +101,8 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (local === null && problem === null) create.mutate();
+    setTried(true);
+    if (local === null && problem === null && fixedProblems === 0) create.mutate();
   };
 
   return (
@@ -108,9 +132,10 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
               onChange={(e) => {
                 setAlgo(e.target.value);
                 setAxes([]);
+                setAlgoValues({});
               }}
             >
-              {algorithms.data?.map((a) => (
+              {offered.map((a) => (
                 <option key={a.name} value={a.name}>
                   {a.name}
                 </option>
@@ -124,7 +149,7 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
             <FieldMessages id="experiment-repeats-error" messages={errors.fields.repeats} />
           </div>
         </div>
-        <ErrorNote error={params.error ?? algorithms.error ?? datasets.error} />
+        <ErrorNote error={params.error ?? dataParams.error ?? algorithms.error ?? datasets.error} />
         <fieldset aria-describedby={errors.fields.datasets ? 'experiment-datasets-error' : undefined}>
           <legend>Datasets (several vary the dataset)</legend>
           {datasets.data?.length === 0 && <p className="muted small">No dataset: upload one on the Data page.</p>}
@@ -147,7 +172,8 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
             const path = `algo_params.${d.name}`;
             const axis = axes.find((a) => a.path === path);
             const id = `axis-${d.name}`;
-            const messages = errors.fields[path];
+            const own = axisProblems.get(path);
+            const messages = own === undefined ? errors.fields[path] : [own, ...(errors.fields[path] ?? [])];
             return (
               <div key={d.name} className="axis" data-testid="axis" data-invalid={messages ? true : undefined}>
                 <label className="check">
@@ -160,6 +186,17 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
             );
           })}
         </fieldset>
+        <FixedValues
+          algorithm={fixedDescriptors}
+          data={dataParams.data?.parameters ?? []}
+          dataset={chosenDatasets[0]}
+          algoValues={algoValues}
+          dataValues={dataValues}
+          algoErrors={tried ? fixedAlgo.errors : {}}
+          dataErrors={tried ? fixedData.errors : {}}
+          onAlgo={(n, v) => setAlgoValues((values) => ({ ...values, [n]: v }))}
+          onData={(n, v) => setDataValues((values) => ({ ...values, [n]: v }))}
+        />
         <p data-testid="scenario-count" aria-live="polite">
           <strong>{count.toLocaleString('en')}</strong> scenario{count === 1 ? '' : 's'} ({lengths.join(' × ')} × {Number(repeats) || 0} repeat
           {Number(repeats) === 1 ? '' : 's'})

@@ -6,16 +6,29 @@ import { shown, sortRows, type ResultRow } from './results.ts';
  * One row per scenario (axis values, status, KPIs), sorted by any column header; each tag opens its
  * scenario, and ticked rows can be compared.
  */
-export function ResultsTable({ sid, rows, axes, kpis }: { sid: string; rows: readonly ResultRow[]; axes: readonly string[]; kpis: readonly string[] }) {
+export function ResultsTable({
+  sid,
+  rows,
+  axes,
+  kpis,
+  labelOf,
+}: {
+  sid: string;
+  rows: readonly ResultRow[];
+  axes: readonly string[];
+  kpis: readonly string[];
+  /** A column's heading: axes by their parameter's label (KPIs and the fixed columns by name). */
+  labelOf: (column: string) => string;
+}) {
   const [sort, setSort] = useState<{ column: string; ascending: boolean }>({ column: 'tag', ascending: true });
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const sorted = sort.column === 'tag' && sort.ascending ? rows : sortRows(rows, sort.column, sort.ascending);
   const header = (column: string) => {
     const active = sort.column === column;
     return (
-      <th key={column} scope="col" aria-sort={active ? (sort.ascending ? 'ascending' : 'descending') : 'none'}>
+      <th key={column} scope="col" title={column} aria-sort={active ? (sort.ascending ? 'ascending' : 'descending') : 'none'}>
         <button type="button" className="link" onClick={() => setSort({ column, ascending: active ? !sort.ascending : true })}>
-          {column}
+          {labelOf(column)}
           {active ? (sort.ascending ? ' ▲' : ' ▼') : ''}
         </button>
       </th>

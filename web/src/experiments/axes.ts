@@ -59,6 +59,18 @@ export function countProblem(count: number, limit = DEFAULT_MAX_EXPERIMENT_SIZE)
   return null;
 }
 
+/**
+ * What a range axis lacks before it can be sent, in words for its field, or null. An empty From or To
+ * would reach the server as 0 (`Number('')`) and quietly make scenarios at 0: refused here instead.
+ */
+export function axisProblem(axis: AxisInput): string | null {
+  if (axis.mode !== 'range') return null;
+  const empty = [axis.from.trim() === '' ? 'From' : null, axis.to.trim() === '' ? 'To' : null].filter((f) => f !== null);
+  if (empty.length > 0) return `enter a number in ${empty.join(' and ')}`;
+  if (!Number.isFinite(Number(axis.from)) || !Number.isFinite(Number(axis.to))) return 'From and To must be numbers';
+  return null;
+}
+
 /** One typed value of a list, read for the parameter's kind (the server checks the range and choices). */
 function valueOf(text: string, d: Pick<ParameterDescriptor, 'type'> | undefined): unknown {
   if (!d) return text;

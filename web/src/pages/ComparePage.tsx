@@ -10,6 +10,8 @@ import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
 import { deltaArrow, formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
 import { useSid } from '../session.ts';
+import { usePageTitle } from '../page-title.ts';
+import { useParameterLabels } from '../params/parameter-labels.ts';
 import { useTheme } from '../theme.ts';
 
 // ECharts is loaded only when a comparison is shown: the first load of the app stays small.
@@ -26,6 +28,7 @@ export interface CompareSearch {
 /** Compare: pick 2–6 scenarios; KPI cards with deltas to a baseline, a bar chart per KPI, parameters. */
 export function ComparePage() {
   const api = useApi();
+  usePageTitle('Compare');
   const sid = useSid();
   const navigate = useNavigate();
   const search: CompareSearch = useSearch({ strict: false });
@@ -98,6 +101,12 @@ export function ComparePage() {
 
 function ComparisonView({ result }: { result: CompareResult }) {
   const theme = useTheme();
+  const sid = useSid();
+  const labelOf = useParameterLabels(
+    sid,
+    result.scenarios.map((s) => s.algorithm),
+    result.scenarios.map((s) => s.dataset_key),
+  );
   const tagOf = (id: string) => result.scenarios.find((s) => s.id === id)?.tag ?? id;
   const algorithmsDiffer = new Set(result.scenarios.map((s) => s.algorithm)).size > 1;
   return (
@@ -169,15 +178,15 @@ function ComparisonView({ result }: { result: CompareResult }) {
             </thead>
             <tbody>
               <tr className={algorithmsDiffer ? 'differs' : undefined} data-differs={algorithmsDiffer}>
-                <th scope="row">algorithm</th>
+                <th scope="row">Algorithm</th>
                 {result.scenarios.map((s) => (
                   <td key={s.id}>{s.algorithm}</td>
                 ))}
               </tr>
               {result.parameters.map((p) => (
                 <tr key={p.name} className={p.differs ? 'differs' : undefined} data-differs={p.differs}>
-                  <th scope="row">
-                    {p.name}
+                  <th scope="row" title={p.name}>
+                    {labelOf(p.name)}
                     {p.differs && <span className="sr-only"> (differs)</span>}
                   </th>
                   {result.scenarios.map((s) => (

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useApi } from '../api/context.tsx';
 import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
-import type { AlgorithmInfo } from '../api/types.ts';
+import { isDiagnostic } from '../api/algorithm-tags.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ParamFields } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
@@ -195,6 +195,3 @@ export function CreateScenarioForm({ sid, prefill, initialDataset }: { sid: stri
     </section>
   );
 }
-
-/** Tagged `diagnostic` (an older server sends no tags: then nothing is). */
-const isDiagnostic = (a: AlgorithmInfo) => (a.tags as readonly string[] | undefined)?.includes('diagnostic') === true;

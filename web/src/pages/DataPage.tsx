@@ -10,25 +10,33 @@ import { EtlReport } from '../components/EtlReport.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PromptDialog } from '../components/PromptDialog.tsx';
 import { saveBlob } from '../csv.ts';
+import { scenariosUsing, uploadBlocker } from '../data/upload-checks.ts';
 import { uploadReadyFiles } from '../data/upload-ready-files.ts';
 import { useSid } from '../session.ts';
+import { usePageTitle } from '../page-title.ts';
 import { DatasetPreview } from './DatasetPreview.tsx';
 import { DatasetViews } from './DatasetViews.tsx';
 
 /** Data: ETL upload with its report, the dataset list, previews, derive, delete, downloads. */
 export function DataPage() {
   const api = useApi();
+  usePageTitle('Data');
   const sid = useSid();
   const client = useQueryClient();
   const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
   const [files, setFiles] = useState<File[]>([]);
   const [name, setName] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
-  const [action, setAction] = useState<{ kind: 'derive' | 'delete'; key: string } | null>(null);
+  const [action, setAction] = useState<{ kind: 'derive' | 'delete' | 'replace'; key: string } | null>(null);
+  // Who uses a dataset that an upload would replace: the confirm says how many.
+  const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
+  // The key columns of each table, so that the report can name a faulty row's key.
+  const schemas = useQuery({ queryKey: keys.schemas(sid), queryFn: () => api.schemas(sid) });
   const refresh = () => client.invalidateQueries({ queryKey: keys.datasets(sid) });
 
+  // The files travel with the mutation: its report then still has them to locate rows in.
   const upload = useMutation({
-    mutationFn: () => api.uploadEtl(sid, name.trim(), files),
+    mutationFn: (v: { name: string; files: readonly File[] }) => api.uploadEtl(sid, v.name, v.files),
     onSuccess: (result) => {
       if (result.success) {
         setFiles([]);
@@ -65,9 +73,13 @@ export function DataPage() {
     upload.reset();
     setFiles(picked);
   };
+  const blocker = uploadBlocker(name, files);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    upload.mutate();
+    if (blocker !== null) return;
+    // The ETL replaces a dataset of the same name without asking: ask here first.
+    if (datasets.data?.some((d) => d.key === name.trim())) setAction({ kind: 'replace', key: name.trim() });
+    else upload.mutate({ name: name.trim(), files });
   };
   const close = () => {
     setAction(null);
@@ -89,13 +101,18 @@ export function DataPage() {
           </div>
           <DropZone files={files} onFiles={pickFiles} />
           <div className="row" style={{ marginTop: '0.75rem' }}>
-            <button type="submit" className="primary" disabled={upload.isPending || files.length === 0 || name.trim() === ''}>
+            <button type="submit" className="primary" disabled={upload.isPending || blocker !== null} aria-describedby={blocker ? 'upload-hint' : undefined}>
               {upload.isPending ? 'Uploading…' : 'Upload'}
             </button>
+            {blocker && (
+              <span id="upload-hint" className="muted small" data-testid="upload-hint">
+                {blocker}
+              </span>
+            )}
           </div>
         </form>
         <ErrorNote error={upload.error} />
-        {upload.data && <EtlReport result={upload.data} />}
+        {upload.data && <EtlReport result={upload.data} files={upload.variables?.files} groups={schemas.data} />}
       </section>
 
       <section className="card" aria-labelledby="datasets-title">
@@ -169,6 +186,17 @@ export function DataPage() {
         onCancel={close}
       />
       <ConfirmDialog
+        open={action?.kind === 'replace'}
+        title="Replace dataset?"
+        message={<ReplaceMessage datasetKey={action?.key ?? ''} users={scenariosUsing(action?.key ?? '', scenarios.data)} />}
+        confirmLabel="Replace dataset"
+        onConfirm={() => {
+          setAction(null);
+          upload.mutate({ name: name.trim(), files });
+        }}
+        onCancel={close}
+      />
+      <ConfirmDialog
         open={action?.kind === 'delete'}
         title="Delete dataset"
         message={
@@ -183,6 +211,21 @@ export function DataPage() {
         onCancel={close}
       />
     </>
+  );
+}
+
+/** What replacing a dataset does to the scenarios that run on it. */
+function ReplaceMessage({ datasetKey, users }: { datasetKey: string; users: number | null }) {
+  const who =
+    users === null
+      ? 'Scenarios of this session may use it'
+      : users === 0
+        ? 'No scenario uses it'
+        : `${users} scenario${users === 1 ? ' uses' : 's use'} it: ${users === 1 ? 'its' : 'their'} next run reads the new data, results already computed stay as they are`;
+  return (
+    <p data-testid="replace-message">
+      A dataset <strong>{datasetKey}</strong> exists: the upload replaces it. {who}.
+    </p>
   );
 }
 

@@ -9,9 +9,12 @@ import { BatchActions } from '../experiments/BatchActions.tsx';
 import { etaText, useEta } from '../experiments/eta.ts';
 import { FrontScatter } from '../experiments/FrontScatter.tsx';
 import { asResultRows } from '../experiments/results.ts';
+import { ResultsDownloads } from '../experiments/ResultsDownloads.tsx';
 import { ResultsTable } from '../experiments/ResultsTable.tsx';
 import { SmallMultiples } from '../experiments/SmallMultiples.tsx';
 import { useLiveMode } from '../live-mode.ts';
+import { useParameterLabels } from '../params/parameter-labels.ts';
+import { usePageTitle } from '../page-title.ts';
 import { useSid } from '../session.ts';
 
 /**
@@ -34,6 +37,7 @@ export function ExperimentPage() {
     refetchInterval: (q) => (running(q.state.data?.counts) ? (mode === 'polling' ? 1000 : 5000) : false),
   });
   const e = experiment.data;
+  usePageTitle(e ? `Experiment ${e.name}` : 'Experiment');
   const results = useQuery({
     queryKey: [...keys.experiment(sid, eid), 'results', e?.counts.COMPLETE ?? 0, e?.counts.FAILED ?? 0],
     queryFn: async () => asResultRows(await api.experimentResults(sid, eid)),
@@ -42,6 +46,8 @@ export function ExperimentPage() {
   });
   const finished = e ? e.counts.COMPLETE + e.counts.FAILED : 0;
   const eta = useEta(finished, e?.size ?? 0, experiment.dataUpdatedAt);
+  const datasetAxis = e?.axes.dataset_key;
+  const labelOf = useParameterLabels(sid, e ? [e.algo_name] : [], e?.dataset_key ? [e.dataset_key] : Array.isArray(datasetAxis) ? datasetAxis.map(String) : []);
 
   if (!e) return <>{experiment.error ? <ErrorNote error={experiment.error} /> : <p role="status">Loading the experiment…</p>}</>;
   const axisPaths = Object.keys(e.axes);
@@ -50,7 +56,7 @@ export function ExperimentPage() {
     <>
       <h1>Experiment “{e.name}”</h1>
       <p className="muted small">
-        {e.algo_name} · {e.dataset_key ?? 'several datasets'} · {e.size} scenarios · varies {axisPaths.join(', ')} · {e.repeats} repeat{e.repeats === 1 ? '' : 's'}
+        {e.algo_name} · {e.dataset_key ?? 'several datasets'} · {e.size} scenarios · varies {axisPaths.map(labelOf).join(', ')} · {e.repeats} repeat{e.repeats === 1 ? '' : 's'}
       </p>
       <section className="card" aria-labelledby="progress-title">
         <h2 id="progress-title" style={{ marginTop: 0 }}>
@@ -98,8 +104,9 @@ export function ExperimentPage() {
           <p className="muted">The charts appear once a scenario is complete.</p>
         )}
         <h3>All scenarios</h3>
+        <ResultsDownloads sid={sid} eid={eid} name={e.name} />
         <ErrorNote error={results.error} />
-        <ResultsTable sid={sid} rows={results.data ?? []} axes={axisPaths} kpis={kpis} />
+        <ResultsTable sid={sid} rows={results.data ?? []} axes={axisPaths} kpis={kpis} labelOf={(column) => (axisPaths.includes(column) ? labelOf(column) : column)} />
       </section>
     </>
   );

@@ -6,10 +6,12 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ExperimentForm } from '../experiments/ExperimentForm.tsx';
 import { formatTime } from '../format.ts';
 import { useSid } from '../session.ts';
+import { usePageTitle } from '../page-title.ts';
 
 /** Experiments: the session's experiments and a form to create (and run) a new one. */
 export function ExperimentsPage() {
   const api = useApi();
+  usePageTitle('Experiments');
   const sid = useSid();
   const navigate = useNavigate();
   const list = useQuery({ queryKey: keys.experiments(sid), queryFn: () => api.listExperiments(sid) });

@@ -8,6 +8,8 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { saveBlob } from '../csv.ts';
 import { bestScenario } from '../home/best-scenario.ts';
 import { useSid } from '../session.ts';
+import { InlineMarkdown, Markdown } from '../views/markdown.tsx';
+import { usePageTitle } from '../page-title.ts';
 
 /**
  * A session's first page: what to do next. Without data, the files to upload (with a template each);
@@ -15,6 +17,7 @@ import { useSid } from '../session.ts';
  */
 export function HomePage() {
   const api = useApi();
+  usePageTitle('Home');
   const sid = useSid();
   const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
@@ -75,7 +78,12 @@ function GroupFiles({ group, onDownload, busy }: { group: SchemaGroup; onDownloa
       <h3>
         <code>{group.file_names[0]}</code> {group.required ? '' : <span className="muted small">(optional file)</span>}
       </h3>
-      {group.description && <p className="small">{group.description}</p>}
+      {/* Domain authors write descriptions in markdown (`column` names in backticks): rendered, never shown raw. */}
+      {group.description && (
+        <div className="small">
+          <Markdown source={group.description} />
+        </div>
+      )}
       <div className="row">
         {single && (
           <button type="button" onClick={() => onDownload('csv')} disabled={busy} aria-label={`Download the CSV template of ${group.name}`}>
@@ -109,9 +117,11 @@ function GroupFiles({ group, onDownload, busy }: { group: SchemaGroup; onDownloa
                   <td>{c.unit ?? '—'}</td>
                   <td>{c.nullable ? 'yes' : 'no'}</td>
                   <td className="small">
-                    {[c.key === 'primary' ? 'unique key' : c.key === 'unique' ? 'unique' : '', c.required ? '' : 'column optional', c.description ?? '']
-                      .filter(Boolean)
-                      .join(' · ')}
+                    <InlineMarkdown
+                      source={[c.key === 'primary' ? 'unique key' : c.key === 'unique' ? 'unique' : '', c.required ? '' : 'column optional', c.description ?? '']
+                        .filter(Boolean)
+                        .join(' · ')}
+                    />
                   </td>
                 </tr>
               ))}

@@ -18,6 +18,7 @@ import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { cellText, saveBlob } from '../csv.ts';
 import { formatNumber, formatTime } from '../format.ts';
 import { useSid } from '../session.ts';
+import { usePageTitle } from '../page-title.ts';
 
 /** The overview's rows: one per completed scenario, KPI values by name. */
 export function overviewColumns(kpiNames: readonly string[]): ColumnDef<Scenario>[] {
@@ -41,6 +42,7 @@ export function overviewColumns(kpiNames: readonly string[]): ColumnDef<Scenario
 /** Every completed scenario × KPI, sortable and filterable, exported as CSV as shown. */
 export function OverviewPage() {
   const api = useApi();
+  usePageTitle('Overview');
   const sid = useSid();
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
   const completed = useMemo(() => (scenarios.data ?? []).filter((s) => s.status === 'COMPLETE'), [scenarios.data]);

@@ -5,6 +5,7 @@ import { keys } from '../api/keys.ts';
 import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.ts';
 import type { Scenario } from '../api/types.ts';
 import { DeleteScenarioDialog } from '../components/DeleteScenarioDialog.tsx';
+import { ResetScenarioDialog, resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
@@ -32,6 +33,7 @@ export function ScenarioCard({
   const api = useApi();
   const client = useQueryClient();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
   const [showLogs, setShowLogs] = useState(false);
   // A server without the logs route: no Logs button or panel.
   const [logsUnavailable, setLogsUnavailable] = useState(false);
@@ -44,6 +46,7 @@ export function ScenarioCard({
     mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
     onSuccess: (_r, action) => {
       if (action === 'delete') setConfirmDelete(false);
+      if (action === 'reset') setConfirmReset(false);
       void refresh();
     },
   });
@@ -75,7 +78,7 @@ export function ScenarioCard({
           {params.map((p, i) => (
             <span key={p.name}>
               {i > 0 && ' · '}
-              {p.label} <strong>{p.value}</strong>
+              {p.label} <strong className="number">{p.value}</strong>
             </span>
           ))}
         </p>
@@ -90,7 +93,9 @@ export function ScenarioCard({
                 {k.name} <span className="muted">({directionText(k)})</span>
               </dt>
               <dd style={{ margin: 0 }}>
-                {formatNumber(k.value)} {k.unit}
+                <span className="number" data-testid="card-kpi-value">
+                  {formatNumber(k.value)} {k.unit}
+                </span>
                 {bestIn.includes(k.name) && (
                   <span className="best" data-testid="best">
                     {' '}
@@ -124,7 +129,7 @@ export function ScenarioCard({
           </button>
         )}
         {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
-          <button type="button" onClick={() => act.mutate('reset')} disabled={act.isPending} aria-label={`Reset ${s.tag}`}>
+          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirmReset(true) : act.mutate('reset'))} disabled={act.isPending} aria-label={`Reset ${s.tag}`}>
             Reset
           </button>
         )}
@@ -137,8 +142,19 @@ export function ScenarioCard({
           Delete
         </button>
       </div>
-      {!confirmDelete && <ErrorNote error={act.error} />}
+      {!confirmDelete && !confirmReset && <ErrorNote error={act.error} />}
       {showLogs && !logsUnavailable && <RunLogPanel sid={sid} id={s.id} running={active} onUnavailable={hideLogs} />}
+      <ResetScenarioDialog
+        open={confirmReset}
+        scenario={s}
+        busy={act.isPending}
+        error={act.error}
+        onConfirm={() => act.mutate('reset')}
+        onCancel={() => {
+          setConfirmReset(false);
+          act.reset();
+        }}
+      />
       <DeleteScenarioDialog
         open={confirmDelete}
         scenario={s}

@@ -9,6 +9,7 @@ import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.
 import { downloadResult } from '../api/result-download.ts';
 import type { Scenario } from '../api/types.ts';
 import { DeleteScenarioDialog } from '../components/DeleteScenarioDialog.tsx';
+import { ResetScenarioDialog, resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
@@ -16,6 +17,7 @@ import { StatusBadge } from '../components/StatusBadge.tsx';
 import { saveBlob } from '../csv.ts';
 import { formatNumber, formatParam, formatTime } from '../format.ts';
 import { useLiveMode } from '../live-mode.ts';
+import { usePageTitle } from '../page-title.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
 import { RunLogPanel } from './RunLogPanel.tsx';
@@ -43,6 +45,7 @@ export function ScenarioPage() {
   });
   const single = useQuery({ queryKey: keys.scenario(sid, id), queryFn: () => api.scenario(sid, id), retry: false });
   const scenario = list.data?.find((s) => s.id === id) ?? single.data;
+  usePageTitle(scenario ? `Scenario ${scenario.tag}` : 'Scenario');
 
   if (!scenario) {
     const gone = single.error instanceof ApiError && single.error.status === 404;
@@ -123,7 +126,11 @@ function RunSection({ scenario: s, active }: { scenario: Scenario; active: boole
         <dd data-testid="run-status">{s.status.toLowerCase()}</dd>
         <dt>Duration</dt>
         <dd data-testid="duration">{formatDuration(runDuration(s))}</dd>
-        <dt>Seed</dt>
+        {/* Not the algorithm's own `seed` parameter (under Setup, when it declares one): this one is drawn per run. */}
+        <dt title="The random seed of this run">
+          Run seed
+          <span className="hint">Drawn for each run; the repeats of an experiment each run with their own.</span>
+        </dt>
         <dd data-testid="seed">{s.seed ?? '—'}</dd>
         <dt>Created</dt>
         <dd>{formatTime(s.created_at)}</dd>
@@ -145,37 +152,56 @@ function ParametersSection({ sid, scenario: s }: { sid: string; scenario: Scenar
     retry: false,
   });
   const dataDescriptions = new Map((dataParams.data?.parameters ?? []).map((d) => [d.name, d.description]));
+  const dataLabels = new Map((dataParams.data?.parameters ?? []).map((d) => [d.name, d.label]));
   const dataEntries = Object.entries(s.data_parameters ?? {});
   return (
     <section className="card" aria-labelledby="params-title">
       <h2 id="params-title" style={{ marginTop: 0 }}>
         Setup
       </h2>
-      <dl className="facts" data-testid="parameters">
-        <dt>Algorithm</dt>
-        <dd>{s.algorithm.name}</dd>
-        <dt>Dataset</dt>
-        <dd>
-          <Link to="/s/$sid/data" params={{ sid }}>
-            {s.input_data_id}
-          </Link>
-        </dd>
-        {s.algorithm.parameters.map((p) => (
-          <ParamFact key={`a-${p.name}`} name={p.name} description={p.description} value={p.value} />
-        ))}
-        {dataEntries.map(([name, value]) => (
-          <ParamFact key={`d-${name}`} name={name} description={dataDescriptions.get(name)} value={value} />
-        ))}
-      </dl>
+      <div data-testid="parameters">
+        <dl className="facts">
+          <dt>Algorithm</dt>
+          <dd>{s.algorithm.name}</dd>
+          <dt>Dataset</dt>
+          <dd>
+            <Link to="/s/$sid/data" params={{ sid }}>
+              {s.input_data_id}
+            </Link>
+          </dd>
+        </dl>
+        {/* Headed by whose parameters they are, so that a `seed` here reads as the algorithm's setting, not the run's seed. */}
+        {s.algorithm.parameters.length > 0 && (
+          <>
+            <h3 className="facts-heading">Parameters of {s.algorithm.name}</h3>
+            <dl className="facts" data-testid="algorithm-parameters">
+              {s.algorithm.parameters.map((p) => (
+                <ParamFact key={p.name} name={p.name} label={p.label} description={p.description} value={p.value} />
+              ))}
+            </dl>
+          </>
+        )}
+        {dataEntries.length > 0 && (
+          <>
+            <h3 className="facts-heading">Data parameters</h3>
+            <dl className="facts" data-testid="data-parameters">
+              {dataEntries.map(([name, value]) => (
+                <ParamFact key={name} name={name} label={dataLabels.get(name)} description={dataDescriptions.get(name)} value={value} />
+              ))}
+            </dl>
+          </>
+        )}
+      </div>
     </section>
   );
 }
 
-function ParamFact({ name, description, value }: { name: string; description: string | undefined; value: unknown }) {
+/** One parameter: its declared label (the name humanised for an older server), exact value, and its description. */
+function ParamFact({ name, label, description, value }: { name: string; label: string | undefined; description: string | undefined; value: unknown }) {
   return (
     <>
       <dt title={name}>
-        {humanise(name)}
+        {label ?? humanise(name)}
         {description && <span className="hint">{description}</span>}
       </dt>
       <dd data-param={name}>{formatParam(value)}</dd>
@@ -257,6 +283,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
   const client = useQueryClient();
   const navigate = useNavigate();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
   const active = ACTIVE.has(s.status);
   const act = useMutation({
     mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
@@ -264,6 +291,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
       void client.invalidateQueries({ queryKey: keys.scenario(sid, s.id) });
       void client.invalidateQueries({ queryKey: keys.views(sid, 'scenario', s.id) });
+      if (action === 'reset') setConfirmReset(false);
       if (action === 'delete') {
         setConfirmDelete(false);
         void navigate({ to: '/s/$sid/scenarios', params: { sid } });
@@ -284,7 +312,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
           </button>
         )}
         {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
-          <button type="button" onClick={() => act.mutate('reset')} disabled={act.isPending}>
+          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirmReset(true) : act.mutate('reset'))} disabled={act.isPending}>
             Reset
           </button>
         )}
@@ -295,7 +323,18 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
           Delete
         </button>
       </div>
-      {!confirmDelete && <ErrorNote error={act.error} />}
+      {!confirmDelete && !confirmReset && <ErrorNote error={act.error} />}
+      <ResetScenarioDialog
+        open={confirmReset}
+        scenario={s}
+        busy={act.isPending}
+        error={act.error}
+        onConfirm={() => act.mutate('reset')}
+        onCancel={() => {
+          setConfirmReset(false);
+          act.reset();
+        }}
+      />
       <DeleteScenarioDialog
         open={confirmDelete}
         scenario={s}

@@ -7,6 +7,7 @@ import { STATUSES, type Status } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { useLiveMode } from '../live-mode.ts';
 import { useSid } from '../session.ts';
+import { usePageTitle } from '../page-title.ts';
 import { useCopyPrefill } from './copy-prefill.ts';
 import { CreateScenarioForm } from './CreateScenarioForm.tsx';
 import { bestByKpi, newestFirst } from './card-facts.ts';
@@ -33,6 +34,7 @@ export const scenariosSearch = (search: Record<string, unknown>): ScenariosSearc
 /** Scenarios: the create form and every scenario with live status, progress and actions. */
 export function ScenariosPage() {
   const api = useApi();
+  usePageTitle('Scenarios');
   const sid = useSid();
   const [filter, setFilter] = useState<Status | ''>('');
   const search: ScenariosSearch = useSearch({ strict: false });
@@ -84,7 +86,26 @@ export function ScenariosPage() {
         </div>
         <ErrorNote error={list.error} />
         {list.data?.length === 0 && <p className="muted">No scenarios yet.</p>}
-        {shown.length > 0 && <ScenarioBatchBar sid={sid} selected={tickedShown} matching={shown.length} status={filter} query={query} onClear={() => setTicked(new Set())} />}
+        {list.data !== undefined && list.data.length > 0 && shown.length === 0 && (
+          <p className="alert" role="status" data-testid="no-match">
+            No scenario {describeFilter(filter, query)}.{' '}
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setFilter('');
+                setQuery('');
+              }}
+            >
+              Clear the filter
+            </button>{' '}
+            to see all {list.data.length}.
+          </p>
+        )}
+        {/* Keyed by the filter: a choice of "all matching" made for one filter never carries over to another. */}
+        {shown.length > 0 && (
+          <ScenarioBatchBar key={`${filter}|${query}`} sid={sid} selected={tickedShown} matching={shown.length} status={filter} query={query} onClear={() => setTicked(new Set())} />
+        )}
         <div className="grid">
           {shown.map((s) => (
             <ScenarioCard
@@ -100,4 +121,10 @@ export function ScenariosPage() {
       </section>
     </>
   );
+}
+
+/** The filter in words: `has status FAILED and a tag containing “sweep”`. */
+function describeFilter(status: Status | '', query: string): string {
+  const parts = [status ? `has status ${status}` : '', query ? `has a tag containing “${query}”` : ''].filter(Boolean);
+  return parts.join(' and ');
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
@@ -8,12 +8,14 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PromptDialog } from '../components/PromptDialog.tsx';
 import { useSid } from '../session.ts';
+import { usePageTitle } from '../page-title.ts';
 
 type Action = { kind: 'rename' | 'copy' | 'delete'; session: Session } | null;
 
 /** Sessions: list, create, rename, copy, delete (confirmed), switch. */
 export function SessionsPage() {
   const api = useApi();
+  usePageTitle('Sessions');
   const client = useQueryClient();
   const currentSid = useSid();
   const sessions = useQuery({ queryKey: keys.sessions, queryFn: () => api.listSessions() });
@@ -21,11 +23,16 @@ export function SessionsPage() {
   const [action, setAction] = useState<Action>(null);
   const refresh = () => client.invalidateQueries({ queryKey: keys.sessions });
 
+  const navigate = useNavigate();
   const create = useMutation({
     mutationFn: (displayName: string) => api.createSession(displayName),
-    onSuccess: () => {
+    // A new session is made to be filled: open its home, which names the files to upload. The answer
+    // is the list of sessions; display names are unique, so the new one is the one of that name.
+    onSuccess: async (answer, displayName) => {
       setName('');
-      void refresh();
+      await refresh();
+      const created = answer.sessions.find((s) => s.display_name === displayName);
+      if (created) void navigate({ to: '/s/$sid', params: { sid: created.id } });
     },
   });
   const rename = useMutation({ mutationFn: (v: { sid: string; name: string }) => api.renameSession(v.sid, v.name), onSuccess: () => { setAction(null); void refresh(); } });

@@ -10,6 +10,11 @@ export function Markdown({ source }: { source: string }) {
   return <div className="markdown">{blocks(source.replace(/\r\n?/g, '\n'))}</div>;
 }
 
+/** One line of markdown inside running text (a table cell, a hint): `code`, **strong**, *emphasis* and links, no blocks. */
+export function InlineMarkdown({ source }: { source: string }) {
+  return <>{inline(source)}</>;
+}
+
 const SAFE_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
 /** The link's URL when it is safe to follow (relative, http, https, mailto), else null. */
