@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
+import { parsePrometheusText, sumOf } from '../support/prometheus-text.js';
+import { startServer, type ServerProcess } from '../support/server-process.js';
+import { eventually } from '../webhooks/support/receiver.js';
+import { api } from './support/api.js';
+import { connectSse, type SseEvent } from './support/sse-client.js';
+import { stallingReader } from './support/stalling-reader.js';
+
+/** Scenarios of one burst experiment: its creation and its deletion log an event for each. */
+const BURST_SCENARIOS = 10_000;
+/** Long names make long tags: a burst logs about 8.6 MiB of events. */
+const LONG = 'x'.repeat(170);
+
+/**
+ * `GET /sessions/{sid}/events` of a real `scenarist serve` process when its client reads slower than
+ * events come: a client that stops reading is disconnected (and resumes), a fast one replaying a large
+ * backlog gets all of it in one connection.
+ */
+describe.each(DIALECTS)('an event stream that cannot keep up, on %s (real server process)', (dialect) => {
+  let database: TestDatabase | undefined;
+  let server: ServerProcess;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    const args = ['--log-level', 'warn', '--workers', '1'];
+    if (dialect === 'postgres') {
+      database = await createTestDatabase('postgres');
+      args.push('--database-url', database.url);
+    }
+    server = await startServer({ args });
+    client = api(server.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.dispose();
+    await database?.drop();
+  });
+
+  /** Logs 2 x 10,000 events in the session: an experiment's scenarios created, then deleted. */
+  const burst = async (sid: string, name: string) => {
+    const experiment = await client.call<{ id: string }>('POST', `/sessions/${sid}/experiments`, {
+      name: `${name} ${LONG}`,
+      algo_name: 'Instant',
+      dataset_key: 'example',
+      axes: {},
+      repeats: BURST_SCENARIOS,
+    });
+    await client.call('DELETE', `/sessions/${sid}/experiments/${experiment.id}`);
+  };
+  /** Logs `session.renamed` as a marker the streams can wait for. */
+  const rename = (sid: string, name: string) => client.call('PATCH', `/sessions/${sid}`, { display_name: name });
+  const renamedTo = (name: string) => (events: readonly SseEvent[]) => events.some((e) => e.type === 'session.renamed' && e.data.display_name === name);
+  const droppedAsLagging = async () =>
+    sumOf(parsePrometheusText(await (await fetch(`${server.url}/metrics`)).text()), 'scenarist_event_streams_dropped_total', { reason: 'lagging' });
+
+  it('closes the stream of a client that stops reading, counts it, and a resume from its last id gets the rest', async () => {
+    const sid = await client.session('stalls');
+    const reader = await stallingReader(`${client.root}/sessions/${sid}/events?since=0`);
+    expect(reader.status).toBe(200);
+    try {
+      const before = await droppedAsLagging();
+      // What the kernel's buffers take first varies: log bursts until the server gives the stream up.
+      for (let i = 0; i < 6 && (await droppedAsLagging()) === before; i++) await burst(sid, `stall ${i}`);
+      await eventually(droppedAsLagging, (n) => n === before + 1, 60_000, 'the stalled stream to be dropped');
+      // The server closed the connection: what was in flight arrives, then the end.
+      await reader.resumeUntilClosed(60_000);
+    } finally {
+      reader.destroy();
+    }
+    const seen = reader.eventIds();
+    expect(seen.length).toBeGreaterThan(0);
+
+    await rename(sid, 'stalls resumed');
+    const resumed = await connectSse(`${client.root}/sessions/${sid}/events`, seen.at(-1));
+    await resumed.waitFor(renamedTo('stalls resumed'), 120_000, 'the rest of the events');
+    resumed.close();
+    const whole = await connectSse(`${client.root}/sessions/${sid}/events?since=0`);
+    await whole.waitFor(renamedTo('stalls resumed'), 120_000, 'every event');
+    whole.close();
+    expect(seen.length).toBeLessThan(whole.events.length);
+    expect([...seen, ...resumed.events.map((e) => e.id)]).toEqual(whole.events.map((e) => e.id));
+  }, 300_000);
+
+  it('replays 20,000 events to a reader in one connection, then goes on live', async () => {
+    const sid = await client.session('replays');
+    await burst(sid, 'replay');
+    await rename(sid, 'replays logged');
+    const stream = await connectSse(`${client.root}/sessions/${sid}/events?since=0`);
+    await stream.waitFor(renamedTo('replays logged'), 120_000, 'the whole replay');
+    const scenarioEvents = stream.events.filter((e) => e.type === 'scenario.created' || e.type === 'scenario.deleted');
+    expect(scenarioEvents).toHaveLength(2 * BURST_SCENARIOS);
+    expect(stream.events.every((e, i) => i === 0 || e.id > stream.events[i - 1]!.id)).toBe(true);
+
+    await rename(sid, 'replays live');
+    await stream.waitFor(renamedTo('replays live'), 60_000, 'a live event after the replay');
+    stream.close();
+  }, 300_000);
+});
