@@ -6,10 +6,15 @@ import { api } from './support/api.js';
 import { connectSse, type SseEvent } from './support/sse-client.js';
 import { stallingReader } from './support/stalling-reader.js';
 
-/** Scenarios of one burst experiment: its creation and its deletion log an event for each. */
-const BURST_SCENARIOS = 10_000;
-/** Long names make long tags: a burst logs about 8.6 MiB of events. */
+/** Long names make long tags: each scenario.created or scenario.deleted frame is about 430 bytes. */
 const LONG = 'x'.repeat(170);
+/**
+ * Scenarios of a stall burst: 8,000 events, about 3.3 MiB, less than a stream may hold, so that a
+ * client reading along is never dropped, however slowly it is scheduled on a busy machine.
+ */
+const STALL_BURST = 4_000;
+/** Scenarios of the replay burst: 20,000 events. */
+const REPLAY_BURST = 10_000;
 
 /**
  * `GET /sessions/{sid}/events` of a real `scenarist serve` process when its client reads slower than
@@ -36,14 +41,14 @@ describe.each(DIALECTS)('an event stream that cannot keep up, on %s (real server
     await database?.drop();
   });
 
-  /** Logs 2 x 10,000 events in the session: an experiment's scenarios created, then deleted. */
-  const burst = async (sid: string, name: string) => {
+  /** Logs two events a scenario in the session: an experiment's scenarios created, then deleted. */
+  const burst = async (sid: string, name: string, scenarios: number) => {
     const experiment = await client.call<{ id: string }>('POST', `/sessions/${sid}/experiments`, {
       name: `${name} ${LONG}`,
       algo_name: 'Instant',
       dataset_key: 'example',
       axes: {},
-      repeats: BURST_SCENARIOS,
+      repeats: scenarios,
     });
     await client.call('DELETE', `/sessions/${sid}/experiments/${experiment.id}`);
   };
@@ -63,8 +68,8 @@ describe.each(DIALECTS)('an event stream that cannot keep up, on %s (real server
     const before = await droppedAsLagging();
     try {
       // What the kernel's buffers take before the server holds any of it varies with the machine.
-      for (let i = 0; i < 6 && (await droppedAsLagging()) === before; i++) {
-        await burst(sid, `stall ${i}`);
+      for (let i = 0; i < 10 && (await droppedAsLagging()) === before; i++) {
+        await burst(sid, `stall ${i}`, STALL_BURST);
         await rename(sid, `stalls ${i}`);
         await witness.waitFor(renamedTo(`stalls ${i}`), 120_000, `burst ${i}`);
       }
@@ -89,12 +94,12 @@ describe.each(DIALECTS)('an event stream that cannot keep up, on %s (real server
 
   it('replays 20,000 events to a reader in one connection, then goes on live', async () => {
     const sid = await client.session('replays');
-    await burst(sid, 'replay');
+    await burst(sid, 'replay', REPLAY_BURST);
     await rename(sid, 'replays logged');
     const stream = await connectSse(`${client.root}/sessions/${sid}/events?since=0`);
     await stream.waitFor(renamedTo('replays logged'), 120_000, 'the whole replay');
     const scenarioEvents = stream.events.filter((e) => e.type === 'scenario.created' || e.type === 'scenario.deleted');
-    expect(scenarioEvents).toHaveLength(2 * BURST_SCENARIOS);
+    expect(scenarioEvents).toHaveLength(2 * REPLAY_BURST);
     expect(stream.events.every((e, i) => i === 0 || e.id > stream.events[i - 1]!.id)).toBe(true);
 
     await rename(sid, 'replays live');
