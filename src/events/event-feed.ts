@@ -11,8 +11,9 @@ export interface FeedSink {
   /** Keeps idle connections (and proxies) from timing out. */
   ping(): void;
   /**
-   * Resolves once the client has taken what it was given (at once when it has): true, or false when
-   * the sink has ended meanwhile. A replay waits for it after each page, at its client's pace.
+   * Resolves once the sink's connection has taken nearly all it was given (at once when it has): true,
+   * or false when the sink has ended meanwhile. A replay waits for it after each page, so that it goes
+   * at its client's pace.
    */
   drained(): Promise<boolean>;
   /** The id of the oldest event delivered that the client has not taken yet; undefined when none waits. */
@@ -50,8 +51,9 @@ interface Subscription {
 /** Events the feed reads from the log at once. */
 const PAGE = 1_000;
 /**
- * Events a replay hands its sink before it waits for the client to take them: a few hundred KiB,
- * well under the backlog a stream may hold, however fast the log is read.
+ * Events a replay hands its sink before it waits for the client to take them: a few hundred KiB
+ * (events are a few hundred bytes), well under the backlog a stream may hold, however fast the log
+ * is read.
  */
 const REPLAY_PAGE = 500;
 

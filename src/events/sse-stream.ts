@@ -78,18 +78,18 @@ export class SseStream implements FeedSink {
     if (eventId === undefined) this.res.write(text);
     else {
       this.untaken.push(eventId);
-      // Write callbacks come in write order, once the connection has taken the frame.
-      this.res.write(text, () => this.taken());
+      this.res.write(text, this.taken);
     }
     if (this.res.writableLength > MAX_BACKLOG_BYTES) this.drop('lagging');
   }
 
-  private taken(): void {
+  /** A write's callback: they come in write order, each once the connection has taken its frame. */
+  private readonly taken = (): void => {
     this.head++;
     if (this.head < this.untaken.length) return;
     this.untaken.length = 0;
     this.head = 0;
-  }
+  };
 
   /**
    * Closes the connection at once: ending the response would queue its end behind the backlog, and
