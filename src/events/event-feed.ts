@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { EventLog } from '../store/event-log.js';
 import type { LoggedEvent } from '../store/event-types.js';
 import { CoalescedTask } from '../async/coalesced-task.js';
+import { RecentEvents, type FeedEntry, type SessionPage } from './recent-events.js';
 
 /** Where a subscription's events go (an SSE response). */
 export interface FeedSink {
@@ -9,6 +10,14 @@ export interface FeedSink {
   deliver(event: LoggedEvent, frame: string): void;
   /** Keeps idle connections (and proxies) from timing out. */
   ping(): void;
+  /**
+   * Resolves once the sink's connection has taken nearly all it was given (at once when it has): true,
+   * or false when the sink has ended meanwhile. A replay waits for it after each page, so that it goes
+   * at its client's pace.
+   */
+  drained(): Promise<boolean>;
+  /** The id of the oldest event delivered that the client has not taken yet; undefined when none waits. */
+  oldestUntaken(): number | undefined;
   /** The feed is closing (server shutdown). */
   end(): void;
 }
@@ -30,42 +39,56 @@ interface Subscription {
   readonly sink: FeedSink;
   /** Highest id handed to the sink: anything at or below it is never sent again. */
   cursor: number;
-  /** Live events held while the backlog is read from the log. */
-  held: { event: LoggedEvent; frame: string }[] | undefined;
+  /**
+   * While it replays, how far through the log it is (it was handed every event of its session up to
+   * there); `live` once it gets each new event as the feed reads it.
+   */
+  replayedTo: number | 'live';
+  /** Unsubscribed, or its stream ended: a replay in progress stops. */
+  gone: boolean;
 }
 
+/** Events the feed reads from the log at once. */
 const PAGE = 1_000;
+/**
+ * Events a replay hands its sink before it waits for the client to take them: a few hundred KiB
+ * (events are a few hundred bytes), well under the backlog a stream may hold, however fast the log
+ * is read.
+ */
+const REPLAY_PAGE = 500;
 
 /**
  * The live side of the event log in one server process. It reads the log by id (never trusting
  * in-memory fan-out alone), so events written by any process (API nodes and workers on PostgreSQL)
  * reach every subscriber in id order. A wake-up (`poke`) comes from this process's commits (SQLite)
  * or a PostgreSQL notification; a slow poll is the backstop. A subscription first replays its session's
- * events after its resume id, from memory when recent enough, else from the log, then goes live.
+ * events after its resume id, from memory when recent enough, else from the log, a page at a
+ * time at its client's pace, until it has caught up with the feed; then it goes live. Live events are
+ * written without waiting (one slow client must not hold back the others): a stream whose client
+ * falls too far behind drops itself, and its client resumes.
  * Without subscribers nobody waits for an event, so a wake-up reads nothing: the poll reads what
  * came meanwhile in pages, and a new subscription first reads up to the end of the log (a commit
  * costs no read on the HTTP thread until someone listens).
  */
 export class EventFeed {
   private cursor = 0;
-  private recent: { event: LoggedEvent; frame: string }[] = [];
+  private readonly recent: RecentEvents;
   private readonly bySession = new Map<string, Set<Subscription>>();
   private readonly reader = new CoalescedTask(() => this.readNew());
   private heartbeat: NodeJS.Timeout | undefined;
   private poller: NodeJS.Timeout | undefined;
-  private readonly memoryEvents: number;
 
   constructor(
     private readonly eventLog: EventLog,
     private readonly options: EventFeedOptions,
   ) {
-    this.memoryEvents = options.memoryEvents ?? 10_000;
+    this.recent = new RecentEvents(options.memoryEvents ?? 10_000);
   }
 
   /** Starts at the end of the log: older events are read from it only by resuming subscribers. */
   async start(): Promise<void> {
     this.cursor = await this.eventLog.lastId();
-    this.heartbeat = setInterval(() => this.each((s) => s.held === undefined && s.sink.ping()), this.options.heartbeatMs ?? 15_000);
+    this.heartbeat = setInterval(() => this.each((s) => s.replayedTo === 'live' && s.sink.ping()), this.options.heartbeatMs ?? 15_000);
     this.heartbeat.unref();
     this.poller = setInterval(() => this.reader.ask(), this.options.pollMs ?? 2_000);
     this.poller.unref();
@@ -83,14 +106,17 @@ export class EventFeed {
   }
 
   /**
-   * How far the slowest subscriber has been brought: the feed's own position for a live one (it has
-   * every event of its session up to there), its replay position for one still catching up. Undefined
-   * without subscribers. The event-feed lag metric is the newest logged id minus this.
+   * How far the slowest subscriber's client has got: the feed's own position for a live one, its
+   * replay position for one catching up, but never past the oldest event its connection has not
+   * taken yet (the client has every event of its session before that one). Undefined without
+   * subscribers. The event-feed lag metric is the newest logged id minus this.
    */
   slowestPosition(): number | undefined {
     let slowest: number | undefined;
     this.each((s) => {
-      const position = s.held === undefined ? this.cursor : s.cursor;
+      const handed = s.replayedTo === 'live' ? this.cursor : s.replayedTo;
+      const untaken = s.sink.oldestUntaken();
+      const position = untaken === undefined ? handed : Math.min(handed, untaken - 1);
       if (slowest === undefined || position < slowest) slowest = position;
     });
     return slowest;
@@ -106,11 +132,13 @@ export class EventFeed {
    * on). Answers the function that unsubscribes.
    */
   async subscribe(sessionId: string, since: number | undefined, sink: FeedSink): Promise<() => void> {
-    const subscription: Subscription = { sessionId, sink, cursor: since ?? this.cursor, held: [] };
+    const start = since ?? this.cursor;
+    const subscription: Subscription = { sessionId, sink, cursor: start, replayedTo: start, gone: false };
     let set = this.bySession.get(sessionId);
     if (!set) this.bySession.set(sessionId, (set = new Set()));
     set.add(subscription);
     const unsubscribe = () => {
+      subscription.gone = true;
       set.delete(subscription);
       if (set.size === 0 && this.bySession.get(sessionId) === set) this.bySession.delete(sessionId);
     };
@@ -120,16 +148,14 @@ export class EventFeed {
       // means now and the replay comes from memory when it can.
       this.reader.ask();
       await this.reader.idle();
-      if (since === undefined) subscription.cursor = this.cursor;
-      // Everything up to `upto` has been read; everything after reaches the subscription live.
-      const upto = this.cursor;
-      if (subscription.cursor < upto) await this.replay(subscription, upto);
-      for (const { event, frame } of subscription.held!) this.send(subscription, event, frame);
-      subscription.held = undefined;
+      if (since === undefined) subscription.cursor = subscription.replayedTo = this.cursor;
+      await this.catchUp(subscription);
     } catch (err) {
       unsubscribe();
       throw err;
     }
+    // Its stream ended during the replay.
+    if (subscription.gone) unsubscribe();
     return unsubscribe;
   }
 
@@ -146,36 +172,39 @@ export class EventFeed {
     const all: Subscription[] = [];
     this.each((s) => all.push(s));
     this.bySession.clear();
-    for (const s of all) s.sink.end();
+    for (const s of all) {
+      s.gone = true;
+      s.sink.end();
+    }
   }
 
-  private async replay(subscription: Subscription, upto: number): Promise<void> {
-    const first = this.recent[0]?.event.id;
-    if (first !== undefined && first <= subscription.cursor + 1) {
-      for (let i = this.indexAfter(subscription.cursor); i < this.recent.length; i++) {
-        const { event, frame } = this.recent[i]!;
-        if (event.id > upto) break;
-        if (event.sessionId === subscription.sessionId) this.send(subscription, event, frame);
+  /**
+   * Replays the subscription's events a page at a time, each page once its client has taken the one
+   * before, until it has every event the feed has read; then, in the same turn (no event can slip in
+   * between), it is live. The replay reads the events logged meanwhile itself, so nothing piles up
+   * for a slow client: its connection holds one page at most.
+   */
+  private async catchUp(subscription: Subscription): Promise<void> {
+    for (let position = subscription.replayedTo; position !== 'live' && position < this.cursor; position = subscription.replayedTo) {
+      const page = this.recent.sessionPage(subscription.sessionId, position, REPLAY_PAGE) ?? (await this.loggedPage(subscription.sessionId, position));
+      for (const { event, frame } of page.entries) this.send(subscription, event, frame);
+      subscription.replayedTo = page.reached;
+      if (!(await subscription.sink.drained()) || subscription.gone) {
+        subscription.gone = true;
+        return;
       }
-      return;
     }
-    for (;;) {
-      const page = await this.eventLog.ofSession(subscription.sessionId, subscription.cursor, upto, PAGE);
-      for (const event of page) this.send(subscription, event, sseFrame(event));
-      if (page.length < PAGE) return;
-    }
+    subscription.replayedTo = 'live';
   }
 
-  /** Index of the first recent event with an id above `id`. */
-  private indexAfter(id: number): number {
-    let low = 0;
-    let high = this.recent.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (this.recent[mid]!.event.id <= id) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+  /** A session's next events after `position` from the log, for a resume older than memory. */
+  private async loggedPage(sessionId: string, position: number): Promise<SessionPage> {
+    const upto = this.cursor;
+    const events = await this.eventLog.ofSession(sessionId, position, upto, REPLAY_PAGE);
+    return {
+      entries: events.map((event) => ({ event, frame: sseFrame(event) })),
+      reached: events.length === REPLAY_PAGE ? events.at(-1)!.id : upto,
+    };
   }
 
   private async readNew(): Promise<void> {
@@ -184,6 +213,9 @@ export class EventFeed {
         const page = await this.eventLog.between(this.cursor, Number.MAX_SAFE_INTEGER, PAGE);
         for (const event of page) this.publish(event);
         if (page.length < PAGE) return;
+        // Let the sockets take this page before the next is written (a SQLite read never yields to
+        // I/O): a burst of events then piles up only for a client that does not read.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } catch (err) {
       this.options.log.warn({ err }, 'could not read new events; retrying at the next wake-up');
@@ -193,15 +225,12 @@ export class EventFeed {
   private publish(event: LoggedEvent): void {
     if (event.id <= this.cursor) return;
     this.cursor = event.id;
-    const entry = { event, frame: sseFrame(event) };
-    this.recent.push(entry);
-    if (this.recent.length > this.memoryEvents * 2) this.recent = this.recent.slice(-this.memoryEvents);
+    const entry: FeedEntry = { event, frame: sseFrame(event) };
+    this.recent.add(entry);
     const set = this.bySession.get(event.sessionId);
     if (!set) return;
-    for (const subscription of [...set]) {
-      if (subscription.held) subscription.held.push(entry);
-      else this.send(subscription, event, entry.frame);
-    }
+    // A subscription still replaying reads this event with its next page.
+    for (const subscription of [...set]) if (subscription.replayedTo === 'live') this.send(subscription, event, entry.frame);
   }
 
   private send(subscription: Subscription, event: LoggedEvent, frame: string): void {

@@ -55,8 +55,17 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly eventStreamsDropped = new Counter({
+    name: 'scenarist_event_streams_dropped_total',
+    help: 'Event streams (SSE) this process closed before their end, by reason (lagging: the client fell more than 4 MiB behind)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    // Shown at 0 from the start, so that an alert on its rate has a series to watch.
+    this.eventStreamsDropped.inc({ reason: 'lagging' }, 0);
   }
 
   /** The Prometheus text exposition of every metric, gauges read now. */

@@ -75,7 +75,7 @@ export function registerStoreGauges(metrics: ServiceMetrics, db: Kysely<Database
   });
   new Gauge({
     name: 'scenarist_event_feed_lag_events',
-    help: 'Newest logged event id minus the position of the slowest live SSE subscriber of this process (0 without subscribers)',
+    help: 'Newest logged event id minus how far the slowest SSE subscriber of this process has got: the last event its connection took (0 without subscribers)',
     registers,
     async collect() {
       const slowest = feed?.slowestPosition();

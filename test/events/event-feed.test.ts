@@ -6,12 +6,17 @@ import type { LoggedEvent } from '../../src/store/event-types.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
 
-/** A sink that keeps what it is sent. */
+/**
+ * A sink that keeps what it is sent. Its client takes everything at once unless the test holds it
+ * back: `hold()` makes a replay wait until `release()`; `untaken` plays a connection's backlog.
+ */
 class Collecting implements FeedSink {
   readonly events: LoggedEvent[] = [];
   readonly frames: string[] = [];
   pings = 0;
   ended = false;
+  untaken: number | undefined;
+  private held: { promise: Promise<boolean>; release: () => void } | undefined;
   deliver(event: LoggedEvent, frame: string): void {
     this.events.push(event);
     this.frames.push(frame);
@@ -19,8 +24,23 @@ class Collecting implements FeedSink {
   ping(): void {
     this.pings++;
   }
+  drained(): Promise<boolean> {
+    return this.held?.promise ?? Promise.resolve(true);
+  }
+  oldestUntaken(): number | undefined {
+    return this.untaken;
+  }
   end(): void {
     this.ended = true;
+  }
+  hold(): void {
+    let release = () => {};
+    const promise = new Promise<boolean>((resolve) => (release = () => resolve(true)));
+    this.held = { promise, release };
+  }
+  release(): void {
+    this.held?.release();
+    this.held = undefined;
   }
 }
 
@@ -80,6 +100,33 @@ describe('the event feed', () => {
     for (const stop of stops) stop();
   });
 
+  it('replays a page at a time as the client takes them, then the events logged meanwhile, each once and in order', async () => {
+    const start = feed.lastId;
+    await append('paced', 1_200);
+    const paced = new Collecting();
+    paced.hold();
+    let subscribed = false;
+    const subscribing = feed.subscribe('paced', start, paced).then((stop) => {
+      subscribed = true;
+      return stop;
+    });
+    await until(() => paced.events.length > 0, 'the first page');
+    // The client has not taken the first page: nothing more is handed to it meanwhile.
+    await append('paced', 3);
+    feed.poke();
+    await until(() => feed.lastId === start + 1_203, 'the feed to read the three events logged during the replay');
+    expect(paced.events.length).toBeLessThan(1_200);
+    expect(subscribed).toBe(false);
+
+    paced.release();
+    const stop = await subscribing;
+    expect(paced.events.map((e) => e.id)).toEqual(Array.from({ length: 1_203 }, (_, i) => start + 1 + i));
+    await append('paced', 1);
+    feed.poke();
+    await until(() => paced.events.length === 1_204, 'the live event after the replay');
+    stop();
+  });
+
   it('sends heartbeats, and ends every stream on close', async () => {
     const sink = new Collecting();
     await feed.subscribe('quiet', undefined, sink);
@@ -88,6 +135,27 @@ describe('the event feed', () => {
     feed.endStreams();
     expect(sink.ended).toBe(true);
     expect(feed.subscriberCount).toBe(0);
+  });
+
+  it('counts a live subscriber only as far as its connection has taken, for the lag metric', async () => {
+    const own = new EventFeed(log, { log: pino({ level: 'silent' }), pollMs: 3_600_000 });
+    await own.start();
+    try {
+      expect(own.slowestPosition()).toBeUndefined();
+      const sink = new Collecting();
+      const stop = await own.subscribe('behind', undefined, sink);
+      const start = own.lastId;
+      await append('behind', 4);
+      own.poke();
+      await until(() => sink.events.length === 4, 'the four events');
+      expect(own.slowestPosition()).toBe(start + 4);
+      // Its connection still holds the last two: the client has the events up to the second.
+      sink.untaken = start + 3;
+      expect(own.slowestPosition()).toBe(start + 2);
+      stop();
+    } finally {
+      own.close();
+    }
   });
 
   it('reads nothing on a wake-up while nobody listens, and catches up when someone subscribes', async () => {

@@ -23,10 +23,13 @@ const LITERAL_TARGETS: readonly (readonly [string, string])[] = [
   ['loopback', 'http://[::1]/'],
   ['loopback', 'http://[::ffff:127.0.0.1]/'], // IPv4-mapped IPv6
   ['loopback', 'http://[0:0:0:0:0:ffff:7f00:1]/'],
+  ['loopback', 'http://[::127.0.0.1]:9/'], // IPv4-compatible IPv6 (::/96), which the URL parser writes [::7f00:1]
+  ['loopback', 'http://[::7f00:1]/'],
   ['private', 'http://10.0.0.1/'],
   ['private', 'http://172.16.5.4:8080/'],
   ['private', 'http://192.168.1.1/'],
   ['private', 'http://[::ffff:10.1.2.3]/'],
+  ['private', 'http://[::10.1.2.3]/'],
   ['linkLocal', 'http://169.254.169.254/latest/meta-data/'],
   ['linkLocal', 'http://2852039166/'], // 169.254.169.254 in decimal
   ['linkLocal', 'http://[fe80::1]/'],
@@ -36,6 +39,7 @@ const LITERAL_TARGETS: readonly (readonly [string, string])[] = [
   ['unspecified', 'http://0.0.0.0/'],
   ['unspecified', 'http://0/'],
   ['unspecified', 'http://[::]/'],
+  ['unspecified', 'http://[::0.0.0.2]/'], // in ::/96 but judged as 0.0.0.2, not as ::2
 ];
 
 describe.each(DIALECTS)('webhook targets at registration on %s', (dialect) => {
@@ -75,6 +79,7 @@ describe('webhook_allow_networks', () => {
     const register = (url: string) => t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/webhooks', payload: { url } });
     expect((await register('http://2130706433:9/')).statusCode).toBe(201);
     expect((await register('http://[::ffff:127.0.0.1]:9/')).statusCode).toBe(201);
+    expect((await register('http://[::127.0.0.1]:9/')).statusCode).toBe(201);
     expect((await register('http://[fd12::3]/')).statusCode).toBe(201);
     expect((await register('http://10.0.0.1/')).statusCode).toBe(422);
     expect((await register('http://[::1]/')).statusCode).toBe(422);
@@ -117,7 +122,10 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
     const RESOLVED: readonly (readonly [string, string])[] = [
       ['loopback', '127.0.0.1'],
       ['loopback', '::ffff:127.0.0.1'],
+      ['loopback', '::7f00:1'],
+      ['loopback', '::127.0.0.1'],
       ['loopback', '::1'],
+      ['unspecified', '::'],
       ['private', '10.20.30.40'],
       ['private', '192.168.0.10'],
       ['linkLocal', '169.254.169.254'],

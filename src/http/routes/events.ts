@@ -24,7 +24,7 @@ function resumeAfter(header: string | string[] | undefined, since: string | unde
 
 /** `GET /sessions/{sid}/events`: the session's events as a server-sent event stream. */
 export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { sessions, eventFeed } = services;
+  const { sessions, eventFeed, metrics } = services;
   // Open streams would keep the server's close waiting: end them first (clients resume elsewhere).
   app.addHook('preClose', (done) => {
     eventFeed.endStreams();
@@ -52,11 +52,12 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       reply.hijack();
       let unsubscribe: (() => void) | undefined;
       let ended = false;
-      const stream = new SseStream(reply.raw, () => {
+      const stream = new SseStream(reply.raw, (dropped) => {
         ended = true;
         unsubscribe?.();
+        if (dropped) metrics.eventStreamsDropped.inc({ reason: dropped });
         // A hijacked reply skips the app's response hook: the stream's one request line is written here.
-        request.log.info({ req: request, status: 200, ms: Number(reply.elapsedTime.toFixed(2)) }, 'request');
+        request.log.info({ req: request, status: 200, ms: Number(reply.elapsedTime.toFixed(2)), ...(dropped ? { dropped } : {}) }, 'request');
       });
       stream.open(reply.getHeaders());
       try {

@@ -29,6 +29,8 @@ export async function connectSse(url: string, lastEventId?: number): Promise<Sse
   const listeners = new Set<() => void>();
   const decoder = new TextDecoder();
   let buffer = '';
+  // Set before the listeners hear of the end, so that a wait for events that never came fails at once.
+  let done = false;
   const ended = (async () => {
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -44,11 +46,11 @@ export async function connectSse(url: string, lastEventId?: number): Promise<Sse
     } catch (err) {
       if (!abort.signal.aborted) throw err;
     } finally {
+      done = true;
       for (const listener of listeners) listener();
     }
   })();
-  let done = false;
-  void ended.finally(() => (done = true)).catch(() => {});
+  ended.catch(() => {});
   return {
     events,
     comments,
