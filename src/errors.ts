@@ -64,6 +64,7 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   'UPLOAD_BUSY',
   'VIEW_BUSY',
+  'STORE_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -135,6 +136,7 @@ export const ERROR_REGISTRY = {
   INTERNAL_ERROR: { status: 500, meaning: 'the service failed, not the request', fix: 'retry; if it persists, report it with the server log' },
   UPLOAD_BUSY: { status: 503, meaning: 'every upload thread is busy and the wait for one ran out', fix: 'retry after the Retry-After seconds' },
   VIEW_BUSY: { status: 503, meaning: 'every view thread is busy drawing other views and the wait for one ran out', fix: 'retry after the Retry-After seconds' },
+  STORE_UNAVAILABLE: { status: 503, meaning: 'the database cannot be reached or used at the moment (down, restarting, locked by another process, its disk failing)', fix: 'retry after the Retry-After seconds (a retried write may find its first attempt done: a 409 then says so); the server log names the cause' },
 } as const satisfies Record<ErrorCode, ErrorSpec>;
 
 export interface FieldError {

@@ -2,6 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERROR_CODES, ERROR_REGISTRY, ScenaristError, type ErrorCode, type FieldError } from '../errors.js';
 import { NAME_PATTERN, NAME_RULE } from '../datasets/names.js';
 import { ParameterError } from '../params/errors.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
+
+/** How long a client is asked to wait (`Retry-After`, seconds) when the database does not answer. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** The HTTP status each error code maps to, from the registry (the one mapper of codes to statuses). */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.fromEntries(
@@ -116,6 +120,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (payload) {
       if (payload.status >= 500 || payload.status === 413) request.log.warn({ err }, 'request rejected');
       return reply.code(payload.status).send(payload.body);
+    }
+    if (isStoreUnavailable(err)) {
+      // An outage, not a defect: the client is told to come back; the driver's words stay in the log.
+      request.log.error({ err }, 'store unavailable');
+      return reply
+        .code(STATUS_BY_CODE.STORE_UNAVAILABLE)
+        .header('retry-after', String(STORE_RETRY_AFTER_SECONDS))
+        .send(errorBody('STORE_UNAVAILABLE', `the database does not answer; retry in ${STORE_RETRY_AFTER_SECONDS} s`));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal server error'));

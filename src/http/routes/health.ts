@@ -40,9 +40,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
         response: { 200: Live, 503: NotReady },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const answer = await services.readiness.check();
       if (answer.ready) return { status: 'ok' as const };
+      // The public body says what is wrong; what the driver said (addresses, ports) goes to the log only.
+      if (answer.cause !== undefined) request.log.warn({ err: answer.cause, reason: answer.reason }, 'not ready');
       return reply.code(503).send({ status: 'unavailable' as const, reason: answer.reason });
     },
   );
