@@ -85,7 +85,9 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
     // A query parameter the route cannot use is QUERY_INVALID, as the route's own checks of sort or ids
     // answer it; the 422 is for bodies that fail their schema.
     if (fastifyError.validationContext === 'querystring') {
-      return { status: STATUS_BY_CODE.QUERY_INVALID, body: { ...errorBody('QUERY_INVALID', `invalid query: ${detail}`), errors } };
+      const parameters = queryErrors(fastifyError.validation as QueryValidationError[], errors);
+      const listed = parameters.map((e) => `${e.path}: ${e.message}`).join('; ');
+      return { status: STATUS_BY_CODE.QUERY_INVALID, body: { ...errorBody('QUERY_INVALID', `invalid query: ${listed}`), errors: parameters } };
     }
     return { status: 422, body: { ...errorBody('INVALID_REQUEST', `invalid request: ${detail}`), errors } };
   }
@@ -94,6 +96,30 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
     return { status, body: errorBody(codeOf(fastifyError, status), clientMessage(fastifyError)) };
   }
   return undefined;
+}
+
+interface QueryValidationError {
+  readonly keyword?: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * One entry per query parameter: a schema of alternatives (`format` of json, csv or xlsx) fails once
+ * per alternative, which says nothing a client can act on; the accepted values do.
+ */
+function queryErrors(validation: readonly QueryValidationError[], errors: readonly FieldError[]): FieldError[] {
+  const byPath = new Map<string, { messages: Set<string>; allowed: unknown[] }>();
+  errors.forEach((error, i) => {
+    const entry = byPath.get(error.path) ?? { messages: new Set<string>(), allowed: [] };
+    byPath.set(error.path, entry);
+    const v = validation[i];
+    if (v?.keyword === 'const') entry.allowed.push(v.params?.allowedValue);
+    else if (v?.keyword !== 'anyOf') entry.messages.add(error.message);
+  });
+  return [...byPath].map(([path, { messages, allowed }]) => ({
+    path,
+    message: allowed.length > 0 ? `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}` : [...messages].join('; ') || 'is invalid',
+  }));
 }
 
 function describePath(context: string | undefined, v: { instancePath?: string; params?: Record<string, unknown> }): string {

@@ -17,8 +17,15 @@ export const queryValidatorCompiler: FastifySchemaCompiler<unknown> = (definitio
   return (data: unknown) => {
     const value = Value.Convert(schema, data);
     if (check.Check(value)) return { value };
-    const validation = [...check.Errors(value)].map((e) => ({ instancePath: e.path, message: e.message, params: {} }));
+    const validation = [...check.Errors(value)].map((e) => ({ instancePath: e.path, message: acceptedValues(e.schema) ?? e.message, params: {} }));
     const error = Object.assign(new Error('invalid query string'), { validation, validationContext: 'querystring', statusCode: 400 });
     return { error };
   };
 };
+
+/** For a schema of literal alternatives (`format`: json, csv or xlsx), the values it accepts, as a message. */
+function acceptedValues(schema: TSchema): string | undefined {
+  const alternatives = (schema as { anyOf?: readonly TSchema[] }).anyOf;
+  if (alternatives === undefined || !alternatives.every((alternative) => 'const' in alternative)) return undefined;
+  return `must be one of ${alternatives.map((alternative) => JSON.stringify(alternative.const)).join(', ')}`;
+}
