@@ -83,7 +83,7 @@ export const ERROR_REGISTRY = {
   BODY_EMPTY: { status: 400, meaning: 'the route takes a JSON body and the request has none', fix: 'send a JSON document as the body' },
   BODY_MALFORMED: { status: 400, meaning: 'the body is not valid JSON', fix: 'send valid JSON; `detail` says where parsing stopped' },
   NUL_CHARACTER: { status: 400, meaning: 'a path or query parameter contains a NUL character', fix: 'remove the NUL character (%00) from the URL' },
-  QUERY_INVALID: { status: 400, meaning: 'a query parameter has a value the route cannot use (sort, fields, ids, baseline, table, format)', fix: 'read `detail`; it lists the accepted values' },
+  QUERY_INVALID: { status: 400, meaning: 'a query parameter is missing or has a value the route cannot use (sort, fields, ids, baseline, table, format, limit ...)', fix: 'read `detail` and `errors`; they name the parameter and what it accepts' },
   CURSOR_INVALID: { status: 400, meaning: 'the list cursor is not one this server gave out for this sort', fix: 'pass `next_cursor` of a previous page unchanged, or start again without a cursor' },
   LAST_EVENT_ID_INVALID: { status: 400, meaning: 'Last-Event-ID is not an event id', fix: 'send the `id` of the last event received (a non-negative integer)' },
   MULTIPART_INVALID: { status: 400, meaning: 'the multipart upload cannot be read or breaks its limits (parts, fields, field size)', fix: 'send multipart/form-data with `files` and `dataset_name` only' },
