@@ -85,7 +85,7 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
     // A query parameter the route cannot use is QUERY_INVALID, as the route's own checks of sort or ids
     // answer it; the 422 is for bodies that fail their schema.
     if (fastifyError.validationContext === 'querystring') {
-      const parameters = queryErrors(fastifyError.validation as QueryValidationError[], errors);
+      const parameters = queryErrors(fastifyError.validation, errors);
       const listed = parameters.map((e) => `${e.path}: ${e.message}`).join('; ');
       return { status: STATUS_BY_CODE.QUERY_INVALID, body: { ...errorBody('QUERY_INVALID', `invalid query: ${listed}`), errors: parameters } };
     }

@@ -1,4 +1,4 @@
-import type { FastifySchema, HTTPMethods } from 'fastify';
+import type { FastifySchema } from 'fastify';
 import { routeAccess, type RouteAuthConfig } from '../auth/route-access.js';
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 
@@ -67,7 +67,7 @@ export function routeErrorCodes(route: DeclaringRoute, prefixes: readonly string
   if (route.schema?.querystring !== undefined) add(WITH_QUERY_SCHEMA);
   if (route.schema?.consumes?.some((type) => type.startsWith('multipart/'))) add(MULTIPART);
   if (/(^|\/):sid(\/|$)/.test(url)) add(IN_A_SESSION);
-  const access = routeAccess({ method: methods as HTTPMethods[], url, config: route.config }, prefixes);
+  const access = routeAccess({ method: methods, url, config: route.config }, prefixes);
   if (access.token === 'required') add(TOKEN_REQUIRED);
   return ERROR_CODES.filter((code) => codes.has(code));
 }
