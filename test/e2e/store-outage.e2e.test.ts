@@ -91,14 +91,21 @@ describe.runIf(DIALECTS.includes('sqlite'))('a SQLite server whose database file
   });
 
   it('answers a write 503 STORE_UNAVAILABLE with Retry-After once busy_timeout runs out, and serves it once the lock is gone', async () => {
+    // The JSON form of the seeded dataset, stored again below by an upload thread (its own connection).
+    const form = await send(server, 'GET', '/api/v1/sessions/main/data/example');
+    expect(form.status).toBe(200);
+    const upload = () => send(server, 'POST', '/api/v1/sessions/main/data/from-json', JSON.parse(form.text) as unknown);
     // A backup tool or a sqlite3 shell holding a write transaction: the server's writes wait busy_timeout, then fail.
     intruder.exec('BEGIN EXCLUSIVE');
     try {
       expectStoreUnavailable(await createSession(server, 'while locked'), /SQLITE_BUSY|database is locked/);
       await logged(server, /"code":"SQLITE_BUSY".*"msg":"store unavailable"/);
+      // A write on an upload thread: its failure crosses to the HTTP thread and is answered the same.
+      expectStoreUnavailable(await upload(), /SQLITE_BUSY|database is locked/);
     } finally {
       intruder.exec('ROLLBACK');
     }
     expect((await createSession(server, 'while locked')).status).toBe(201);
-  }, 60_000);
+    expect((await upload()).status).toBe(201);
+  }, 90_000);
 });
