@@ -190,7 +190,6 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     } else if (isStoreUnavailable(err)) {
       // An outage, not a defect: the client is told to come back; the driver's words stay in the log.
       request.log.error({ err }, 'store unavailable');
-      void reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
       payload = STORE_UNAVAILABLE_PAYLOAD;
     } else {
       request.log.error({ err }, 'unhandled error');
@@ -204,6 +203,8 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
         payload = { status: 500, body: errorBody('INTERNAL_ERROR', `${route} answered ${payload.body.code}, which it does not declare: add it to the route's config.errors`) };
       }
     }
+    // However the outage was reported, the client is told when to come back.
+    if (payload.body.code === 'STORE_UNAVAILABLE') void reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
     return reply.code(payload.status).send(payload.body);
   });
   app.setNotFoundHandler((request, reply) => {
