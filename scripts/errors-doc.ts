@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, ERROR_REGISTRY } from '../src/errors.js';
+import { BEFORE_ROUTING } from '../src/http/route-errors.js';
 import { RUN_ERROR_CODES } from '../src/store/run-state/run-error.js';
 
 /** Where the generated page lives; a test checks that the committed one is current. */
@@ -21,12 +22,14 @@ export function renderErrorsDoc(): string {
 
 Every 4xx and 5xx answer has the body \`{ "detail": "...", "code": "..." }\`: \`detail\` is for people and
 may change wording; \`code\` is for programs and is stable. Branch on \`code\`, never on \`detail\`. When
-fields of the request are at fault (\`INVALID_REQUEST\`, \`PARAMETER_INVALID\`, \`WEBHOOK_TARGET_REFUSED\`),
-\`errors: [{ path, message }]\` lists every one of them at once.
+fields of the request are at fault (\`INVALID_REQUEST\`, \`PARAMETER_INVALID\`, \`WEBHOOK_TARGET_REFUSED\`,
+and \`QUERY_INVALID\` when the query fails its schema), \`errors: [{ path, message }]\` lists every one of them at once.
 
 A code keeps its name and its HTTP status; new failures get new codes, so a client keeps a default
 branch. Each operation of the OpenAPI document (\`/openapi.json\`) lists the codes it can answer in
-\`x-error-codes\`; the typed client exports them as the union \`ScenaristErrorCode\`.
+\`x-error-codes\`, from the one declaration the server itself is held to; the typed client exports them
+as the union \`ScenaristErrorCode\`. Codes answered before a request reaches any route
+(${BEFORE_ROUTING.map((c) => `\`${c}\``).join(', ')}) can come on any path and are in no operation's list.
 
 | code | status | meaning | fix |
 |---|---|---|---|

@@ -67,6 +67,7 @@ export const ERROR_CODES = [
   'INTERNAL_ERROR',
   'UPLOAD_BUSY',
   'VIEW_BUSY',
+  'STORE_UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -87,7 +88,7 @@ export const ERROR_REGISTRY = {
   BODY_TOO_DEEP: { status: 400, meaning: 'the JSON body nests arrays and objects more than 100 levels deep', fix: 'send a flatter body; no route needs more than a few levels' },
   BODY_KEY_REFUSED: { status: 400, meaning: "the JSON body has a key that could replace an object's prototype (`__proto__`, or `constructor` holding `prototype`)", fix: 'rename or remove the key named in `detail`' },
   NUL_CHARACTER: { status: 400, meaning: 'a path or query parameter contains a NUL character', fix: 'remove the NUL character (%00) from the URL' },
-  QUERY_INVALID: { status: 400, meaning: 'a query parameter has a value the route cannot use (sort, fields, ids, baseline, table, format)', fix: 'read `detail`; it lists the accepted values' },
+  QUERY_INVALID: { status: 400, meaning: 'a query parameter is missing or has a value the route cannot use (sort, fields, ids, baseline, table, format, limit ...)', fix: 'read `detail` and `errors`; they name the parameter and what it accepts' },
   CURSOR_INVALID: { status: 400, meaning: 'the list cursor is not one this server gave out for this sort', fix: 'pass `next_cursor` of a previous page unchanged, or start again without a cursor' },
   LAST_EVENT_ID_INVALID: { status: 400, meaning: 'Last-Event-ID is not an event id', fix: 'send the `id` of the last event received (a non-negative integer)' },
   MULTIPART_INVALID: { status: 400, meaning: 'the multipart upload cannot be read or breaks its limits (parts, fields, field size)', fix: 'send multipart/form-data with `files` and `dataset_name` only' },
@@ -141,6 +142,7 @@ export const ERROR_REGISTRY = {
   INTERNAL_ERROR: { status: 500, meaning: 'the service failed, not the request', fix: 'retry; if it persists, report it with the server log' },
   UPLOAD_BUSY: { status: 503, meaning: 'every upload thread is busy and the wait for one ran out', fix: 'retry after the Retry-After seconds' },
   VIEW_BUSY: { status: 503, meaning: 'every view thread is busy drawing other views and the wait for one ran out', fix: 'retry after the Retry-After seconds' },
+  STORE_UNAVAILABLE: { status: 503, meaning: 'the database cannot be reached or used at the moment (down, restarting, locked by another process, its disk failing)', fix: 'retry after the Retry-After seconds (a retried write may find its first attempt done: a 409 then says so); the server log names the cause' },
 } as const satisfies Record<ErrorCode, ErrorSpec>;
 
 export interface FieldError {

@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './auth/install.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { MAX_NAME_LENGTH } from '../datasets/names.js';
-import { errorBody, installErrorHandling } from './errors.js';
+import { errorBody, installErrorHandling, type UndeclaredCodePolicy } from './errors.js';
 import { installRouteDefaults } from './openapi/route-defaults.js';
 import { swaggerOptions } from './openapi/swagger-options.js';
 import { compareRoutes } from './routes/compare.js';
@@ -43,6 +43,8 @@ const DEBUG_LEVELS = new Set(['debug', 'trace']);
 export interface AppOptions {
   /** A pino logger or logger options; `false` silences request logs (tests). */
   readonly logger?: FastifyServerOptions['logger'];
+  /** An error code answered by a route that does not declare it: logged (default), or refused with a 500 (tests). */
+  readonly undeclaredErrorCodes?: UndeclaredCodePolicy;
 }
 
 function isLoggerInstance(logger: AppOptions['logger']): logger is FastifyBaseLogger {
@@ -89,7 +91,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       done();
     });
   }
-  installErrorHandling(app);
+  installErrorHandling(app, { prefixes: [...new Set(['', settings.prefix])], undeclared: options.undeclaredErrorCodes ?? 'log' });
   // Before CORS and every route: host, origin and content-type checks, and the security headers.
   installRequestGuard(app, settings);
   installJsonParser(app);

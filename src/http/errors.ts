@@ -2,6 +2,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERROR_CODES, ERROR_REGISTRY, ScenaristError, type ErrorCode, type FieldError } from '../errors.js';
 import { NAME_PATTERN, NAME_RULE } from '../datasets/names.js';
 import { ParameterError } from '../params/errors.js';
+import { isStoreUnavailable } from '../store/unavailable.js';
+import { routeErrorCodes } from './route-errors.js';
+
+/** How long a client is asked to wait (`Retry-After`, seconds) when the database does not answer. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
 
 /** The HTTP status each error code maps to, from the registry (the one mapper of codes to statuses). */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.fromEntries(
@@ -77,6 +82,13 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
       message: v.params?.pattern === NAME_PATTERN ? `must be ${NAME_RULE}` : (v.message ?? 'is invalid'),
     }));
     const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+    // A query parameter the route cannot use is QUERY_INVALID, as the route's own checks of sort or ids
+    // answer it; the 422 is for bodies that fail their schema.
+    if (fastifyError.validationContext === 'querystring') {
+      const parameters = queryErrors(fastifyError.validation, errors);
+      const listed = parameters.map((e) => `${e.path}: ${e.message}`).join('; ');
+      return { status: STATUS_BY_CODE.QUERY_INVALID, body: { ...errorBody('QUERY_INVALID', `invalid query: ${listed}`), errors: parameters } };
+    }
     return { status: 422, body: { ...errorBody('INVALID_REQUEST', `invalid request: ${detail}`), errors } };
   }
   const status = fastifyError.statusCode;
@@ -84,6 +96,30 @@ export function toErrorPayload(err: unknown): ErrorPayload | undefined {
     return { status, body: errorBody(codeOf(fastifyError, status), clientMessage(fastifyError)) };
   }
   return undefined;
+}
+
+interface QueryValidationError {
+  readonly keyword?: string;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * One entry per query parameter: a schema of alternatives (`format` of json, csv or xlsx) fails once
+ * per alternative, which says nothing a client can act on; the accepted values do.
+ */
+function queryErrors(validation: readonly QueryValidationError[], errors: readonly FieldError[]): FieldError[] {
+  const byPath = new Map<string, { messages: Set<string>; allowed: unknown[] }>();
+  errors.forEach((error, i) => {
+    const entry = byPath.get(error.path) ?? { messages: new Set<string>(), allowed: [] };
+    byPath.set(error.path, entry);
+    const v = validation[i];
+    if (v?.keyword === 'const') entry.allowed.push(v.params?.allowedValue);
+    else if (v?.keyword !== 'anyOf') entry.messages.add(error.message);
+  });
+  return [...byPath].map(([path, { messages, allowed }]) => ({
+    path,
+    message: allowed.length > 0 ? `must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}` : [...messages].join('; ') || 'is invalid',
+  }));
 }
 
 function describePath(context: string | undefined, v: { instancePath?: string; params?: Record<string, unknown> }): string {
@@ -109,16 +145,67 @@ function clientMessage(err: Partial<FastifyError>): string {
   }
 }
 
+/** What an answer of a code its route did not declare does (see `ErrorHandlingOptions`). */
+export type UndeclaredCodePolicy = 'log' | 'refuse';
+
+export interface ErrorHandlingOptions {
+  /** The bases routes are served under (public routes there need no token), for each route's implied codes. */
+  readonly prefixes: readonly string[];
+  /**
+   * A route answering a code it did not declare (src/http/route-errors.ts) is always logged at error
+   * (`undeclared error code`); `refuse` (the test apps) answers 500 instead, naming the route and the
+   * code, so the test that drove that path fails until the declaration is complete.
+   */
+  readonly undeclared: UndeclaredCodePolicy;
+}
+
+/** The store's outage answer: a 503 a client can tell from a bug, with the driver's words left to the log. */
+const STORE_UNAVAILABLE_PAYLOAD: ErrorPayload = {
+  status: STATUS_BY_CODE.STORE_UNAVAILABLE,
+  body: errorBody('STORE_UNAVAILABLE', `the database does not answer; retry in ${STORE_RETRY_AFTER_SECONDS} s`),
+};
+
+const INTERNAL_ERROR_PAYLOAD: ErrorPayload = { status: 500, body: errorBody('INTERNAL_ERROR', 'internal server error') };
+
 /** Installs the error mapper and the `{ detail, code }` 404 for unknown routes. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
+  // A route's codes are worked out once, on its first error; `config` is one object per route.
+  const declaredByRoute = new WeakMap<object, ReadonlySet<ErrorCode>>();
+  const declaredCodes = (request: FastifyRequest): ReadonlySet<ErrorCode> | undefined => {
+    const route = request.routeOptions;
+    // An unmatched request (the 404 handler's) has no route and declares nothing.
+    if (route.url === undefined || route.config === undefined) return undefined;
+    let codes = declaredByRoute.get(route.config);
+    if (codes === undefined) {
+      codes = new Set(routeErrorCodes(route, options.prefixes));
+      declaredByRoute.set(route.config, codes);
+    }
+    return codes;
+  };
+
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const payload = toErrorPayload(err);
+    let payload = toErrorPayload(err);
     if (payload) {
       if (payload.status >= 500 || payload.status === 413) request.log.warn({ err }, 'request rejected');
-      return reply.code(payload.status).send(payload.body);
+    } else if (isStoreUnavailable(err)) {
+      // An outage, not a defect: the client is told to come back; the driver's words stay in the log.
+      request.log.error({ err }, 'store unavailable');
+      payload = STORE_UNAVAILABLE_PAYLOAD;
+    } else {
+      request.log.error({ err }, 'unhandled error');
+      payload = INTERNAL_ERROR_PAYLOAD;
     }
-    request.log.error({ err }, 'unhandled error');
-    return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal server error'));
+    const declared = declaredCodes(request);
+    if (declared !== undefined && !declared.has(payload.body.code)) {
+      const route = `${request.method} ${request.routeOptions.url}`;
+      request.log.error({ route, code: payload.body.code, err }, 'undeclared error code');
+      if (options.undeclared === 'refuse') {
+        payload = { status: 500, body: errorBody('INTERNAL_ERROR', `${route} answered ${payload.body.code}, which it does not declare: add it to the route's config.errors`) };
+      }
+    }
+    // However the outage was reported, the client is told when to come back.
+    if (payload.body.code === 'STORE_UNAVAILABLE') void reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+    return reply.code(payload.status).send(payload.body);
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));

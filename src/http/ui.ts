@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound } from '../errors.js';
+import { notFound, type ErrorCode } from '../errors.js';
 import type { RouteOptions } from './services.js';
 
 /**
@@ -74,10 +74,13 @@ async function send(request: FastifyRequest, reply: FastifyReply, file: Asset, c
   return reply.send(file.body);
 }
 
+/** The pages answer 404 when the dashboard is not built, an asset when it is unknown. */
+const UI_ERRORS: readonly ErrorCode[] = ['DASHBOARD_NOT_BUILT', 'ROUTE_NOT_FOUND'];
+
 export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions): Promise<void> {
   const dir = findUiBuild();
   const prefix = services.settings.prefix;
-  const hidden = { schema: { hide: true } };
+  const hidden = { schema: { hide: true }, config: { errors: UI_ERRORS } };
   const missing = () => {
     throw notFound('the dashboard is not built; run `npm run build` (npm ci does it)', 'DASHBOARD_NOT_BUILT');
   };
@@ -98,7 +101,7 @@ export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions)
     };
     app.get(`${base}/ui`, hidden, page);
     // The address people type first leads to the dashboard; relative, as above, so proxies keep their path.
-    app.get(base === '' ? '/' : base, { ...hidden, config: { auth: false } }, async (request, reply) => {
+    app.get(base === '' ? '/' : base, { schema: { hide: true }, config: { auth: false, errors: [] } }, async (request, reply) => {
       const path = request.url.split('?')[0]!;
       return reply.redirect(path.endsWith('/') ? 'ui/' : `${path.slice(path.lastIndexOf('/') + 1)}/ui/`, 302);
     });

@@ -3,8 +3,13 @@ import { sql, type Kysely } from 'kysely';
 import { pendingMigrations } from './migrations/migrate.js';
 import type { Store } from './store.js';
 
-/** The answer of `GET /health/ready`: ready, or the first reason it is not. */
-export type ReadyAnswer = { readonly ready: true } | { readonly ready: false; readonly reason: string };
+/**
+ * The answer of `GET /health/ready`: ready, or the first reason it is not. The reason is public (the
+ * probe needs no token), so it never carries a driver's message; `cause` is that error, for the log.
+ */
+export type ReadyAnswer = { readonly ready: true } | { readonly ready: false; readonly reason: string; readonly cause?: unknown };
+
+const DATABASE_SILENT = 'the database does not answer';
 
 const SHUTTING_DOWN: ReadyAnswer = { ready: false, reason: 'shutting down' };
 
@@ -51,16 +56,15 @@ export class Readiness {
   }
 
   private async probe(): Promise<ReadyAnswer> {
+    let pending: readonly string[] = [];
     try {
       await sql`select 1`.execute(this.store.db);
+      if (!this.migrationsCurrent) pending = await pendingMigrations(this.store.db as Kysely<unknown>, this.store.dialect);
     } catch (err) {
-      return { ready: false, reason: `the database does not answer: ${(err as Error).message}` };
+      return { ready: false, reason: DATABASE_SILENT, cause: err };
     }
-    if (!this.migrationsCurrent) {
-      const pending = await pendingMigrations(this.store.db as Kysely<unknown>, this.store.dialect);
-      if (pending.length > 0) return { ready: false, reason: `migrations not run: ${pending.join(', ')} (run scenarist migrate)` };
-      this.migrationsCurrent = true;
-    }
+    if (pending.length > 0) return { ready: false, reason: `migrations not run: ${pending.join(', ')} (run scenarist migrate)` };
+    this.migrationsCurrent = true;
     const lock = this.store.lock;
     if (lock !== undefined && !lock.held()) {
       return { ready: false, reason: `the store's lock file ${lock.path} is no longer the one this process holds; restart it` };

@@ -105,33 +105,33 @@ export class ViewService {
 
   private async run(sessionId: string, id: string): Promise<RunSummary> {
     const [run] = await this.deps.store.scenarios.runSummaries(sessionId, [id]);
-    if (!run) throw notFound(`scenario '${id}' not found`);
+    if (!run) throw notFound(`scenario '${id}' not found`, 'SCENARIO_NOT_FOUND');
     return run;
   }
 
   private async datasetVersion(sessionId: string, key: string): Promise<string> {
     const meta = await this.deps.store.datasets.getMeta(sessionId, key);
-    if (!meta) throw notFound(`dataset '${key}' not found`);
+    if (!meta) throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
     return meta.version;
   }
 
   /** 2-6 distinct COMPLETE scenarios whose algorithms declare one result type, in the order given. */
   private async compared(sessionId: string, idsText: string): Promise<{ resultType: string; runs: RunSummary[] }> {
     const ids = idsText.split(',').map((id) => id.trim());
-    if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries');
+    if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries', 'QUERY_INVALID');
     const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
-    if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`);
+    if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`, 'QUERY_INVALID');
     if (ids.length < MIN_COMPARED_VIEWS || ids.length > MAX_COMPARED_VIEWS) {
-      throw badInput(`comparison views draw ${MIN_COMPARED_VIEWS} to ${MAX_COMPARED_VIEWS} scenarios, got ${ids.length}`);
+      throw badInput(`comparison views draw ${MIN_COMPARED_VIEWS} to ${MAX_COMPARED_VIEWS} scenarios, got ${ids.length}`, 'QUERY_INVALID');
     }
     const found = new Map((await this.deps.store.scenarios.runSummaries(sessionId, ids)).map((r) => [r.id, r]));
     const missing = ids.find((id) => !found.has(id));
-    if (missing !== undefined) throw notFound(`scenario '${missing}' not found`);
+    if (missing !== undefined) throw notFound(`scenario '${missing}' not found`, 'SCENARIO_NOT_FOUND');
     const runs = ids.map((id) => found.get(id)!);
     const types = new Set(runs.map((r) => this.views.resultTypeOf(r.algoName) ?? `(none: ${r.algoName})`));
     const [resultType] = types;
     if (types.size > 1 || resultType === undefined || resultType.startsWith('(none')) {
-      throw badInput(`comparison views draw results of one result type; these scenarios' algorithms return ${[...types].join(', ')}`);
+      throw badInput(`comparison views draw results of one result type; these scenarios' algorithms return ${[...types].join(', ')}`, 'QUERY_INVALID');
     }
     runs.forEach(completeRun);
     return { resultType, runs };
@@ -150,9 +150,9 @@ export class ViewService {
   }
 }
 
-/** The run a view draws from; 409 unless the scenario is COMPLETE. */
+/** The run a view draws from; 409 RESULT_NOT_READY unless the scenario is COMPLETE. */
 function completeRun(run: RunSummary): RunRef {
-  if (run.status !== 'COMPLETE' || run.finishedAt === null) throw conflict(`scenario '${run.id}' is ${run.status}; its views are drawn once it is COMPLETE`);
+  if (run.status !== 'COMPLETE' || run.finishedAt === null) throw conflict(`scenario '${run.id}' is ${run.status}; its views are drawn once it is COMPLETE`, 'RESULT_NOT_READY');
   return { id: run.id, finishedAt: run.finishedAt };
 }
 

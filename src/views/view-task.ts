@@ -106,7 +106,7 @@ class ViewInputs {
       refs.map(async (ref) => {
         const record = byId.get(ref.id);
         if (!record || record.status !== 'COMPLETE' || record.resultJson === null || record.finishedAt !== ref.finishedAt) {
-          throw conflict(`scenario '${ref.id}' changed while its view was being drawn; ask again`);
+          throw conflict(`scenario '${ref.id}' changed while its view was being drawn; ask again`, 'SCENARIO_BUSY');
         }
         const data = await this.data(record.datasetKey, record.dataParamsJson);
         return { id: record.id, tag: record.tag, algorithm: record.algoName, result: JSON.parse(record.resultJson) as unknown, data };

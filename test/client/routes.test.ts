@@ -64,7 +64,7 @@ describe.each(DIALECTS)('discovery, compare and error codes on %s', (dialect) =>
   });
 
   it.each([
-    ['no ids', '', 422, 'INVALID_REQUEST'],
+    ['no ids', '', 400, 'QUERY_INVALID'],
     ['an empty entry', '?ids=a,,b', 400, 'QUERY_INVALID'],
     ['a repeated id', '?ids=a,a', 400, 'QUERY_INVALID'],
     ['51 ids', `?ids=${Array.from({ length: 51 }, (_, i) => `s${i}`).join(',')}`, 400, 'QUERY_INVALID'],

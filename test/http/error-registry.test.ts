@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERRORS_DOC_PATH, renderErrorsDoc } from '../../scripts/errors-doc.js';
 import { ERROR_CODES, ERROR_REGISTRY } from '../../src/errors.js';
-import { errorCodesOf } from '../../src/http/openapi/error-codes.js';
+import { routeErrorCodes } from '../../src/http/route-errors.js';
 
 describe('the error registry', () => {
   it('gives every code a status, a meaning and a fix', () => {
@@ -20,13 +20,17 @@ describe('the error registry', () => {
     expect(readFileSync(ERRORS_DOC_PATH, 'utf8')).toBe(renderErrorsDoc());
   });
 
-  it('lists for a route the codes of the statuses it documents, 404s narrowed to what its path names', () => {
-    const codes = errorCodesOf('/sessions/:sid/webhooks/:id', ['200', '404', '422']);
-    expect(codes).toEqual(expect.arrayContaining(['SESSION_NOT_FOUND', 'WEBHOOK_NOT_FOUND', 'ROUTE_NOT_FOUND', 'INVALID_REQUEST', 'WEBHOOK_TARGET_REFUSED']));
-    expect(codes).not.toContain('DATASET_NOT_FOUND');
-    expect(codes).not.toContain('TAG_TAKEN');
-    expect(errorCodesOf('/sessions/:sid/scenarios', ['201', '404', '409'])).toEqual(
-      expect.arrayContaining(['SESSION_NOT_FOUND', 'DATASET_NOT_FOUND', 'ALGORITHM_NOT_FOUND', 'TAG_TAKEN']),
+  it("lists for a route what it declares and what its shape implies, no more", () => {
+    const prefixes = ['', '/api/v1'];
+    const create = routeErrorCodes(
+      { method: 'POST', url: '/api/v1/sessions/:sid/webhooks', config: { errors: ['WEBHOOK_TARGET_REFUSED'] }, schema: { body: {} } },
+      prefixes,
     );
+    // Declared; a session in the path; a body and its schema; a token; every route's own.
+    expect(create).toEqual(expect.arrayContaining(['WEBHOOK_TARGET_REFUSED', 'SESSION_NOT_FOUND', 'BODY_MALFORMED', 'INVALID_REQUEST', 'TOKEN_MISSING', 'STORE_UNAVAILABLE']));
+    expect(create).not.toContain('QUERY_INVALID');
+    expect(create).not.toContain('DATASET_NOT_FOUND');
+    const probe = routeErrorCodes({ method: 'GET', url: '/health/live', config: { errors: [] } }, prefixes);
+    expect(probe).toEqual(['NUL_CHARACTER', 'HOST_NOT_ALLOWED', 'INTERNAL_ERROR', 'STORE_UNAVAILABLE']);
   });
 });

@@ -44,11 +44,11 @@ describe.each(DIALECTS)('free-text filters on %s', (dialect) => {
   it.each([
     ['scenario list', '/api/v1/sessions/main/scenarios'],
     ['dataset list', '/api/v1/sessions/main/data'],
-  ])(`answers a %s q one character over ${MAX_NAME_LENGTH} with 422 naming q`, async (_label, url) => {
+  ])(`answers a %s q one character over ${MAX_NAME_LENGTH} with 400 QUERY_INVALID naming q`, async (_label, url) => {
     const res = await t.app.inject({ url: `${url}?q=${'_'.repeat(MAX_NAME_LENGTH + 1)}` });
-    expect(res.statusCode).toBe(422);
+    expect(res.statusCode).toBe(400);
     const body = res.json<ErrorReply>();
-    expect([body.code, body.errors.map((e) => e.path)]).toEqual(['INVALID_REQUEST', ['q']]);
+    expect([body.code, body.errors.map((e) => e.path)]).toEqual(['QUERY_INVALID', ['q']]);
     expect(body.detail).toContain(String(MAX_NAME_LENGTH));
   });
 

@@ -46,9 +46,9 @@ describe.each(DIALECTS)('view routes on %s', (dialect) => {
     }
     const other = await main.created({ tag: 'other', algo_name: 'Other', dataset_key: 'items' });
     expect((await get(`/scenarios/${other.id}/views`)).json()).toEqual({ items: [] });
-    expect((await get('/scenarios/nope/views')).statusCode).toBe(404);
-    // A view of a scenario that is not COMPLETE: 409; an unknown view: 404.
-    expect((await get(`/scenarios/${created.id}/views/rows`)).json()).toMatchObject({ code: 'CONFLICT' });
+    expect((await get('/scenarios/nope/views')).json()).toMatchObject({ code: 'SCENARIO_NOT_FOUND' });
+    // A view of a scenario that is not COMPLETE: 409 RESULT_NOT_READY; an unknown view: 404.
+    expect((await get(`/scenarios/${created.id}/views/rows`)).json()).toMatchObject({ code: 'RESULT_NOT_READY' });
     expect((await get(`/scenarios/${created.id}/views/rows`)).statusCode).toBe(409);
     expect((await get(`/scenarios/${done}/views/nope`)).statusCode).toBe(404);
   });
@@ -77,10 +77,17 @@ describe.each(DIALECTS)('view routes on %s', (dialect) => {
     expect(numbers).toEqual([...numbers].sort((a, b) => b - a));
     expect(values.slice(numbers.length)).toEqual([null, null]); // nulls last
     const next = (await get(`/scenarios/${done}/views/rows?limit=5&sort=value`)).json<{ spec: TableSpec }>().spec.next_cursor!;
-    // A cursor of one sort is refused by another; bad limits and unknown columns are 400.
-    for (const query of [`sort=i&cursor=${next}`, 'cursor=garbage', 'limit=0', 'limit=1001', 'limit=x', 'sort=nope']) {
+    // A cursor of one sort is refused by another (CURSOR_INVALID); bad limits and unknown columns are QUERY_INVALID.
+    for (const [query, code] of [
+      [`sort=i&cursor=${next}`, 'CURSOR_INVALID'],
+      ['cursor=garbage', 'CURSOR_INVALID'],
+      ['limit=0', 'QUERY_INVALID'],
+      ['limit=1001', 'QUERY_INVALID'],
+      ['limit=x', 'QUERY_INVALID'],
+      ['sort=nope', 'QUERY_INVALID'],
+    ]) {
       const res = await get(`/scenarios/${done}/views/rows?${query}`);
-      expect([res.statusCode, res.json().code], query).toEqual([400, 'BAD_INPUT']);
+      expect([res.statusCode, res.json().code], query).toEqual([400, code]);
     }
   });
 
@@ -163,12 +170,12 @@ describe.each(DIALECTS)('view routes on %s', (dialect) => {
     expect([csv.statusCode, csv.json().code]).toEqual([400, 'RESULT_NOT_TABULAR']);
     const waiting = await main.created({ tag: 'waiting', algo_name: 'Rows', dataset_key: 'items' });
     const cases: [string, number, string][] = [
-      [done, 400, 'BAD_INPUT'],
-      [`${done},${done}`, 400, 'BAD_INPUT'],
-      [Array.from({ length: 7 }, (_, i) => `x${i}`).join(','), 400, 'BAD_INPUT'],
-      [`${done},${other.id}`, 400, 'BAD_INPUT'],
-      [`${done},nope`, 404, 'NOT_FOUND'],
-      [`${done},${waiting.id}`, 409, 'CONFLICT'],
+      [done, 400, 'QUERY_INVALID'],
+      [`${done},${done}`, 400, 'QUERY_INVALID'],
+      [Array.from({ length: 7 }, (_, i) => `x${i}`).join(','), 400, 'QUERY_INVALID'],
+      [`${done},${other.id}`, 400, 'QUERY_INVALID'],
+      [`${done},nope`, 404, 'SCENARIO_NOT_FOUND'],
+      [`${done},${waiting.id}`, 409, 'RESULT_NOT_READY'],
     ];
     for (const [query, status, code] of cases) {
       const res = await get(`/compare/views?ids=${query}`);

@@ -3,15 +3,16 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { Settings } from '../../config/settings.js';
 import { nameComponentsByTitle } from './component-names.js';
 import { docOnlyBody } from './doc-only-bodies.js';
-import { errorCodesOf } from './error-codes.js';
 import { packageVersion } from './package-version.js';
 import { relativePath } from './route-defaults.js';
+import { routeErrorCodes } from '../route-errors.js';
 
 /**
  * The OpenAPI document: 3.1 (its schemas are JSON Schema, so TypeBox's `null` types need no
  * translation), one server (the prefix, so paths are relative to it), the package's version.
  */
 export function swaggerOptions(settings: Settings): SwaggerOptions {
+  const prefixes = [...new Set(['', settings.prefix])];
   return {
     openapi: {
       openapi: '3.1.0',
@@ -43,8 +44,8 @@ export function swaggerOptions(settings: Settings): SwaggerOptions {
       const path = relativePath(url, settings.prefix);
       const method = Array.isArray(route.method) ? route.method[0] : route.method;
       const body = path === undefined || method === undefined ? undefined : docOnlyBody(method, path);
-      const statuses = Object.keys((schema as { response?: object }).response ?? {});
-      const codes = path === undefined ? [] : errorCodesOf(path, statuses);
+      // The route's one declaration of its codes, the same the error handler holds it to.
+      const codes = path === undefined ? [] : routeErrorCodes(route, prefixes);
       return { schema: { ...schema, ...(body ? { body } : {}), ...(codes.length > 0 ? { 'x-error-codes': codes } : {}) }, url };
     },
     transformObject: (documentObject) =>

@@ -4,7 +4,7 @@ import { badInput, notFound } from '../../errors.js';
 import { compareScenarios } from '../../scenarios/compare.js';
 import { STATUSES } from '../../store/run-state/state-machine.js';
 import { queryValidatorCompiler } from '../query-validator.js';
-import { errorResponses, SessionParams } from '../schemas.js';
+import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 /** At most this many scenarios side by side. */
@@ -76,13 +76,14 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/sessions/:sid/compare',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND'] },
       validatorCompiler: queryValidatorCompiler,
       schema: {
         summary: 'Compare scenarios: KPI values with deltas to a baseline, parameters side by side',
         tags: ['scenarios'],
         params: SessionParams,
         querystring: CompareQuery,
-        response: { 200: CompareView, ...errorResponses(400, 404, 422) },
+        response: { 200: CompareView },
       },
     },
     async (request) => {

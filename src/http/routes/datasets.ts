@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, FilterText, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
+import { FilterText, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { badInput } from '../../errors.js';
@@ -48,6 +48,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/sessions/:sid/data',
     {
+      config: { errors: ['CURSOR_INVALID'] },
       validatorCompiler: queryValidatorCompiler,
       schema: {
         summary: 'List dataset keys, or with any query parameter a filtered page of datasets with their tables',
@@ -57,7 +58,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
         tags,
         params: SessionParams,
         querystring: DatasetListQuery,
-        response: { 200: Type.Union([KeyList, DatasetPage]), ...errorResponses(400, 404, 422) },
+        response: { 200: Type.Union([KeyList, DatasetPage]) },
       },
     },
     async (request) => {
@@ -72,6 +73,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/sessions/:sid/data/:key',
     {
+      config: { errors: ['DATASET_NOT_FOUND', 'TABLE_NOT_FOUND'] },
       schema: {
         summary: "A dataset's JSON form, or an export of its tables as CSV or XLSX",
         description:
@@ -90,7 +92,6 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
               [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary', description: 'format=xlsx' }) },
             },
           },
-          ...errorResponses(400, 404),
         },
       },
     },
@@ -110,7 +111,10 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
 
   app.delete(
     '/sessions/:sid/data/:key',
-    { schema: { summary: 'Delete a dataset', tags, params: KeyParams, response: { 204: Type.Null(), ...errorResponses(404, 409) } } },
+    {
+      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_IN_USE'] },
+      schema: { summary: 'Delete a dataset', tags, params: KeyParams, response: { 204: Type.Null() } },
+    },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
       await datasets.delete(session.id, request.params.key);
@@ -121,12 +125,14 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.post(
     '/sessions/:sid/data/:key/derive',
     {
+      // The data source's derive() is domain code: its tables are checked, and it may refuse with BAD_INPUT.
+      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_KEY_TAKEN', 'DATASET_FORM_INVALID', 'BAD_INPUT'] },
       schema: {
         summary: 'Derive a new dataset from this one',
         tags,
         params: KeyParams,
         body: Type.Object({ new_key: Name }),
-        response: { 201: KeyList, ...errorResponses(400, 404, 409, 422) },
+        response: { 201: KeyList },
       },
     },
     async (request, reply) => {
@@ -138,11 +144,12 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/sessions/:sid/data/:key/parameters',
     {
+      config: { errors: ['DATASET_NOT_FOUND'] },
       schema: {
         summary: "Describe the data source's parameters",
         tags,
         params: KeyParams,
-        response: { 200: ParameterSchema, ...errorResponses(404) },
+        response: { 200: ParameterSchema },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { BETTER_WHEN } from '../../domain/define.js';
 import { notFound } from '../../errors.js';
 import { describeParams } from '../../params/describe.js';
-import { errorResponses, ParameterSchema, SessionParams } from '../schemas.js';
+import { ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['discovery'];
@@ -31,13 +31,13 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
   app.get(
     '/sessions/:sid/algorithms',
     {
+      config: { errors: [] },
       schema: {
         summary: 'List algorithms: their names, and each with its description and tags',
         tags,
         params: SessionParams,
         response: {
           200: Type.Object({ algorithms: Type.Array(Type.String()), items: Type.Array(AlgorithmItem) }),
-          ...errorResponses(404),
         },
       },
     },
@@ -54,11 +54,12 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
   app.get(
     '/sessions/:sid/algorithms/:name/parameters',
     {
+      config: { errors: ['ALGORITHM_NOT_FOUND'] },
       schema: {
         summary: "Describe an algorithm's parameters",
         tags,
         params: Type.Intersect([SessionParams, Type.Object({ name: Type.String() })]),
-        response: { 200: ParameterSchema, ...errorResponses(404) },
+        response: { 200: ParameterSchema },
       },
     },
     async (request) => {
@@ -72,11 +73,12 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
   app.get(
     '/sessions/:sid/kpis',
     {
+      config: { errors: [] },
       schema: {
         summary: 'List KPIs: their names, and each with its unit, direction, threshold and description',
         tags,
         params: SessionParams,
-        response: { 200: Type.Object({ kpis: Type.Array(Type.String()), items: Type.Array(KpiItem) }), ...errorResponses(404) },
+        response: { 200: Type.Object({ kpis: Type.Array(Type.String()), items: Type.Array(KpiItem) }) },
       },
     },
     async (request) => {

@@ -4,7 +4,7 @@ import { badInput, invalidRequest, ScenaristError } from '../../errors.js';
 import { checkName } from '../../datasets/names.js';
 import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
 import type { StagedFile } from '../../datasets/ingest/tasks.js';
-import { errorResponses, SessionParams } from '../schemas.js';
+import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { readMultipart, type MultipartLimits } from './etl-multipart.js';
 import { clientGoneSignal, withRetryAfter } from './upload-bounds.js';
@@ -45,12 +45,27 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
   app.post(
     '/sessions/:sid/etl',
     {
+      // A form that cannot be read or names no dataset, files that cannot be read at all or break the
+      // limits, every upload thread busy, a client gone before the end (BAD_INPUT).
+      config: {
+        errors: [
+          'INVALID_REQUEST',
+          'UPLOAD_EMPTY',
+          'ETL_INPUT_INVALID',
+          'ETL_SCHEMA_MISMATCH',
+          'UPLOAD_STRUCTURE_LIMIT',
+          'BAD_INPUT',
+          'TOO_LARGE',
+          'UPLOAD_TIME_LIMIT',
+          'UPLOAD_BUSY',
+        ],
+      },
       schema: {
         summary: 'Upload files through the ETL pipeline into a dataset',
         tags: ['datasets'],
         params: SessionParams,
         consumes: ['multipart/form-data'],
-        response: { 200: EtlResult, ...errorResponses(400, 404, 413, 422, 503) },
+        response: { 200: EtlResult },
       },
     },
     async (request, reply) => {

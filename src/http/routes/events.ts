@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badInput } from '../../errors.js';
 import { SseStream } from '../../events/sse-stream.js';
-import { errorResponses, SessionParams } from '../schemas.js';
+import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['events'];
@@ -34,6 +34,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
   app.get(
     '/sessions/:sid/events',
     {
+      config: { errors: ['LAST_EVENT_ID_INVALID'] },
       schema: {
         summary: 'Stream the session events (text/event-stream); resume with Last-Event-ID or ?since',
         tags,
@@ -42,7 +43,6 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         headers: Type.Object({ 'last-event-id': Type.Optional(Type.String()) }),
         response: {
           200: Type.String({ description: 'text/event-stream: `id: <n>`, `event: <type>`, `data: <json>` per event; `: ping` every 15 s' }),
-          ...errorResponses(400, 404, 422),
         },
       },
     },

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RESULT_FORMATS } from '../../experiments/results-export.js';
 import { decodeCursor, encodeCursor } from '../../store/list-cursor.js';
-import { errorResponses, SessionParams } from '../schemas.js';
+import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { BatchResult, CreateExperiment, Experiment, ExperimentDetail, ExperimentPage, ListedErrorBody } from './experiment-schemas.js';
@@ -19,13 +19,16 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app.post(
     '/sessions/:sid/experiments',
     {
+      config: {
+        errors: ['EXPERIMENT_AXES_INVALID', 'PARAMETER_INVALID', 'DATASET_NOT_FOUND', 'ALGORITHM_NOT_FOUND', 'EXPERIMENT_NAME_TAKEN', 'EXPERIMENT_TOO_LARGE', 'EXPERIMENT_REPEATS_SEEDED'],
+      },
       schema: {
         summary: 'Create an experiment: one scenario per combination of axis values (times repeats), all or nothing',
         description: 'Every combination is validated first; nothing is stored when any is invalid (400, each listed in `errors`).',
         tags,
         params: SessionParams,
         body: CreateExperiment,
-        response: { 201: Experiment, 400: ListedErrorBody, 404: ListedErrorBody, ...errorResponses(409, 413, 422) },
+        response: { 201: Experiment, 400: ListedErrorBody, 404: ListedErrorBody },
       },
     },
     async (request, reply) => {
@@ -47,6 +50,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app.get(
     '/sessions/:sid/experiments',
     {
+      config: { errors: ['CURSOR_INVALID'] },
       validatorCompiler: queryValidatorCompiler,
       schema: {
         summary: "List the session's experiments in creation order, a page at a time",
@@ -56,7 +60,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
           cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
         }),
-        response: { 200: ExperimentPage, ...errorResponses(400, 404) },
+        response: { 200: ExperimentPage },
       },
     },
     async (request) => {
@@ -70,11 +74,12 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app.get(
     '/sessions/:sid/experiments/:eid',
     {
+      config: { errors: ['EXPERIMENT_NOT_FOUND'] },
       schema: {
         summary: 'An experiment with its counts by status, progress and (once a run is COMPLETE) its summary',
         tags,
         params: ExperimentParams,
-        response: { 200: ExperimentDetail, ...errorResponses(404) },
+        response: { 200: ExperimentDetail },
       },
     },
     async (request) => experiments.get(await sessionOf(request.params.sid), request.params.eid),
@@ -83,6 +88,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app.get(
     '/sessions/:sid/experiments/:eid/results',
     {
+      config: { errors: ['EXPERIMENT_NOT_FOUND'] },
       validatorCompiler: queryValidatorCompiler,
       schema: {
         summary: 'One row per scenario (axis values, status, KPIs), streamed as JSON, CSV or XLSX',
@@ -98,7 +104,6 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
               'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: Type.String({ format: 'binary' }) },
             },
           },
-          ...errorResponses(404),
         },
       },
     },
@@ -113,11 +118,13 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     app.post(
       `/sessions/:sid/experiments/:eid/${action}`,
       {
+        // A scenario whose status forbids the action is skipped, not an error.
+        config: { errors: ['EXPERIMENT_NOT_FOUND'] },
         schema: {
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} every scenario of the experiment (one transaction; each scenario by its own state rules)`,
           tags,
           params: ExperimentParams,
-          response: { 200: BatchResult, ...errorResponses(404) },
+          response: { 200: BatchResult },
         },
       },
       async (request) => experiments.act(await sessionOf(request.params.sid), request.params.eid, action),
@@ -127,11 +134,12 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app.delete(
     '/sessions/:sid/experiments/:eid',
     {
+      config: { errors: ['EXPERIMENT_NOT_FOUND'] },
       schema: {
         summary: 'Delete the experiment and all its scenarios (queued and running ones are cancelled)',
         tags,
         params: ExperimentParams,
-        response: { 200: BatchResult, ...errorResponses(404) },
+        response: { 200: BatchResult },
       },
     },
     async (request) => experiments.delete(await sessionOf(request.params.sid), request.params.eid),

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ScenaristError } from '../../errors.js';
 import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
-import { errorResponses, KeyList, SessionParams } from '../schemas.js';
+import { KeyList, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { clientGoneSignal, withRetryAfter } from './upload-bounds.js';
 
@@ -21,13 +21,16 @@ export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/data/from-json',
     {
+      // Parsed by the ingest workers, not by Fastify: the body's own failures, its limits, busy threads,
+      // a client gone before the end (BAD_INPUT); the data source's decode() may refuse with BAD_INPUT.
+      config: { errors: ['BODY_EMPTY', 'BODY_MALFORMED', 'DATASET_FORM_INVALID', 'UPLOAD_STRUCTURE_LIMIT', 'BAD_INPUT', 'TOO_LARGE', 'UPLOAD_TIME_LIMIT', 'UPLOAD_BUSY'] },
       schema: {
         summary: 'Register a dataset from its JSON form',
         tags: ['datasets'],
         params: SessionParams,
         consumes: ['application/json'],
         body: Type.Unknown({ description: "the dataset's JSON form, as returned by GET .../data/{key}" }),
-        response: { 201: KeyList, ...errorResponses(400, 404, 413, 503) },
+        response: { 201: KeyList },
       },
     },
     async (request, reply) => {

@@ -17,7 +17,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   app.get(
     '/health',
     // Public; with authentication on it lists only the sessions the presented token (if any) may see.
-    { config: { auth: 'optional' }, schema: { summary: 'Readiness probe', tags: ['global'], response: { 200: Health } } },
+    { config: { auth: 'optional', errors: [] }, schema: { summary: 'Readiness probe', tags: ['global'], response: { 200: Health } } },
     async (request) => {
       const { sessions } = visibleSessions(request.principal, await services.sessions.list());
       return { status: 'ok' as const, title: services.settings.title, sessions: sessions.map((s) => s.display_name), auth: services.settings.auth };
@@ -27,22 +27,26 @@ export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   app.get(
     '/health/live',
     // The process answers: nothing else is checked (a restart would not cure the database).
-    { schema: { summary: 'Liveness probe: the process answers', tags: ['global'], response: { 200: Live } } },
+    { config: { errors: [] }, schema: { summary: 'Liveness probe: the process answers', tags: ['global'], response: { 200: Live } } },
     async () => ({ status: 'ok' as const }),
   );
 
   app.get(
     '/health/ready',
     {
+      // Not ready is its own 503 body, not an error code.
+      config: { errors: [] },
       schema: {
         summary: 'Readiness probe: the database answers, migrations are current, the process is not shutting down',
         tags: ['global'],
         response: { 200: Live, 503: NotReady },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const answer = await services.readiness.check();
       if (answer.ready) return { status: 'ok' as const };
+      // The public body says what is wrong; what the driver said (addresses, ports) goes to the log only.
+      if (answer.cause !== undefined) request.log.warn({ err: answer.cause, reason: answer.reason }, 'not ready');
       return reply.code(503).send({ status: 'unavailable' as const, reason: answer.reason });
     },
   );

@@ -11,7 +11,7 @@ export const metricsRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/metrics',
     {
-      config: { scope: 'metrics' },
+      config: { scope: 'metrics', errors: [] },
       schema: {
         summary: 'Prometheus metrics of this process',
         tags: ['global'],

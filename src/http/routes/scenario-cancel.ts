@@ -1,5 +1,4 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { Scenario, ScenarioParams } from './scenarios.js';
 
@@ -9,11 +8,12 @@ export const scenarioCancelRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
   app.post(
     '/sessions/:sid/scenarios/:id/cancel',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'] },
       schema: {
         summary: 'Cancel a QUEUED or PROCESSING scenario: it ends FAILED with error code CANCELLED and is kept',
         tags: ['scenarios'],
         params: ScenarioParams,
-        response: { 200: Scenario, ...errorResponses(404, 409) },
+        response: { 200: Scenario },
       },
     },
     async (request) => {

@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { LOG_LEVELS } from '../../store/run-state/run-insight.js';
-import { errorResponses } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { ScenarioParams } from './scenarios.js';
 
@@ -36,11 +35,12 @@ export const scenarioLogRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async 
   app.get(
     '/sessions/:sid/scenarios/:id/logs',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND'] },
       schema: {
         summary: "The latest run's ctx.log lines (the last 1,000) and, when it failed by throwing, the error's class and stack",
         tags: ['scenarios'],
         params: ScenarioParams,
-        response: { 200: ScenarioLogs, ...errorResponses(404) },
+        response: { 200: ScenarioLogs },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { BETTER_WHEN } from '../../domain/define.js';
 import { RUN_ERROR_CODES } from '../../store/run-state/run-error.js';
 import { STATUSES } from '../../store/run-state/state-machine.js';
-import { errorResponses, FilterText, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
+import { FilterText, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCENARIO_FIELDS, scenarioPage } from '../../scenarios/list-page.js';
@@ -116,6 +116,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.get(
     '/sessions/:sid/scenarios',
     {
+      config: { errors: ['CURSOR_INVALID'] },
       // Query values arrive as text: `limit` is converted to its integer type before it is checked.
       validatorCompiler: queryValidatorCompiler,
       schema: {
@@ -128,7 +129,6 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         querystring: ScenarioListQuery,
         response: {
           200: Type.Union([Type.Array(Scenario, { title: 'All scenarios' }), ScenarioPage]),
-          ...errorResponses(400, 404, 422),
         },
       },
     },
@@ -142,12 +142,13 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios',
     {
+      config: { errors: ['PARAMETER_INVALID', 'DATASET_NOT_FOUND', 'ALGORITHM_NOT_FOUND', 'TAG_TAKEN'] },
       schema: {
         summary: 'Create a scenario (CREATED, or QUEUED at once with autorun)',
         tags,
         params: SessionParams,
         body: CreateScenario,
-        response: { 201: Scenario, ...errorResponses(400, 404, 409, 422) },
+        response: { 201: Scenario },
       },
     },
     async (request, reply) => {
@@ -160,18 +161,22 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
 
   app.get(
     '/sessions/:sid/scenarios/:id',
-    { schema: { summary: 'A scenario with its result and KPIs', tags, params: ScenarioParams, response: { 200: Scenario, ...errorResponses(404) } } },
+    {
+      config: { errors: ['SCENARIO_NOT_FOUND'] },
+      schema: { summary: 'A scenario with its result and KPIs', tags, params: ScenarioParams, response: { 200: Scenario } },
+    },
     async (request) => scenarios.get(await refOf(request.params)),
   );
 
   app.delete(
     '/sessions/:sid/scenarios/:id',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND'] },
       schema: {
         summary: 'Delete a scenario, cancelling its run when queued or processing',
         tags,
         params: ScenarioParams,
-        response: { 204: Type.Null(), ...errorResponses(404) },
+        response: { 204: Type.Null() },
       },
     },
     async (request, reply) => {
@@ -183,11 +188,12 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios/:id/run',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'] },
       schema: {
         summary: 'Queue a CREATED scenario; answers at once',
         tags,
         params: ScenarioParams,
-        response: { 202: Scenario, ...errorResponses(404, 409) },
+        response: { 202: Scenario },
       },
     },
     async (request, reply) => reply.code(202).send(await scenarios.run(await refOf(request.params))),
@@ -196,11 +202,12 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios/:id/reset',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'] },
       schema: {
         summary: 'Back to CREATED, clearing result and KPIs (a no-op when CREATED)',
         tags,
         params: ScenarioParams,
-        response: { 200: Scenario, ...errorResponses(404, 409) },
+        response: { 200: Scenario },
       },
     },
     async (request) => scenarios.reset(await refOf(request.params)),
@@ -209,11 +216,12 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.get(
     '/sessions/:sid/scenarios/:id/status',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND'] },
       schema: {
         summary: 'Status and progress; cheap enough to poll often',
         tags,
         params: ScenarioParams,
-        response: { 200: ScenarioStatus, ...errorResponses(404) },
+        response: { 200: ScenarioStatus },
       },
     },
     (request) => scenarios.statusByPath(request.params.sid, request.params.id, (ref) => sessions.resolve(ref)),
@@ -222,11 +230,12 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.get(
     '/sessions/:sid/processing',
     {
+      config: { errors: [] },
       schema: {
         summary: 'The scenario being processed in the session, or null',
         tags,
         params: SessionParams,
-        response: { 200: Type.Union([Scenario, Type.Null()]), ...errorResponses(404) },
+        response: { 200: Type.Union([Scenario, Type.Null()]) },
       },
     },
     async (request, reply) => reply.send(await scenarios.processing((await sessions.resolve(request.params.sid)).id)),

@@ -5,7 +5,7 @@ import { emptyGroupDataset, listSchemas } from '../../datasets/schema-listing.js
 import { badInput, notFound } from '../../errors.js';
 import { attachment } from '../../exports/content-disposition.js';
 import { CONTENT_TYPES, exportDataset } from '../../exports/dataset-export.js';
-import { errorResponses, SessionParams } from '../schemas.js';
+import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['discovery'];
@@ -45,11 +45,12 @@ export const schemaRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   app.get(
     '/sessions/:sid/schemas',
     {
+      config: { errors: [] },
       schema: {
         summary: 'List the schema groups an upload fills: file names, tables and columns',
         tags,
         params: SessionParams,
-        response: { 200: Type.Object({ items: Type.Array(SchemaGroupItem) }), ...errorResponses(404) },
+        response: { 200: Type.Object({ items: Type.Array(SchemaGroupItem) }) },
       },
     },
     async (request) => {
@@ -61,6 +62,8 @@ export const schemaRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   app.get(
     '/sessions/:sid/schemas/:group/template',
     {
+      // An unknown group has no code of its own; csv for a group of several tables is a QUERY_INVALID.
+      config: { errors: ['NOT_FOUND'] },
       schema: {
         summary: "A schema group's template file: its header row (CSV) or one sheet per table (XLSX)",
         description: 'Uploaded unchanged through `POST .../etl`, a template gives an empty dataset. CSV holds one table: a group of several tables has an XLSX template only.',
@@ -76,7 +79,6 @@ export const schemaRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
               [CONTENT_TYPES.xlsx]: { schema: Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'format=xlsx' }) },
             },
           },
-          ...errorResponses(400, 404),
         },
       },
     },
@@ -88,7 +90,7 @@ export const schemaRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       if (!empty) throw notFound(`schema group '${group}' not found; the groups are ${Object.keys(schemas).map((g) => `'${g}'`).join(', ')}`);
       const tables = Object.keys(empty.tables);
       if (format === 'csv' && tables.length !== 1) {
-        throw badInput(`schema group '${group}' has ${tables.length} tables (${tables.join(', ')}) and a CSV file holds one; ask for format=xlsx`);
+        throw badInput(`schema group '${group}' has ${tables.length} tables (${tables.join(', ')}) and a CSV file holds one; ask for format=xlsx`, 'QUERY_INVALID');
       }
       const file = exportDataset(empty, format, format === 'csv' ? tables[0] : undefined);
       // Named after the group, whatever its tables are called: the ETL route picks the group by file name.

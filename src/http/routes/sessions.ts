@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { visibleSessions } from '../../auth/visible-sessions.js';
 import { forbidden } from '../../errors.js';
-import { errorResponses, Name, SessionList, SessionParams, SessionView } from '../schemas.js';
+import { Name, SessionList, SessionParams, SessionView } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['sessions'];
@@ -16,20 +16,20 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/sessions',
     // A session-bound token sees its own session only.
-    { config: { boundTokens: 'filtered' }, schema: { summary: 'List sessions', tags, response: { 200: SessionList } } },
+    { config: { boundTokens: 'filtered', errors: [] }, schema: { summary: 'List sessions', tags, response: { 200: SessionList } } },
     async (request) => visibleSessions(request.principal, await sessions.list()),
   );
 
   app.post(
     '/sessions',
     {
-      config: { scope: 'admin' },
+      config: { scope: 'admin', errors: ['SESSION_CREATE_DISABLED', 'SESSION_NAME_TAKEN'] },
       preValidation: creationAllowed,
       schema: {
         summary: 'Create a session',
         tags,
         body: Type.Object({ display_name: Name }),
-        response: { 201: SessionList, ...errorResponses(400, 403, 409, 422) },
+        response: { 201: SessionList },
       },
     },
     async (request, reply) => reply.code(201).send(await sessions.create(request.body.display_name)),
@@ -38,14 +38,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.post(
     '/sessions/:sid/copy',
     {
-      config: { scope: 'admin', boundTokens: 'refused' },
+      config: { scope: 'admin', boundTokens: 'refused', errors: ['SESSION_CREATE_DISABLED', 'SESSION_NAME_TAKEN'] },
       preValidation: creationAllowed,
       schema: {
         summary: 'Copy a session with its datasets and scenarios',
         tags,
         params: SessionParams,
         body: Type.Object({ new_display_name: Name }),
-        response: { 201: SessionList, ...errorResponses(400, 403, 404, 409, 422) },
+        response: { 201: SessionList },
       },
     },
     async (request, reply) => reply.code(201).send(await sessions.copy(request.params.sid, request.body.new_display_name)),
@@ -54,13 +54,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.patch(
     '/sessions/:sid',
     {
-      config: { scope: 'admin' },
+      config: { scope: 'admin', errors: ['SESSION_NAME_TAKEN'] },
       schema: {
         summary: 'Rename a session',
         tags,
         params: SessionParams,
         body: Type.Object({ display_name: Name }),
-        response: { 200: SessionView, ...errorResponses(400, 404, 409, 422) },
+        response: { 200: SessionView },
       },
     },
     (request) => sessions.rename(request.params.sid, request.body.display_name),
@@ -69,12 +69,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.delete(
     '/sessions/:sid',
     {
-      config: { scope: 'admin' },
+      config: { scope: 'admin', errors: [] },
       schema: {
         summary: 'Delete a session and everything it holds',
         tags,
         params: SessionParams,
-        response: { 200: SessionList, ...errorResponses(404) },
+        response: { 200: SessionList },
       },
     },
     async (request) => visibleSessions(request.principal, await sessions.delete(request.params.sid)),

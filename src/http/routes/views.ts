@@ -1,7 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import type { ErrorCode } from '../../errors.js';
 import { MAX_COMPARED_VIEWS, MIN_COMPARED_VIEWS } from '../../views/view-service.js';
-import { errorResponses, SessionParams } from '../schemas.js';
+import { SessionParams } from '../schemas.js';
 import { withRetryAfter } from './upload-bounds.js';
 import type { RouteOptions } from '../services.js';
 import { ViewBodySchema, ViewListSchema, ViewPageQuery } from './view-schemas.js';
@@ -10,6 +11,12 @@ const tags = ['views'];
 const ViewName = { name: Type.String({ description: 'the view name, as the list gives it' }) };
 const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.String({ description: 'scenario id' }) })]);
 const DatasetParams = Type.Intersect([SessionParams, Type.Object({ key: Type.String({ description: 'dataset key' }) })]);
+/**
+ * What drawing a view can answer: its name unknown (NOT_FOUND), the scenarios not COMPLETE, or changed
+ * (SCENARIO_BUSY) or their dataset replaced (CONFLICT) while it was drawn, a bad page cursor, the view
+ * failing or every view thread busy.
+ */
+const DRAWING: readonly ErrorCode[] = ['NOT_FOUND', 'RESULT_NOT_READY', 'SCENARIO_BUSY', 'CONFLICT', 'CURSOR_INVALID', 'VIEW_ERROR', 'VIEW_BUSY'];
 const Ids = { ids: Type.String({ description: `comma-separated ids of ${MIN_COMPARED_VIEWS} to ${MAX_COMPARED_VIEWS} COMPLETE scenarios of one result type` }) };
 
 /** Sent as text: a large page skips the schema serializer, which would only copy it (the schema documents it). */
@@ -27,11 +34,12 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get(
     '/sessions/:sid/scenarios/:id/views',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND'] },
       schema: {
         summary: "The result views that apply to this scenario's algorithm (whatever its status)",
         tags,
         params: ScenarioParams,
-        response: { 200: ViewListSchema, ...errorResponses(404) },
+        response: { 200: ViewListSchema },
       },
     },
     async (request) => {
@@ -43,12 +51,13 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get(
     '/sessions/:sid/scenarios/:id/views/:name',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND', ...DRAWING] },
       schema: {
         summary: "One result view of a COMPLETE scenario, drawn (a table's rows paged with limit, cursor and sort)",
         tags,
         params: Type.Intersect([ScenarioParams, Type.Object(ViewName)]),
         querystring: ViewPageQuery,
-        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422, 503) },
+        response: { 200: ViewBodySchema },
       },
     },
     async (request, reply) => {
@@ -60,7 +69,8 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get(
     '/sessions/:sid/data/:key/views',
     {
-      schema: { summary: 'The dataset views of the domain', tags, params: DatasetParams, response: { 200: ViewListSchema, ...errorResponses(404) } },
+      config: { errors: ['DATASET_NOT_FOUND'] },
+      schema: { summary: 'The dataset views of the domain', tags, params: DatasetParams, response: { 200: ViewListSchema } },
     },
     async (request) => {
       const session = await sessions.resolve(request.params.sid);
@@ -71,12 +81,13 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get(
     '/sessions/:sid/data/:key/views/:name',
     {
+      config: { errors: ['DATASET_NOT_FOUND', ...DRAWING] },
       schema: {
         summary: 'One dataset view, drawn (a table paged with limit, cursor and sort)',
         tags,
         params: Type.Intersect([DatasetParams, Type.Object(ViewName)]),
         querystring: ViewPageQuery,
-        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422, 503) },
+        response: { 200: ViewBodySchema },
       },
     },
     async (request, reply) => {
@@ -88,12 +99,13 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get(
     '/sessions/:sid/compare/views',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND', 'RESULT_NOT_READY'] },
       schema: {
         summary: 'The comparison views that apply to these scenarios (all COMPLETE, one result type)',
         tags,
         params: SessionParams,
         querystring: Type.Object(Ids),
-        response: { 200: ViewListSchema, ...errorResponses(400, 404, 409) },
+        response: { 200: ViewListSchema },
       },
     },
     async (request) => {
@@ -105,12 +117,13 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.get(
     '/sessions/:sid/compare/views/:name',
     {
+      config: { errors: ['SCENARIO_NOT_FOUND', ...DRAWING] },
       schema: {
         summary: 'One comparison view of these scenarios, drawn',
         tags,
         params: Type.Intersect([SessionParams, Type.Object(ViewName)]),
         querystring: Type.Intersect([Type.Object(Ids), ViewPageQuery]),
-        response: { 200: ViewBodySchema, ...errorResponses(400, 404, 409, 422, 503) },
+        response: { 200: ViewBodySchema },
       },
     },
     async (request, reply) => {

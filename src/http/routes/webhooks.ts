@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EVENT_TYPES } from '../../store/event-types.js';
-import { errorResponses, SessionParams } from '../schemas.js';
+import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['webhooks'];
@@ -44,12 +44,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.post(
     '/sessions/:sid/webhooks',
     {
+      config: { errors: ['WEBHOOK_TARGET_REFUSED', 'WEBHOOK_LIMIT_REACHED'] },
       schema: {
         summary: 'Register a webhook (its secret is shown only in this answer)',
         tags,
         params: SessionParams,
         body: CreateWebhook,
-        response: { 201: CreatedWebhook, ...errorResponses(404, 409, 422) },
+        response: { 201: CreatedWebhook },
       },
     },
     async (request, reply) => {
@@ -60,19 +61,22 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
 
   app.get(
     '/sessions/:sid/webhooks',
-    { schema: { summary: 'List webhooks', tags, params: SessionParams, response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }), ...errorResponses(404) } } },
+    { config: { errors: [] }, schema: { summary: 'List webhooks', tags, params: SessionParams, response: { 200: Type.Object({ webhooks: Type.Array(Webhook) }) } } },
     async (request) => ({ webhooks: await webhooks.list(await sessionOf(request.params.sid)) }),
   );
 
   app.get(
     '/sessions/:sid/webhooks/:id',
-    { schema: { summary: 'Get a webhook', tags, params: WebhookParams, response: { 200: Webhook, ...errorResponses(404) } } },
+    { config: { errors: ['WEBHOOK_NOT_FOUND'] }, schema: { summary: 'Get a webhook', tags, params: WebhookParams, response: { 200: Webhook } } },
     async (request) => webhooks.get(await sessionOf(request.params.sid), request.params.id),
   );
 
   app.delete(
     '/sessions/:sid/webhooks/:id',
-    { schema: { summary: 'Delete a webhook (pending deliveries are dropped)', tags, params: WebhookParams, response: { 204: Type.Null(), ...errorResponses(404) } } },
+    {
+      config: { errors: ['WEBHOOK_NOT_FOUND'] },
+      schema: { summary: 'Delete a webhook (pending deliveries are dropped)', tags, params: WebhookParams, response: { 204: Type.Null() } },
+    },
     async (request, reply) => {
       await webhooks.delete(await sessionOf(request.params.sid), request.params.id);
       return reply.code(204).send(null);
@@ -82,11 +86,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/sessions/:sid/webhooks/:id/deliveries',
     {
+      config: { errors: ['WEBHOOK_NOT_FOUND'] },
       schema: {
         summary: "The webhook's latest deliveries (newest event first)",
         tags,
         params: WebhookParams,
-        response: { 200: Type.Object({ deliveries: Type.Array(Delivery) }), ...errorResponses(404) },
+        response: { 200: Type.Object({ deliveries: Type.Array(Delivery) }) },
       },
     },
     async (request) => ({ deliveries: await webhooks.deliveries(await sessionOf(request.params.sid), request.params.id) }),
