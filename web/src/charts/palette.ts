@@ -1,4 +1,4 @@
-import type { Theme } from '../theme.ts';
+import { useTheme, type Theme } from '../theme.ts';
 
 /**
  * The colours a chart draws with, per theme. They are the page's own colours (the custom properties of
@@ -42,3 +42,6 @@ const DARK: ChartPalette = {
 export function chartPalette(theme: Theme): ChartPalette {
   return theme === 'dark' ? DARK : LIGHT;
 }
+
+/** The palette of the theme the page shows. */
+export const useChartPalette = (): ChartPalette => chartPalette(useTheme());

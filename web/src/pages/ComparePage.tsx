@@ -1,19 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { CompareResult } from '../api/types.ts';
+import { KpiBars } from '../charts/KpiBars.tsx';
 import { CompareExtras } from '../compare/CompareExtras.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
 import { deltaArrow, formatDelta, formatNumber, formatParam, formatRelative } from '../format.ts';
 import { useSid } from '../session.ts';
-import { useTheme } from '../theme.ts';
-
-// ECharts is loaded only when a comparison is shown: the first load of the app stays small.
-const KpiBarChart = lazy(() => import('../components/KpiBarChart.tsx'));
 
 export const MIN_COMPARED = 2;
 export const MAX_COMPARED = 6;
@@ -97,7 +94,6 @@ export function ComparePage() {
 }
 
 function ComparisonView({ result }: { result: CompareResult }) {
-  const theme = useTheme();
   const tagOf = (id: string) => result.scenarios.find((s) => s.id === id)?.tag ?? id;
   const algorithmsDiffer = new Set(result.scenarios.map((s) => s.algorithm)).size > 1;
   return (
@@ -134,19 +130,16 @@ function ComparisonView({ result }: { result: CompareResult }) {
                 );
               })}
             </div>
-            <Suspense fallback={<p role="status">Loading chart…</p>}>
-              <KpiBarChart
-                key={theme}
-                title={kpi.name}
-                unit={kpi.unit}
-                data={kpi.values.map((v) => ({
-                  label: tagOf(v.scenario_id),
-                  value: v.value,
-                  comparison: v.comparison,
-                  baseline: v.scenario_id === result.baseline,
-                }))}
-              />
-            </Suspense>
+            <KpiBars
+              title={kpi.name}
+              unit={kpi.unit}
+              data={kpi.values.map((v) => ({
+                label: tagOf(v.scenario_id),
+                value: v.value,
+                comparison: v.comparison,
+                baseline: v.scenario_id === result.baseline,
+              }))}
+            />
           </div>
         ))}
       </section>

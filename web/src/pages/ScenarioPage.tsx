@@ -66,6 +66,12 @@ export function ScenarioPage() {
 function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario: Scenario; session: readonly Scenario[] }) {
   const active = ACTIVE.has(s.status);
   const complete = s.status === 'COMPLETE';
+  const runAndSetup = (
+    <div className="scenario-top">
+      <RunSection scenario={s} active={active} />
+      <ParametersSection sid={sid} scenario={s} />
+    </div>
+  );
   return (
     <>
       <p className="small" style={{ margin: '0 0 0.25rem' }}>
@@ -81,10 +87,9 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
         <StatusBadge status={s.status} />
       </div>
       <ScenarioActions sid={sid} scenario={s} />
-      <div className="scenario-top">
-        <RunSection scenario={s} active={active} />
-        <ParametersSection sid={sid} scenario={s} />
-      </div>
+      {/* Until the run is complete its progress leads; then what it gave does (KPIs and the result's
+          main view above the fold at 1440 x 900), and how it was set up and ran follows. */}
+      {!complete && runAndSetup}
       {complete && <KpiSection scenario={s} session={session} />}
       <section className="card" aria-labelledby="views-title">
         <div className="row">
@@ -100,6 +105,7 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
           <p className="muted">The result and its views appear when the run is complete.</p>
         )}
       </section>
+      {complete && runAndSetup}
       {s.status !== 'CREATED' && <LogsSection sid={sid} scenario={s} active={active} />}
     </>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import type { ChartSpec } from '../api/views.ts';
+import type { ChartSpec, VegaLiteSpec } from '../api/views.ts';
 import { fitFacets, fitsToBox, type Box } from '../charts/fit-facets.ts';
 import { chartPalette } from '../charts/palette.ts';
 import { useTheme } from '../theme.ts';
@@ -17,10 +17,13 @@ export function ChartView({ spec, title }: { spec: ChartSpec; title: string }) {
   const theme = useTheme();
   const [error, setError] = useState<string | null>(null);
   const [renderedAt, setRenderedAt] = useState<number | null>(null);
-  const fits = fitsToBox(spec.vega_lite);
+  // Drawn again only when the spec's content changes, not whenever a page builds an equal one anew.
+  const specText = JSON.stringify(spec.vega_lite);
+  const vegaLite = useMemo(() => JSON.parse(specText) as VegaLiteSpec, [specText]);
+  const fits = fitsToBox(vegaLite);
   const box = useBox(host, fits);
   // A chart laid out for its box waits for the box's first measure: it is drawn once, at its size.
-  const drawn = useMemo(() => (!fits ? spec.vega_lite : box ? fitFacets(spec.vega_lite, box) : null), [spec, fits, box]);
+  const drawn = useMemo(() => (!fits ? vegaLite : box ? fitFacets(vegaLite, box) : null), [vegaLite, fits, box]);
 
   useEffect(() => {
     const el = host.current;
