@@ -129,17 +129,22 @@ describe('the scatter of two KPIs (fix 10)', () => {
 
   it('gives scenarios at the same place one label instead of printing their tags over each other', () => {
     const spec = scatterSpec([point('a', 1, 2, { front: true }), point('b', 1, 2, { front: true }), point('c', 3, 1, { front: true }), point('d', 5, 5)], x, y, dark);
-    expect(layerData(spec, 'labels')).toEqual([
-      { x: 1, y: 2, label: 'a, b' },
-      { x: 3, y: 1, label: 'c' },
+    expect(layerData(spec, 'labels').map((l) => [l.x, l.y, l.label])).toEqual([
+      [1, 2, 'a, b'],
+      [3, 1, 'c'],
     ]);
     // Each point's tooltip names every scenario at its place.
     expect(layerData(spec, 'points').map((r) => r.together)).toEqual(['a, b', 'a, b', 'c', 'd']);
   });
 
+  it('gives scenarios close enough for their tags to overlap one label too (Compare: 379,041 m and 379,379 m at 76.14 %)', () => {
+    const spec = scatterSpec([point('asis', 538550, 86.71, { front: true }), point('greedy', 379041, 76.14, { front: true }), point('annealing', 379379, 76.14, { front: true })], x, y, dark);
+    expect(layerData(spec, 'labels').map((l) => l.label)).toEqual(['asis', 'greedy, annealing']);
+  });
+
   it('counts the tags of a crowded place past three', () => {
     const spec = scatterSpec(['a', 'b', 'c', 'd', 'e'].map((id) => point(id, 1, 1, { front: true })), x, y, dark);
-    expect(layerData(spec, 'labels')).toEqual([{ x: 1, y: 1, label: 'a, b, c +2' }]);
+    expect(layerData(spec, 'labels').map((l) => l.label)).toEqual(['a, b, c +2']);
   });
 
   it('rings and labels the compared scenarios, dominated or not, and joins the front', () => {

@@ -93,8 +93,9 @@ export const floorHeatmap = defineResultView({
     const at = result.depot ?? ORIGIN;
     const depots: Depot[] = (['before', 'after'] as const).map((plan) => ({ kind: 'depot', plan, x: at.x, y: at.y, label: 'Depot' }));
     const floor = extent([...before.flatMap((f) => [{ x: f.x0, y: f.y0 }, { x: f.x1, y: f.y1 }]), at]);
-    const x = { field: 'x0', type: 'quantitative', title: 'x (m)', scale: { nice: false } };
-    const y = { field: 'y0', type: 'quantitative', title: 'y (m)', scale: { nice: false } };
+    // No grid lines: the cells are the grid.
+    const x = { field: 'x0', type: 'quantitative', title: 'x (m)', scale: { nice: false }, axis: { grid: false } };
+    const y = { field: 'y0', type: 'quantitative', title: 'y (m)', scale: { nice: false }, axis: { grid: false } };
     return {
       vegaLite: {
         $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -113,7 +114,7 @@ export const floorHeatmap = defineResultView({
                 x2: { field: 'x1' },
                 y,
                 y2: { field: 'y1' },
-                color: { field: 'picks', type: 'quantitative', title: 'Daily picks', legend: { orient: 'top', direction: 'horizontal', gradientLength: 200 } },
+                color: { field: 'picks', type: 'quantitative', title: 'Daily picks' },
                 tooltip: [
                   { field: 'location', title: 'Location' },
                   { field: 'zone', title: 'Zone' },

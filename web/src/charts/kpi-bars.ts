@@ -29,7 +29,7 @@ export function kpiBarsSpec(title: string, unit: string, data: readonly BarDatum
     mark: { type: 'bar', cornerRadiusEnd: 2 },
     encoding: {
       y: { field: 'scenario', type: 'nominal', title: null, sort: null, axis: { labelLimit: 160 } },
-      x: { field: 'value', type: 'quantitative', title: unit ? `${title} (${unit})` : title, axis: { format: '~s' } },
+      x: { field: 'value', type: 'quantitative', title: unit ? `${title} (${unit})` : title, axis: { format: '~s', tickCount: 5 } },
       color: {
         field: 'judgement',
         type: 'nominal',

@@ -40,11 +40,31 @@ function byPosition(points: readonly ScatterPoint[]): Map<string, ScatterPoint[]
 }
 
 /**
+ * Labelled points closer than this share of each axis's span print one label: their tags would overlap
+ * (a tag is some 60 px wide and 14 px high on a 300 px high chart that is at least 300 px wide).
+ */
+const NEAR = { x: 0.12, y: 0.07 } as const;
+
+/** The points in groups of neighbours, each group as close to its first point as `NEAR` says. */
+function near(points: readonly ScatterPoint[]): ScatterPoint[][] {
+  const span = (vs: number[]) => Math.max(...vs) - Math.min(...vs) || 1;
+  const sx = span(points.map((p) => p.x));
+  const sy = span(points.map((p) => p.y));
+  const groups: ScatterPoint[][] = [];
+  for (const p of points) {
+    const group = groups.find(([first]) => Math.abs(first!.x - p.x) <= NEAR.x * sx && Math.abs(first!.y - p.y) <= NEAR.y * sy);
+    if (group) group.push(p);
+    else groups.push([p]);
+  }
+  return groups;
+}
+
+/**
  * Two KPIs of scenarios as a Vega-Lite scatter, drawn alike wherever the dashboard shows one (Compare's
  * trade-off, an experiment's two KPIs): the non-dominated points as diamonds in the accent colour joined
  * by a dashed line, the others as grey circles, the compared ones ringed; axes with tick values and
- * titles outside the plot. Labels name the non-dominated and compared points; scenarios at the same
- * place share one label ("a, b +2") instead of printing over each other. Each point's tooltip lists
+ * titles outside the plot. Labels name the non-dominated and compared points; scenarios at or near the
+ * same place share one label ("a, b +2") instead of printing over each other. Each point's tooltip lists
  * every scenario at its place, and a click opens its scenario.
  */
 export function scatterSpec(points: readonly ScatterPoint[], x: ScatterAxis, y: ScatterAxis, p: ChartPalette): VegaLiteSpec {
@@ -59,14 +79,16 @@ export function scatterSpec(points: readonly ScatterPoint[], x: ScatterAxis, y: 
     together: listed(groups.find((g) => g.includes(pt))!.map((q) => q.tag)),
     description: `${pt.tag}: ${x.name} ${pt.x}, ${y.name} ${pt.y}${pt.front ? `, ${FRONT}` : ''}${pt.compared ? ', compared' : ''}`,
   }));
-  const labels = groups.flatMap((g) => {
-    const named = g.filter((q) => q.front || q.compared);
-    return named.length === 0 ? [] : [{ x: g[0]!.x, y: g[0]!.y, label: listed(named.map((q) => q.tag)) }];
-  });
+  const labels = near(points.filter((q) => q.front || q.compared)).map((g) => ({
+    x: g[0]!.x,
+    y: g[0]!.y,
+    label: listed(g.map((q) => q.tag)),
+    description: `label: ${g.map((q) => q.tag).join(', ')}`,
+  }));
   const position = {
     // Padding keeps the points at the ends (and their labels) off the frame.
-    x: { field: 'x', type: 'quantitative', title: axisTitle(x), scale: { zero: false, padding: 24 }, axis: { format: '~s' } },
-    y: { field: 'y', type: 'quantitative', title: axisTitle(y), scale: { zero: false, padding: 24 }, axis: { format: '~s' } },
+    x: { field: 'x', type: 'quantitative', title: axisTitle(x), scale: { zero: false, padding: 24 }, axis: { format: '~s', tickCount: 8 } },
+    y: { field: 'y', type: 'quantitative', title: axisTitle(y), scale: { zero: false, padding: 24 }, axis: { format: '~s', tickCount: 6 } },
   };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -83,9 +105,9 @@ export function scatterSpec(points: readonly ScatterPoint[], x: ScatterAxis, y: 
       },
       {
         name: 'compared',
-        data: { values: rows.filter((r) => r.compared) },
-        mark: { type: 'point', filled: false, size: 420, strokeWidth: 2, color: p.text },
-        encoding: position,
+        data: { values: rows.filter((r) => r.compared).map((r) => ({ ...r, ring: `compared: ${r.tag}` })) },
+        mark: { type: 'point', filled: false, size: 420, strokeWidth: 2, color: p.text, opacity: 1 },
+        encoding: { ...position, description: { field: 'ring' } },
       },
       {
         name: 'points',
@@ -108,7 +130,7 @@ export function scatterSpec(points: readonly ScatterPoint[], x: ScatterAxis, y: 
         name: 'labels',
         data: { values: labels },
         mark: { type: 'text', dy: -14, fontSize: 11, fontWeight: 600 },
-        encoding: { ...position, text: { field: 'label' } },
+        encoding: { ...position, text: { field: 'label' }, description: { field: 'description' } },
       },
     ].filter((layer) => layer.data.values.length > 0),
   };

@@ -80,13 +80,15 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
         </Link>{' '}
         / {s.tag}
       </p>
-      <div className="row" style={{ marginBottom: '0.75rem' }}>
+      {/* The actions beside the title: one line fewer above the KPIs and the result. */}
+      <div className="row scenario-head">
         <h1 style={{ margin: 0 }} data-testid="scenario-title">
           {s.tag}
         </h1>
         <StatusBadge status={s.status} />
+        <span className="spacer" />
+        <ScenarioActions sid={sid} scenario={s} />
       </div>
-      <ScenarioActions sid={sid} scenario={s} />
       {/* Until the run is complete its progress leads; then what it gave does (KPIs and the result's
           main view above the fold at 1440 x 900), and how it was set up and ran follows. */}
       {!complete && runAndSetup}
@@ -278,7 +280,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
   });
   return (
     <>
-      <div className="row" style={{ marginBottom: '1rem' }} role="group" aria-label="Actions">
+      <div className="row" role="group" aria-label="Actions">
         {s.status === 'CREATED' && (
           <button type="button" className="primary" onClick={() => act.mutate('run')} disabled={act.isPending}>
             Run
