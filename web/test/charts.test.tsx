@@ -118,7 +118,7 @@ describe('a faceted chart laid out for its box (fix 9)', () => {
     expect(second![1]).toBe(first![1]);
     expect(second![0]).toBeGreaterThan(first![0]);
     const width = Number(chart.querySelector('svg')!.getAttribute('width'));
-    expect(width).toBeGreaterThan(1200);
+    expect(width).toBeGreaterThan(1100);
     expect(width).toBeLessThanOrEqual(1300);
   });
 });
