@@ -41,8 +41,9 @@ const point = (id: string, x: number, y: number, more: Partial<ScatterPoint> = {
   ...more,
 });
 
-/** The rows of one named layer of a spec (none when the layer is left out). */
-const layerData = (spec: VegaLiteSpec, name: string) => (spec.layer as { name: string; data: { values: Record<string, unknown>[] } }[]).find((l) => l.name === name)?.data.values ?? [];
+/** The rows of the named layers of a spec (`labels` names the three label layers); none when left out. */
+const layerData = (spec: VegaLiteSpec, name: string) =>
+  (spec.layer as { name: string; data: { values: Record<string, unknown>[] } }[]).filter((l) => l.name === name || l.name.startsWith(`${name}-`)).flatMap((l) => l.data.values);
 
 describe('the charts in the dark theme (fix 8)', () => {
   it('draws text marks, axis labels and titles in the page text colour, not black', async () => {
@@ -129,7 +130,7 @@ describe('the scatter of two KPIs (fix 10)', () => {
 
   it('gives scenarios at the same place one label instead of printing their tags over each other', () => {
     const spec = scatterSpec([point('a', 1, 2, { front: true }), point('b', 1, 2, { front: true }), point('c', 3, 1, { front: true }), point('d', 5, 5)], x, y, dark);
-    expect(layerData(spec, 'labels').map((l) => [l.x, l.y, l.label])).toEqual([
+    expect(layerData(spec, 'labels').map((l) => [l.x, l.y, l.label]).sort()).toEqual([
       [1, 2, 'a, b'],
       [3, 1, 'c'],
     ]);
@@ -139,7 +140,13 @@ describe('the scatter of two KPIs (fix 10)', () => {
 
   it('gives scenarios close enough for their tags to overlap one label too (Compare: 379,041 m and 379,379 m at 76.14 %)', () => {
     const spec = scatterSpec([point('asis', 538550, 86.71, { front: true }), point('greedy', 379041, 76.14, { front: true }), point('annealing', 379379, 76.14, { front: true })], x, y, dark);
-    expect(layerData(spec, 'labels').map((l) => l.label)).toEqual(['asis', 'greedy, annealing']);
+    expect(layerData(spec, 'labels').map((l) => l.label).sort()).toEqual(['asis', 'greedy, annealing']);
+  });
+
+  it('runs a label away from the edge it is near', () => {
+    const spec = scatterSpec([point('a', 0, 1, { front: true }), point('b', 50, 5, { front: true }), point('c', 100, 9, { front: true })], x, y, dark);
+    const sides = Object.fromEntries((spec.layer as { name: string; mark: { align?: string }; data: { values: { label: string }[] } }[]).flatMap((l) => l.data.values.map((v) => [v.label, l.mark.align])));
+    expect(sides).toEqual({ a: 'left', b: 'center', c: 'right' });
   });
 
   it('counts the tags of a crowded place past three', () => {

@@ -79,9 +79,13 @@ export function scatterSpec(points: readonly ScatterPoint[], x: ScatterAxis, y: 
     together: listed(groups.find((g) => g.includes(pt))!.map((q) => q.tag)),
     description: `${pt.tag}: ${x.name} ${pt.x}, ${y.name} ${pt.y}${pt.front ? `, ${FRONT}` : ''}${pt.compared ? ', compared' : ''}`,
   }));
+  const xs = points.map((q) => q.x);
+  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
+  const sideOf = (v: number): 'left' | 'center' | 'right' => (hi === lo ? 'center' : v - lo < (hi - lo) / 3 ? 'left' : hi - v < (hi - lo) / 3 ? 'right' : 'center');
   const labels = near(points.filter((q) => q.front || q.compared)).map((g) => ({
     x: g[0]!.x,
     y: g[0]!.y,
+    side: sideOf(g[0]!.x),
     label: listed(g.map((q) => q.tag)),
     description: `label: ${g.map((q) => q.tag).join(', ')}`,
   }));
@@ -126,12 +130,14 @@ export function scatterSpec(points: readonly ScatterPoint[], x: ScatterAxis, y: 
           ],
         },
       },
-      {
-        name: 'labels',
-        data: { values: labels },
-        mark: { type: 'text', dy: -14, fontSize: 11, fontWeight: 600 },
+      // A label runs right of a point in the left third, left of one in the right third, centred
+      // between: never off the chart's edge.
+      ...(['left', 'center', 'right'] as const).map((side) => ({
+        name: `labels-${side}`,
+        data: { values: labels.filter((l) => l.side === side) },
+        mark: { type: 'text', align: side, dx: side === 'left' ? -4 : side === 'right' ? 4 : 0, dy: -14, fontSize: 11, fontWeight: 600 },
         encoding: { ...position, text: { field: 'label' }, description: { field: 'description' } },
-      },
+      })),
     ].filter((layer) => layer.data.values.length > 0),
   };
 }
