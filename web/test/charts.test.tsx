@@ -157,7 +157,7 @@ describe('the scatter of two KPIs (fix 10)', () => {
   it('rings and labels the compared scenarios, dominated or not, and joins the front', () => {
     const spec = scatterSpec([point('a', 1, 2, { front: true }), point('b', 3, 4, { compared: true }), point('c', 2, 1, { front: true })], x, y, dark);
     expect(layerData(spec, 'compared').map((r) => r.tag)).toEqual(['b']);
-    expect(layerData(spec, 'labels').map((r) => r.label)).toEqual(['a', 'b', 'c']);
+    expect(layerData(spec, 'labels').map((r) => r.label).sort()).toEqual(['a', 'b', 'c']);
     expect(layerData(spec, 'front').map((r) => r.tag)).toEqual(['a', 'c']);
   });
 
