@@ -63,6 +63,22 @@ describe('the charts in the dark theme (fix 8)', () => {
     for (const text of chart.querySelectorAll('text')) expect(text.getAttribute('fill'), text.textContent ?? '').toBe(dark.text);
   });
 
+  it('draws the symbols of a size legend in the page grey, not black', async () => {
+    const spec = {
+      vega_lite: {
+        data: { values: [{ x: 1, zone: 'A', slots: 1 }, { x: 2, zone: 'B', slots: 4 }] },
+        mark: { type: 'square', filled: true },
+        encoding: { x: { field: 'x', type: 'quantitative' }, color: { field: 'zone', type: 'nominal' }, size: { field: 'slots', type: 'quantitative', title: 'Slots' } },
+      },
+    };
+    inTheme('dark', <ChartView spec={spec} title="Slots" />);
+    const chart = await drawn('Slots');
+    const slots = [...chart.querySelectorAll('.role-legend')].find((l) => l.textContent?.includes('Slots'))!;
+    const symbols = [...slots.querySelectorAll('.role-legend-symbol path')];
+    expect(symbols.length).toBeGreaterThan(0);
+    for (const symbol of symbols) expect(symbol.getAttribute('fill')).toBe(dark.muted);
+  });
+
   it('colours a heat map so that the busiest cell stands out most from a dark card', async () => {
     const spec = {
       vega_lite: {

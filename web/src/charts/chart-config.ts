@@ -21,7 +21,8 @@ export function chartConfig(p: ChartPalette): Record<string, unknown> {
     text: { color: p.text, font: FONT, fontSize: 11 },
     title: { color: p.text, subtitleColor: p.muted, font: FONT, anchor: 'start' },
     axis: { ...label, domainColor: p.muted, tickColor: p.muted, gridColor: p.grid, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
-    legend: { ...label, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
+    // Symbols of a legend with no colour scale (a size legend) in the page's grey, not Vega's black.
+    legend: { ...label, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600, symbolBaseFillColor: p.muted, symbolBaseStrokeColor: p.muted },
     header: { ...label, labelFontSize: 13, labelFontWeight: 600, titleFontSize: 13 },
     facet: { spacing: FACET_SPACING },
     range: { ramp: p.ramp, heatmap: p.ramp },
