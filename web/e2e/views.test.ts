@@ -104,6 +104,12 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     const [before, after] = await panels();
     expect(after!.y).toBe(before!.y);
     expect(await heat.getByText('Depot').count()).toBe(2);
+    // A cell's tooltip names its locations.
+    await heat.locator('.role-mark path').first().hover();
+    const tooltip = page.locator('#vg-tooltip-element.visible');
+    await tooltip.waitFor();
+    expect(await tooltip.innerText()).toMatch(/Location\s+[A-C]-\d/);
+    await page.mouse.move(0, 0);
 
     await page.setViewportSize(VIEWPORTS[1]);
     await chartsSettled();

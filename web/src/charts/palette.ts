@@ -14,6 +14,8 @@ export interface ChartPalette {
   readonly worse: string;
   /** Busy-ness, low to high (a heat map's quantitative colour): the high end is the one that stands out. */
   readonly ramp: { readonly scheme: string; readonly extent: readonly [number, number] };
+  /** The tooltip's own theme (vega-tooltip's): dark text on light, or light on dark. */
+  readonly tooltip: 'light' | 'dark';
 }
 
 const LIGHT: ChartPalette = {
@@ -25,6 +27,7 @@ const LIGHT: ChartPalette = {
   worse: '#b3261e',
   // Pale to deep red: on a white card the busiest cells are the darkest.
   ramp: { scheme: 'orangered', extent: [0.05, 1] },
+  tooltip: 'light',
 };
 
 const DARK: ChartPalette = {
@@ -37,6 +40,7 @@ const DARK: ChartPalette = {
   // Dim purple to bright yellow: on a dark card the busiest cells are the brightest (orangered's deep red
   // end would sink into the background).
   ramp: { scheme: 'inferno', extent: [0.25, 1] },
+  tooltip: 'dark',
 };
 
 export function chartPalette(theme: Theme): ChartPalette {

@@ -19,6 +19,7 @@ export async function renderVegaLite(host: HTMLElement, spec: VegaLiteSpec, pale
     actions: false,
     defaultStyle: false,
     config: chartConfig(palette),
+    tooltip: { theme: palette.tooltip },
   });
   return () => result.finalize();
 }
