@@ -7,7 +7,7 @@ interface Body<S> {
   kind: string;
   spec: S;
 }
-type Chart = { vega_lite: { data?: { name?: string; values?: unknown[] }; datasets?: Record<string, Record<string, unknown>[]> } };
+type Chart = { vega_lite: { data?: { name?: string; values?: unknown[] }; datasets?: Record<string, Record<string, unknown>[]> } & Record<string, unknown> };
 
 // The names the dashboard relies on (docs/api/views.md), drawn from the bundled sample.
 describe('the warehouse example views', () => {
@@ -49,8 +49,20 @@ describe('the warehouse example views', () => {
       ],
     });
     const heat = (await get(`/scenarios/${greedy}/views/floor-heatmap`)).json<Body<Chart>>();
-    const faces = heat.spec.vega_lite.datasets!.faces!;
+    const floor = heat.spec.vega_lite.datasets!.floor!;
+    const faces = floor.filter((f) => f.kind === 'face');
     expect(new Set(faces.map((f) => f.plan))).toEqual(new Set(['before', 'after']));
+    // Each face names its locations (the tooltip), and is a cell in metres around its position.
+    expect(faces[0]).toMatchObject({ location: 'A-01-001-1, A-01-001-2, A-01-001-3, A-01-001-4', x: 2, y: 1.5 });
+    expect((faces[0]!.x1 as number) - (faces[0]!.x0 as number)).toBeGreaterThan(1);
+    // The depot is marked on both plans; the colour scale is the dashboard theme's (no scheme fixed here).
+    expect(floor.filter((f) => f.kind === 'depot').map((d) => [d.plan, d.x, d.y])).toEqual([
+      ['before', 0, 0],
+      ['after', 0, 0],
+    ]);
+    expect(JSON.stringify(heat.spec.vega_lite)).not.toContain('scheme');
+    // Two plans as a wrapped facet: side by side where they fit, stacked on a phone (the dashboard decides).
+    expect(heat.spec.vega_lite).toMatchObject({ columns: 2, facet: { field: 'plan' } });
     const total = (plan: string) => faces.filter((f) => f.plan === plan).reduce((sum, f) => sum + (f.picks as number), 0);
     expect(total('after')).toBeGreaterThan(0);
 

@@ -164,7 +164,7 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
           Object.keys(asis!.kpis).map((name) => ({ kpi: name, scenario: 'e2e-annealing', delta: annealing!.kpis[name]!.value! - asis!.kpis[name]!.value! }));
     expect(shown).toEqual(expected);
     expect(shown.length).toBeGreaterThan(0);
-    await expect.poll(() => page.locator('.chart svg').count()).toBe(shown.length);
+    await expect.poll(() => page.locator('[data-testid=kpi] [data-testid=chart] svg').count()).toBe(shown.length);
     expect(await page.locator('tr[data-differs="true"]').count()).toBeGreaterThan(0);
     // Parameters by their declared labels, never their names (`cooling_rate`, `data_params.category`).
     await expect.poll(() => page.locator('th[scope=row][title="cooling_rate"]').innerText()).toMatch(/^Cooling rate\b/);
@@ -186,9 +186,15 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path()), 'utf8').trim().split('\r\n');
-    expect(csv[0]).toMatch(/^Scenario,Algorithm,Dataset,Finished,.*Travel Distance \(m\)/);
+    // Named after the session and the day; KPIs, then the parameters of each row.
+    expect(download.suggestedFilename()).toMatch(/^main-scenarios-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(csv[0]).toMatch(/^Scenario,Algorithm,Dataset,Finished,.*Travel Distance \(m\).*,algo_params\./);
     expect(csv).toHaveLength(2);
     expect(csv[1]).toMatch(/^e2e-greedy,Greedy Slotting,sample,/);
+    // Numbers as the table shows them: no float noise such as 389047.24200000014.
+    const numbers = csv[1]!.split(',').filter((field) => /^-?\d+\.\d+$/.test(field));
+    expect(numbers.length).toBeGreaterThan(0);
+    for (const n of numbers) expect(n).toMatch(/\.\d{1,2}$/);
     await page.locator('#overview-filter').fill('');
     await inspect('overview');
   });

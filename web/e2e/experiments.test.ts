@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { overlappingPairs } from './support/overlap.ts';
 import { inspectPage } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
 
@@ -94,7 +95,16 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     await page.getByText('All runs finished.').waitFor({ timeout: 60_000 });
     await page.getByTestId('small-multiples').locator('figure').first().waitFor({ timeout: 60_000 });
     await expect.poll(() => page.getByTestId('result-row').count(), { timeout: 60_000 }).toBe(6);
-    await expect.poll(() => page.getByTestId('scatter-point').count(), { timeout: 60_000 }).toBe(6);
+    // The scatter draws one point per scenario (repeats of a deterministic run coincide) with tick values
+    // on both axes, and scenarios at one place share one label.
+    const scatter = page.getByTestId('front-scatter');
+    await expect.poll(() => scatter.locator('path[aria-label^="depot sweep/"]').count(), { timeout: 60_000 }).toBe(6);
+    for (const axis of await scatter.locator('[aria-roledescription=axis]').all()) expect(await axis.locator('.role-axis-label text').count()).toBeGreaterThan(1);
+    const labels = scatter.locator('text[aria-label^="label: "]');
+    expect(await labels.count()).toBeGreaterThan(0);
+    expect(await overlappingPairs(labels)).toEqual([]);
+    // The small multiples have tick values too.
+    expect(await page.getByTestId('small-multiples').locator('.role-axis-label text').count()).toBeGreaterThan(4);
     expect(await page.getByTestId('results-table').innerText()).toMatch(/depot sweep\/1/);
     expect(await page.title()).toBe('Experiment depot sweep · main · Scenarist');
     // The fixed value reached every scenario.

@@ -132,7 +132,7 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
     await page.getByRole('link', { name: 'Home' }).click();
     await page.getByRole('link', { name: 'Compare 2 finished scenarios' }).click();
     await page.getByTestId('kpi').first().waitFor();
-    await page.locator('.chart svg').first().waitFor();
+    await page.locator('[data-testid=kpi] [data-testid=chart][data-rendered=true] svg').first().waitFor();
     await inspect('compare');
     await page.getByRole('link', { name: 'Home' }).click();
     await page.locator('[data-step="compare"]').waitFor();

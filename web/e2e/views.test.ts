@@ -6,7 +6,8 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/supp
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
-import { inspectPage } from './support/inspect.ts';
+import { overlappingPairs } from './support/overlap.ts';
+import { inspectPage, setTheme } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
 
 const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
@@ -84,6 +85,50 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     expect(await chartOf(name).locator('svg').count()).toBe(1);
   };
 
+  /**
+   * The scenario page at 1440 x 900 shows the KPIs and the whole heat map without scrolling, the heat
+   * map's two plans side by side filling most of its card; at 390 px the plans stack, nothing off to the
+   * right. The depot is marked on both plans, and in the dark theme no chart text is left black.
+   */
+  async function heatMapLaidOut(): Promise<void> {
+    const heat = chartOf('floor-heatmap');
+    const panels = () => heat.locator('.role-scope > g').evaluateAll((gs) => gs.map((g) => g.getBoundingClientRect()).map((r) => ({ x: Math.round(r.x), y: Math.round(r.y) })));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${RESULTS}${dialect}-views-scenario-fold-1440.png` });
+    const fold = 900;
+    for (const kpi of await page.getByTestId('kpi').all()) expect((await kpi.boundingBox())!.y + (await kpi.boundingBox())!.height).toBeLessThanOrEqual(fold);
+    const chart = (await heat.locator('svg').boundingBox())!;
+    expect(chart.y + chart.height, 'the heat map ends above the fold').toBeLessThanOrEqual(fold);
+    const card = (await view('floor-heatmap').boundingBox())!;
+    expect(chart.width / card.width, 'the heat map fills its card').toBeGreaterThan(0.75);
+    const [before, after] = await panels();
+    expect(after!.y).toBe(before!.y);
+    expect(await heat.getByText('Depot').count()).toBe(2);
+    // A cell's tooltip names its locations.
+    await heat.locator('.role-mark path').first().hover();
+    const tooltip = page.locator('#vg-tooltip-element.visible');
+    await tooltip.waitFor();
+    expect(await tooltip.innerText()).toMatch(/Location\s+[A-C]-\d/);
+    await page.mouse.move(0, 0);
+
+    await page.setViewportSize(VIEWPORTS[1]);
+    await chartsSettled();
+    const [top, below] = await panels();
+    expect(below!.x).toBe(top!.x);
+    expect(below!.y).toBeGreaterThan(top!.y);
+    const fits = await heat.evaluate((host) => host.querySelector('svg')!.getBoundingClientRect().width <= host.clientWidth);
+    expect(fits, 'both plans and the legend within the width of a phone').toBe(true);
+
+    await setTheme(page, 'dark');
+    await chartsSettled();
+    const fills = await page.locator('[data-testid=chart] svg text').evaluateAll((texts) => [...new Set(texts.map((t) => t.getAttribute('fill')))]);
+    expect(fills).not.toContain('#000');
+    expect(fills).not.toContain('black');
+    await page.setViewportSize(VIEWPORTS[0]);
+    await setTheme(page, 'light');
+    await chartsSettled();
+  }
+
   it('1-2. uploads the example and shows the dataset with its views beside the preview', async () => {
     await page.goto(ui('/s/main/data'));
     await page.locator('#dataset-name').fill('sample');
@@ -149,6 +194,7 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     await moves.locator('th[aria-sort="ascending"]').waitFor();
     expect(await page.getByTestId('kpi').count()).toBeGreaterThan(0);
     await page.getByTestId('log-lines').or(page.getByText('No log lines.')).first().waitFor();
+    await heatMapLaidOut();
     await inspect('scenario');
 
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /as CSV$/ }).click()]);
@@ -184,6 +230,16 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     await drawn('travel-by-zone');
     expect(await page.getByTestId('kpis-together').locator('tbody tr').count()).toBe(3);
     expect(await page.getByTestId('pareto-front').innerText()).toMatch(/Non-dominated \(\d of 3\)/);
+    // The trade-off rings the three compared scenarios and labels them; no two labels at one place.
+    await page.screenshot({ path: `${RESULTS}${dialect}-views-compare-top.png`, fullPage: true });
+    const tradeOff = page.locator('section[aria-labelledby=tradeoff-title] [data-testid=chart][data-rendered=true]');
+    await tradeOff.waitFor();
+    expect(await tradeOff.locator('path[aria-label^="compared: "]').count()).toBe(3);
+    const labels = tradeOff.locator('text[aria-label^="label: "]');
+    expect(await labels.count()).toBeGreaterThan(0);
+    expect(await overlappingPairs(labels)).toEqual([]);
+    // KPI bars are drawn like every other chart (Vega-Lite), one per KPI.
+    await expect.poll(() => page.locator('[data-testid=kpi] [data-testid=chart][data-rendered=true] svg').count()).toBe(await page.getByTestId('kpi').count());
     await inspect('compare');
   }, STEP_MS);
 

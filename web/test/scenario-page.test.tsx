@@ -69,6 +69,13 @@ describe('the scenario page', () => {
     expect(screen.getByRole('button', { name: 'Reset' })).toBeTruthy();
   });
 
+  it('puts what a complete run gave first: KPIs, then the result views, then run and setup (fix 14)', async () => {
+    renderPage();
+    await screen.findByTestId('metrics-view');
+    const order = ['kpis-title', 'views-title', 'run-title', 'params-title'].map((id) => document.getElementById(id)!);
+    for (let i = 1; i < order.length; i++) expect(order[i - 1]!.compareDocumentPosition(order[i]!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('copies the scenario into a create form filled with its parameters', async () => {
     const { router } = renderPage({
       [`GET ${BASE}/data`]: () => ({ body: { items: [{ key: 'example', kind: 'master', created_at: '', tables: [] }], next_cursor: null } }),

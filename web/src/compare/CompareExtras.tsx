@@ -6,10 +6,11 @@ import type { CompareResult } from '../api/types.ts';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { formatNumber } from '../format.ts';
 import { useSid } from '../session.ts';
-import { ChartView } from '../views/ChartView.tsx';
 import { ViewList } from '../views/ViewList.tsx';
 import { normalisedScores } from './normalise.ts';
-import { kpiAxes, paretoPoints, paretoSpec } from './pareto.ts';
+import { KpiScatter } from '../charts/KpiScatter.tsx';
+import { scenarioHref } from '../charts/scenario-href.ts';
+import { kpiAxes, paretoPoints } from './pareto.ts';
 
 /**
  * What Compare shows under the KPI cards: the domain's comparison views of the compared scenarios,
@@ -17,7 +18,7 @@ import { kpiAxes, paretoPoints, paretoSpec } from './pareto.ts';
  */
 export function CompareExtras({ result }: { result: CompareResult }) {
   const sid = useSid();
-  const ids = result.scenarios.map((s) => s.id);
+  const ids = useMemo(() => result.scenarios.map((s) => s.id), [result]);
   return (
     <>
       <section aria-labelledby="compare-views-title">
@@ -25,7 +26,7 @@ export function CompareExtras({ result }: { result: CompareResult }) {
         <ViewList target={{ of: 'compare', sid, ids }} empty="The domain declares no comparison views for these results." />
       </section>
       <KpisTogether result={result} />
-      <TradeOff />
+      <TradeOff compared={ids} />
     </>
   );
 }
@@ -83,8 +84,8 @@ function KpisTogether({ result }: { result: CompareResult }) {
   );
 }
 
-/** Two KPIs of every complete scenario of the session as a scatter, the non-dominated ones marked. */
-function TradeOff() {
+/** Two KPIs of every complete scenario of the session as a scatter, the non-dominated ones marked, the compared ones ringed. */
+function TradeOff({ compared }: { compared: readonly string[] }) {
   const api = useApi();
   const sid = useSid();
   const xId = useId();
@@ -96,7 +97,7 @@ function TradeOff() {
   const x = axes.find((a) => a.name === xName) ?? axes[0];
   const y = axes.find((a) => a.name === yName) ?? axes.find((a) => a !== x) ?? axes[0];
   const points = useMemo(() => (x && y ? paretoPoints(scenarios.data ?? [], x, y) : []), [scenarios.data, x, y]);
-  const spec = useMemo(() => (x && y ? { vega_lite: paretoSpec(points, x, y) } : undefined), [points, x, y]);
+  const scatter = useMemo(() => points.map((p) => ({ ...p, compared: compared.includes(p.id), href: scenarioHref(sid, p.id) })), [points, compared, sid]);
   if (axes.length < 2) return null;
   const front = points.filter((p) => p.front);
   return (
@@ -122,7 +123,7 @@ function TradeOff() {
           ))}
         </select>
       </div>
-      {spec && <ChartView spec={spec} title={`${x!.name} against ${y!.name}, non-dominated scenarios marked`} />}
+      {x && y && <KpiScatter points={scatter} x={x} y={y} />}
       <p className="small" data-testid="pareto-front">
         Non-dominated ({front.length} of {points.length}):{' '}
         {front.map((p, n) => (

@@ -1,5 +1,4 @@
 import type { BetterWhen, Scenario } from '../api/types.ts';
-import type { VegaLiteSpec } from '../api/views.ts';
 import { better } from '../pages/scenario-facts.ts';
 
 export interface ParetoPoint {
@@ -38,39 +37,4 @@ export function kpiAxes(scenarios: readonly Scenario[]): KpiAxis[] {
     for (const k of Object.values(s.kpis)) if (!axes.has(k.name)) axes.set(k.name, { name: k.name, unit: k.unit, better_when: k.better_when });
   }
   return [...axes.values()];
-}
-
-const title = (a: KpiAxis) => (a.unit ? `${a.name} (${a.unit})` : a.name);
-
-/** The scatter as a Vega-Lite spec: drawn by the same renderer as the domain's chart views. */
-export function paretoSpec(points: readonly ParetoPoint[], x: KpiAxis, y: KpiAxis): VegaLiteSpec {
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: 'container',
-    height: 300,
-    autosize: { type: 'fit-x', contains: 'padding' },
-    data: { values: points.map((p) => ({ tag: p.tag, x: p.x, y: p.y, set: p.front ? 'non-dominated' : 'dominated' })) },
-    layer: [
-      {
-        mark: { type: 'point', filled: true, size: 90 },
-        encoding: {
-          // Padding keeps the points at the ends (and their labels) off the frame.
-          x: { field: 'x', type: 'quantitative', title: title(x), scale: { zero: false, padding: 24 } },
-          y: { field: 'y', type: 'quantitative', title: title(y), scale: { zero: false, padding: 24 } },
-          color: { field: 'set', type: 'nominal', title: null, scale: { domain: ['non-dominated', 'dominated'], range: ['#d0661a', '#7b8794'] } },
-          shape: { field: 'set', type: 'nominal', title: null, scale: { domain: ['non-dominated', 'dominated'], range: ['diamond', 'circle'] } },
-          tooltip: [
-            { field: 'tag', title: 'scenario' },
-            { field: 'x', title: x.name, format: ',.4~g' },
-            { field: 'y', title: y.name, format: ',.4~g' },
-          ],
-        },
-      },
-      {
-        mark: { type: 'text', dy: -10, fontSize: 11 },
-        transform: [{ filter: "datum.set === 'non-dominated'" }],
-        encoding: { x: { field: 'x', type: 'quantitative' }, y: { field: 'y', type: 'quantitative' }, text: { field: 'tag' } },
-      },
-    ],
-  };
 }

@@ -1,4 +1,9 @@
+import { useMemo } from 'react';
+import { meanBandSpec } from '../charts/mean-band.ts';
+import { useChartPalette } from '../charts/palette.ts';
 import { formatNumber } from '../format.ts';
+import type { LabelOf } from '../params/parameter-labels.ts';
+import { ChartView } from '../views/ChartView.tsx';
 import { shown } from './results.ts';
 
 export interface AxisSummary {
@@ -6,57 +11,38 @@ export interface AxisSummary {
   values: { value: unknown; kpis: Record<string, { mean: number; min: number; max: number; count: number }> }[];
 }
 
-const W = 260;
-const H = 150;
-const PAD = { left: 66, right: 12, top: 10, bottom: 28 };
-
 /**
  * One small chart per KPI and axis: the KPI's mean over the axis values (a line) inside its min-max
- * band, from the experiment's summary. Plain SVG: a few dozen shapes need no chart library.
+ * band, from the experiment's summary, drawn like every chart of the dashboard (`charts/mean-band.ts`).
  */
-export function SmallMultiples({ axes, kpis }: { axes: readonly AxisSummary[]; kpis: readonly string[] }) {
+export function SmallMultiples({ axes, kpis, labelOf }: { axes: readonly AxisSummary[]; kpis: readonly string[]; labelOf: LabelOf }) {
   return (
     <div className="multiples" data-testid="small-multiples">
-      {kpis.flatMap((kpi) => axes.map((axis) => <Multiple key={`${kpi}|${axis.path}`} kpi={kpi} axis={axis} />))}
+      {kpis.flatMap((kpi) => axes.map((axis) => <Multiple key={`${kpi}|${axis.path}`} kpi={kpi} axis={axis} axisLabel={labelOf(axis.path)} />))}
     </div>
   );
 }
 
-function Multiple({ kpi, axis }: { kpi: string; axis: AxisSummary }) {
-  const points = axis.values.map((v) => ({ label: shown(v.value), stat: v.kpis[kpi] })).filter((p) => p.stat !== undefined);
-  const title = `${kpi} by ${axis.path}`;
+/** `axisLabel` is the varied parameter's declared label ("Cooling rate"), never its path (`algo_params.cooling_rate`). */
+function Multiple({ kpi, axis, axisLabel }: { kpi: string; axis: AxisSummary; axisLabel: string }) {
+  const palette = useChartPalette();
+  const points = useMemo(
+    () =>
+      axis.values.flatMap((v) => {
+        const stat = v.kpis[kpi];
+        return stat ? [{ value: typeof v.value === 'number' ? v.value : shown(v.value), mean: stat.mean, min: stat.min, max: stat.max }] : [];
+      }),
+    [axis, kpi],
+  );
+  const spec = useMemo(() => ({ vega_lite: meanBandSpec(kpi, axisLabel, points, palette) }), [kpi, axisLabel, points, palette]);
   if (points.length === 0) return null;
-  const lo = Math.min(...points.map((p) => p.stat?.min ?? 0));
-  const hi = Math.max(...points.map((p) => p.stat?.max ?? 0));
-  const span = hi - lo || Math.abs(hi) || 1;
-  const x = (i: number) => PAD.left + (points.length === 1 ? (W - PAD.left - PAD.right) / 2 : (i * (W - PAD.left - PAD.right)) / (points.length - 1));
-  const y = (v: number) => PAD.top + (1 - (v - lo) / span) * (H - PAD.top - PAD.bottom);
-  const band = [...points.map((p, i) => `${x(i)},${y(p.stat?.max ?? 0)}`), ...points.map((p, i) => `${x(i)},${y(p.stat?.min ?? 0)}`).reverse()].join(' ');
-  const line = points.map((p, i) => `${x(i)},${y(p.stat?.mean ?? 0)}`).join(' ');
-  const summary = points.map((p) => `${p.label}: mean ${formatNumber(p.stat?.mean)} (${formatNumber(p.stat?.min)} to ${formatNumber(p.stat?.max)})`).join('; ');
+  const summary = points.map((p) => `${p.value}: mean ${formatNumber(p.mean)} (${formatNumber(p.min)} to ${formatNumber(p.max)})`).join('; ');
   return (
     <figure className="kpi-card" style={{ margin: 0 }}>
       <figcaption className="small">
-        <strong>{kpi}</strong> by {axis.path}
+        <strong>{kpi}</strong> by {axisLabel}
       </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${title}: ${summary}`}>
-        <polygon points={band} fill="currentColor" opacity={0.15} />
-        <polyline points={line} fill="none" stroke="currentColor" strokeWidth={2} />
-        {points.map((p, i) => (
-          <circle key={p.label} cx={x(i)} cy={y(p.stat?.mean ?? 0)} r={3} fill="currentColor" />
-        ))}
-        <text x={PAD.left - 4} y={PAD.top + 8} textAnchor="end" fontSize={10} fill="currentColor">
-          {formatNumber(hi)}
-        </text>
-        <text x={PAD.left - 4} y={H - PAD.bottom} textAnchor="end" fontSize={10} fill="currentColor">
-          {formatNumber(lo)}
-        </text>
-        {points.map((p, i) => (
-          <text key={p.label} x={x(i)} y={H - 10} textAnchor="middle" fontSize={10} fill="currentColor">
-            {p.label.length > 8 ? `${p.label.slice(0, 7)}…` : p.label}
-          </text>
-        ))}
-      </svg>
+      <ChartView spec={spec} title={`${kpi} by ${axisLabel}: ${summary}`} />
     </figure>
   );
 }

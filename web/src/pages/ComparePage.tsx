@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { lazy, Suspense, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { CompareResult } from '../api/types.ts';
+import { KpiBars } from '../charts/KpiBars.tsx';
 import { CompareExtras } from '../compare/CompareExtras.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
@@ -12,10 +13,6 @@ import { deltaArrow, formatDelta, formatNumber, formatParam, formatRelative } fr
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { useParameterLabels } from '../params/parameter-labels.ts';
-import { useTheme } from '../theme.ts';
-
-// ECharts is loaded only when a comparison is shown: the first load of the app stays small.
-const KpiBarChart = lazy(() => import('../components/KpiBarChart.tsx'));
 
 export const MIN_COMPARED = 2;
 export const MAX_COMPARED = 6;
@@ -100,7 +97,6 @@ export function ComparePage() {
 }
 
 function ComparisonView({ result }: { result: CompareResult }) {
-  const theme = useTheme();
   const sid = useSid();
   const labelOf = useParameterLabels(
     sid,
@@ -143,19 +139,16 @@ function ComparisonView({ result }: { result: CompareResult }) {
                 );
               })}
             </div>
-            <Suspense fallback={<p role="status">Loading chart…</p>}>
-              <KpiBarChart
-                key={theme}
-                title={kpi.name}
-                unit={kpi.unit}
-                data={kpi.values.map((v) => ({
-                  label: tagOf(v.scenario_id),
-                  value: v.value,
-                  comparison: v.comparison,
-                  baseline: v.scenario_id === result.baseline,
-                }))}
-              />
-            </Suspense>
+            <KpiBars
+              title={kpi.name}
+              unit={kpi.unit}
+              data={kpi.values.map((v) => ({
+                label: tagOf(v.scenario_id),
+                value: v.value,
+                comparison: v.comparison,
+                baseline: v.scenario_id === result.baseline,
+              }))}
+            />
           </div>
         ))}
       </section>

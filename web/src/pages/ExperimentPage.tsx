@@ -96,7 +96,7 @@ export function ExperimentPage() {
         {e.summary ? (
           <>
             <h3>Each KPI against each axis (mean, band from min to max)</h3>
-            <SmallMultiples axes={e.summary.axes} kpis={kpis} />
+            <SmallMultiples axes={e.summary.axes} kpis={kpis} labelOf={labelOf} />
             <h3>Two KPIs</h3>
             <FrontScatter sid={sid} rows={results.data ?? []} kpis={kpis} fronts={e.summary.fronts} />
           </>

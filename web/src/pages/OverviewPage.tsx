@@ -15,10 +15,11 @@ import { keys } from '../api/keys.ts';
 import type { Scenario } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
-import { cellText, saveBlob } from '../csv.ts';
+import { saveBlob } from '../csv.ts';
 import { formatNumber, formatTime } from '../format.ts';
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
+import { overviewCsv, overviewFileName } from './overview-csv.ts';
 
 /** The overview's rows: one per completed scenario, KPI values by name. */
 export function overviewColumns(kpiNames: readonly string[]): ColumnDef<Scenario>[] {
@@ -39,7 +40,7 @@ export function overviewColumns(kpiNames: readonly string[]): ColumnDef<Scenario
   ];
 }
 
-/** Every completed scenario × KPI, sortable and filterable, exported as CSV as shown. */
+/** Every completed scenario × KPI, sortable and filterable, exported as CSV as shown, with the parameters (overview-csv.ts). */
 export function OverviewPage() {
   const api = useApi();
   usePageTitle('Overview');
@@ -71,10 +72,15 @@ export function OverviewPage() {
   });
   const rows = table.getRowModel().rows;
 
+  const sessions = useQuery({ queryKey: keys.sessions, queryFn: () => api.listSessions() });
+  const sessionName = sessions.data?.sessions.find((s) => s.id === sid || s.display_name === sid)?.display_name ?? sid;
   const exportCsv = () => {
-    const header = columns.map((c) => (c.id?.startsWith('kpi:') ? `${c.header as string} (${units[c.id.slice(4)] ?? ''})` : (c.header as string)));
-    const body = rows.map((r) => r.getVisibleCells().map((cell) => cellText(cell.getValue())));
-    saveBlob(new Blob([toCsv(header, body)], { type: 'text/csv' }), `scenarios-${sid}.csv`);
+    const { header, body } = overviewCsv(
+      rows.map((r) => r.original),
+      kpiNames,
+      units,
+    );
+    saveBlob(new Blob([toCsv(header, body)], { type: 'text/csv' }), overviewFileName(sessionName, new Date()));
   };
 
   return (

@@ -69,6 +69,12 @@ export function ScenarioPage() {
 function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario: Scenario; session: readonly Scenario[] }) {
   const active = ACTIVE.has(s.status);
   const complete = s.status === 'COMPLETE';
+  const runAndSetup = (
+    <div className="scenario-top">
+      <RunSection scenario={s} active={active} />
+      <ParametersSection sid={sid} scenario={s} />
+    </div>
+  );
   return (
     <>
       <p className="small" style={{ margin: '0 0 0.25rem' }}>
@@ -77,17 +83,18 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
         </Link>{' '}
         / {s.tag}
       </p>
-      <div className="row" style={{ marginBottom: '0.75rem' }}>
+      {/* The actions beside the title: one line fewer above the KPIs and the result. */}
+      <div className="row scenario-head">
         <h1 style={{ margin: 0 }} data-testid="scenario-title">
           {s.tag}
         </h1>
         <StatusBadge status={s.status} />
+        <span className="spacer" />
+        <ScenarioActions sid={sid} scenario={s} />
       </div>
-      <ScenarioActions sid={sid} scenario={s} />
-      <div className="scenario-top">
-        <RunSection scenario={s} active={active} />
-        <ParametersSection sid={sid} scenario={s} />
-      </div>
+      {/* Until the run is complete its progress leads; then what it gave does (KPIs and the result's
+          main view above the fold at 1440 x 900), and how it was set up and ran follows. */}
+      {!complete && runAndSetup}
       {complete && <KpiSection scenario={s} session={session} />}
       <section className="card" aria-labelledby="views-title">
         <div className="row">
@@ -103,6 +110,7 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
           <p className="muted">The result and its views appear when the run is complete.</p>
         )}
       </section>
+      {complete && runAndSetup}
       {s.status !== 'CREATED' && <LogsSection sid={sid} scenario={s} active={active} />}
     </>
   );
@@ -300,7 +308,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
   });
   return (
     <>
-      <div className="row" style={{ marginBottom: '1rem' }} role="group" aria-label="Actions">
+      <div className="row" role="group" aria-label="Actions">
         {s.status === 'CREATED' && (
           <button type="button" className="primary" onClick={() => act.mutate('run')} disabled={act.isPending}>
             Run

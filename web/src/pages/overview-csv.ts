@@ -1,0 +1,59 @@
+import type { Scenario } from '../api/types.ts';
+import { cellText } from '../csv.ts';
+
+/**
+ * The overview as a CSV file: the rows as the table shows them (its order and filter), each KPI with its
+ * unit in the header and rounded as the table shows it, then every parameter that made the row: the
+ * algorithm's (`algo_params.<name>`) and the dataset's (`data_params.<name>`), named as an experiment's
+ * axes are. A parameter a row's algorithm does not have is an empty field.
+ */
+export interface OverviewCsv {
+  readonly header: string[];
+  readonly body: string[][];
+}
+
+/** Decimals the overview shows (format.ts's `formatNumber`): the file keeps no more than the page. */
+const SHOWN_DECIMALS = 2;
+
+/** A KPI value rounded as shown, written plainly (no grouping, a dot, a hyphen-minus) for spreadsheets. */
+export function csvNumber(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  const rounded = Number(value.toFixed(SHOWN_DECIMALS));
+  return String(Object.is(rounded, -0) ? 0 : rounded);
+}
+
+const unique = (names: Iterable<string>) => [...new Set(names)];
+
+export function overviewCsv(rows: readonly Scenario[], kpiNames: readonly string[], units: Readonly<Record<string, string>>): OverviewCsv {
+  const algoParams = unique(rows.flatMap((s) => s.algorithm.parameters.map((p) => p.name)));
+  const dataParams = unique(rows.flatMap((s) => Object.keys(s.data_parameters ?? {})));
+  const header = [
+    'Scenario',
+    'Algorithm',
+    'Dataset',
+    'Finished',
+    ...kpiNames.map((k) => (units[k] ? `${k} (${units[k]})` : k)),
+    ...algoParams.map((n) => `algo_params.${n}`),
+    ...dataParams.map((n) => `data_params.${n}`),
+  ];
+  const body = rows.map((s) => [
+    s.tag,
+    s.algorithm.name,
+    s.input_data_id,
+    s.finished_at ?? '',
+    ...kpiNames.map((k) => csvNumber(s.kpis[k]?.value)),
+    ...algoParams.map((n) => {
+      const p = s.algorithm.parameters.find((q) => q.name === n);
+      return p ? cellText(p.value) : '';
+    }),
+    ...dataParams.map((n) => cellText(s.data_parameters?.[n])),
+  ]);
+  return { header, body };
+}
+
+/** `<session name>-scenarios-<YYYY-MM-DD>.csv`: whose table and when, instead of the session's id. */
+export function overviewFileName(sessionName: string, day: Date): string {
+  const name = sessionName.trim().replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'session';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${name}-scenarios-${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}.csv`;
+}
