@@ -4101,7 +4101,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -4243,7 +4243,7 @@ export interface operations {
                             error?: {
                                 message: string;
                                 /** @description why the run failed */
-                                code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                                code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                             } | null;
                             /**
                              * RunReport
@@ -4531,7 +4531,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -4858,7 +4858,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -5227,7 +5227,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -5537,7 +5537,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -5744,7 +5744,7 @@ export interface operations {
                             at: string;
                         };
                         /** @description why the run failed; only when FAILED */
-                        error_code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                        error_code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                     };
                 };
             };
@@ -5981,7 +5981,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -6237,7 +6237,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport

@@ -1,11 +1,9 @@
-import type { ExternalAlgorithm } from './external-algorithm.js';
-
 /**
  * Checks an external algorithm's declaration when the domain loads, so a mistake stops start-up with a
  * message rather than failing its first run: a non-empty argv of strings, a string `cwd`, string
  * variables, and a result type with a schema (the only check its output gets).
  */
-export function checkExternal(algorithm: ExternalAlgorithm): void {
+export function checkExternal(algorithm: { readonly name: string; readonly external: unknown; readonly result?: unknown }): void {
   const where = `domain: external algorithm "${algorithm.name}"`;
   const { command, cwd, env } = algorithm.external as { command?: unknown; cwd?: unknown; env?: unknown };
   if (!Array.isArray(command) || command.length === 0 || !command.every((arg) => typeof arg === 'string')) {

@@ -79,13 +79,13 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   };
   const result: unknown = isExternal(algorithm)
     ? await runExternal({
-        algorithm,
+        external: algorithm.external,
         input: { tables: dataset.tables, params, dataParams, seed: job.seed },
         baseDir: env.domainDir ?? process.cwd(),
         limits: env.externalLimits ?? DEFAULT_EXTERNAL_LIMITS,
         signal: env.signal,
         progress: report,
-        report: ctx.report,
+        report: (value) => ctx.report(value),
         log: env.log,
       })
     : await domainCall<unknown>(() => algorithm.run(data, params, ctx));

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { ExternalAlgorithm } from '../../../domain/external-algorithm.js';
+import type { ExternalCommand } from '../../../domain/external-algorithm.js';
 import type { RunLogger, RunReport } from '../../../domain/run-context.js';
 import { childEnvironment } from './child-environment.js';
 import { writeContractInput, type ContractInput } from './contract-input.js';
@@ -14,7 +14,7 @@ import { StdoutResult } from './stdout-result.js';
 
 /** One run of an external algorithm's program. */
 export interface ExternalRun {
-  readonly algorithm: ExternalAlgorithm;
+  readonly external: ExternalCommand;
   readonly input: ContractInput;
   /** The domain module's directory: relative paths of the command resolve against it. */
   readonly baseDir: string;
@@ -37,10 +37,10 @@ type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | nu
  */
 export async function runExternal(run: ExternalRun): Promise<unknown> {
   const { limits } = run;
-  const argv = programArgv(run.algorithm.external, run.baseDir, limits.memoryBytes);
+  const argv = programArgv(run.external, run.baseDir, limits.memoryBytes);
   const child = spawn(argv.file, argv.args, {
     cwd: argv.cwd,
-    env: childEnvironment(run.algorithm.external.env),
+    env: childEnvironment(run.external.env),
     // Leads its own process group, so one signal reaches every process it starts.
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -103,7 +103,7 @@ export async function runExternal(run: ExternalRun): Promise<unknown> {
   if (run.signal.aborted) throw run.signal.reason;
   if (failure === undefined) guard(() => stderr.end(), fail);
   if (failure !== undefined) throw failure;
-  if ('error' in exit) throw new ExternalFailure('ALGORITHM_ERROR', `the program could not be started (${run.algorithm.external.command[0]}): ${exit.error.message}`);
+  if ('error' in exit) throw new ExternalFailure('ALGORITHM_ERROR', `the program could not be started (${run.external.command[0]}): ${exit.error.message}`);
   if (exit.code !== 0) throw exitFailure(exit, stderr.tail, limits.memoryBytes);
   return stdout.parse();
 }
