@@ -62,7 +62,8 @@ export type BetterWhen = (typeof BETTER_WHEN)[number];
 // The registries hold algorithms and KPIs of any parameter, data and result types; the executor
 // calls them with values it validated against those same declarations.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export type AnyAlgorithm = Algorithm<any, any, any, string, any> | ExternalAlgorithm<any, any, string>;
+export type AnyExternalAlgorithm = ExternalAlgorithm<any, any, string>;
+export type AnyAlgorithm = Algorithm<any, any, any, string, any> | AnyExternalAlgorithm;
 export type AnyKpi = Kpi<any, any>;
 export type AnyDataSource = DataSource<any, any, any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -70,7 +71,7 @@ export type AnyDataSource = DataSource<any, any, any>;
 /** What algorithm `A` returns (resolved, not the promise). */
 export type ResultOf<A> = A extends Algorithm<infer _P, infer _D, infer R, infer _N, infer _RT> ? R : A extends ExternalAlgorithm<infer _P, infer R, infer _N> ? R : never;
 /** What algorithm `A` declares it takes as `data`. */
-export type DataOf<A> = A extends Algorithm<infer _P, infer D, infer _R, infer _N, infer _RT> ? D : A extends ExternalAlgorithm ? unknown : never;
+export type DataOf<A> = A extends Algorithm<infer _P, infer D, infer _R, infer _N, infer _RT> ? D : A extends AnyExternalAlgorithm ? unknown : never;
 
 /** `A & B & ...` of a tuple's element types (a plain array gives its element type). */
 type IntersectAll<T extends readonly unknown[]> = T extends readonly [infer Head, ...infer Rest] ? Head & IntersectAll<Rest> : T extends readonly [] ? unknown : T[number];
