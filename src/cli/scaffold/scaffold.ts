@@ -60,7 +60,7 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
     ['tsconfig.json', tsconfigJson()],
     ['.gitignore', GITIGNORE],
     ['.npmrc', NPMRC],
-    ['README.md', projectReadme(name, sampleNames, plan.table)],
+    ['README.md', projectReadme(name, sampleNames, plan.table, request.language === 'python' ? PYTHON_PROGRAM_PATH : undefined)],
     ['domain.ts', domainModule(name, sampleNames)],
     ['schemas.ts', schemasModule(groups)],
     ...algorithmFiles(request.language ?? 'typescript', plan, sampleNames),
