@@ -98,6 +98,13 @@ describe.each(deployments)('external algorithms on %s', (_name, start) => {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
+  it('is listed with its parameters like any algorithm', async () => {
+    const list = (await call('GET', `/sessions/${sid}/algorithms`)) as { items: { name: string; description: string | null }[] };
+    expect(list.items.map((item) => item.name)).toEqual(['Contract', 'Missing']);
+    const parameters = (await call('GET', `/sessions/${sid}/algorithms/Contract/parameters`)) as { parameters: { name: string }[] };
+    expect(parameters.parameters.map((p) => p.name)).toEqual(['mode', 'pid_file', 'go_file']);
+  });
+
   it('completes with its KPI, its progress seen live in the session events', async () => {
     const events = new AbortController();
     const stream = await fetch(`${deployment.api}/sessions/${sid}/events`, { signal: events.signal });
