@@ -5,6 +5,7 @@ export {
   defineAlgorithm,
   defineDataSource,
   defineDomain,
+  defineExternalAlgorithm,
   defineKpi,
   defineResultType,
   defineSchemas,
@@ -16,6 +17,8 @@ export {
   type Domain,
   type DomainData,
   type DomainSeed,
+  type ExternalAlgorithm,
+  type ExternalCommand,
   type Kpi,
   type KpiAlgorithmNotInDomain,
   type KpiScope,
@@ -49,6 +52,8 @@ export {
   type ViewSpecOf,
 } from './domain/views.js';
 export { param } from './params/builders.js';
+// Result types declare their shape with TypeBox schemas (`defineResultType(name, Type.Object(...))`).
+export { Type, type Static, type TSchema } from '@sinclair/typebox';
 export type { ParamDecl, ParamDecls, ParamKind, ParamValues, IntervalValue } from './params/kinds.js';
 export type { Cell, Column, ColumnType, Dataset, DatasetKind, Table, Tables } from './domain/dataset-model.js';
 export type { ColumnSpec, SchemaGroup, Schemas, TableSpec } from './domain/dataset-schema.js';

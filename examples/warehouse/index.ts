@@ -7,6 +7,7 @@ import { instant } from './algorithms/diagnostics/instant.js';
 import { parameterMatrix } from './algorithms/diagnostics/parameter-matrix.js';
 import { sleep } from './algorithms/diagnostics/sleep.js';
 import { greedySlotting } from './algorithms/greedy.js';
+import { localSearchPython } from './algorithms/local-search-python.js';
 import { simulatedAnnealingSlotting } from './algorithms/simulated-annealing.js';
 import { dataSource } from './data-source.js';
 import { failingKpi } from './kpis/failing-kpi.js';
@@ -31,7 +32,7 @@ const sample = (file: string) => fileURLToPath(new URL(`./sample/${file}`, impor
 export default defineDomain({
   name: 'warehouse',
   schemas,
-  algorithms: [asIsSlotting, greedySlotting, simulatedAnnealingSlotting, instant, sleep, busy, fail, parameterMatrix],
+  algorithms: [asIsSlotting, greedySlotting, simulatedAnnealingSlotting, localSearchPython, instant, sleep, busy, fail, parameterMatrix],
   kpis: [travelDistance, zoneBalance, reslotMoves, failingKpi],
   // Assignments is the first table view of a slotting result: the CSV and XLSX result export.
   views: [layoutByZone, dailyPicks, floorHeatmap, assignments, moves, travelByZone],

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { defineResultType } from '../../src/domain/define.js';
 
 /** What every slotting algorithm returns: plain JSON, stored and served as the scenario's `result`. */
@@ -21,8 +22,20 @@ export interface SlottingResult {
   readonly unassigned: readonly string[];
 }
 
+const point = Type.Object({ x: Type.Number(), y: Type.Number() });
+
+/**
+ * `SlottingResult` as a schema: every result is checked against it when its run returns, which is what
+ * keeps the Python algorithm's output (the compiler never sees it) fit for the KPIs and views.
+ */
+const slottingSchema = Type.Object({
+  depot: Type.Optional(point),
+  assignments: Type.Array(Type.Object({ sku: Type.String(), location: Type.String() })),
+  unassigned: Type.Array(Type.String()),
+});
+
 /** The result type of every slotting algorithm; the slotting KPIs apply to exactly these. */
-export const slotting = defineResultType<SlottingResult>('slotting');
+export const slotting = defineResultType<SlottingResult>('slotting', slottingSchema);
 
 export const ORIGIN: Point = { x: 0, y: 0 };
 

@@ -42,6 +42,11 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'shutdown-delay', setting: 'shutdown_delay', help: 'after SIGTERM, serve this long with /health/ready at 503 before closing, e.g. 5s (default 0)' },
   { flag: 'webhook-allow-network', setting: 'webhook_allow_networks', help: 'CIDR range webhooks may reach although internal, e.g. 10.0.0.0/8; repeat', repeatable: true },
   { flag: 'max-experiment-size', setting: 'max_experiment_size', help: 'most scenarios one experiment may create (default 10000)' },
+  { flag: 'external-kill-grace', setting: 'external_kill_grace', help: "how long an external algorithm's processes have after SIGTERM before SIGKILL (default 1s)" },
+  { flag: 'external-stdout-limit', setting: 'external_stdout_limit', help: 'most bytes an external algorithm may write on stdout (default 256MiB)' },
+  { flag: 'external-stderr-line-limit', setting: 'external_stderr_line_limit', help: 'longest stderr line of an external algorithm (default 64KiB)' },
+  { flag: 'external-stderr-rate', setting: 'external_stderr_rate', help: 'most stderr lines per second of an external algorithm (default 1000)' },
+  { flag: 'external-memory-limit', setting: 'external_memory_limit', help: 'address-space limit of an external algorithm, e.g. 4GiB, or none (default 4GiB)' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];

@@ -1,9 +1,9 @@
 import { relative } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SettingError } from '../config/setting-error.js';
-import { scaffold, type ScaffoldResult } from './scaffold/scaffold.js';
+import { ALGORITHM_LANGUAGES, scaffold, type AlgorithmLanguage, type ScaffoldResult } from './scaffold/scaffold.js';
 
-export const INIT_HELP = `Usage: scenarist init <dir> [--from-data FILE ...]
+export const INIT_HELP = `Usage: scenarist init <dir> [--from-data FILE ...] [--language typescript|python]
 
 Writes a runnable domain project into <dir> (new or empty): package.json, tsconfig.json, domain.ts,
 schemas.ts, one algorithm, one KPI, a unit test, the sample data and a README.
@@ -11,12 +11,15 @@ schemas.ts, one algorithm, one KPI, a unit test, the sample data and a README.
   --from-data FILE ...   <group>.csv|json|xlsx files: each becomes a schema group, its column types,
                          nullability and a primary-key candidate inferred from the data (repeatable);
                          without it, a small sample table is used
+  --language LANG        the first algorithm's language: typescript (default) or python (a program
+                         reading JSON on stdin, run as an external algorithm; needs python3)
 
 Then: cd <dir> && npm install && npm start`;
 
 export interface InitArgs {
   readonly dir: string | undefined;
   readonly dataFiles: readonly string[];
+  readonly language: AlgorithmLanguage;
   readonly help: boolean;
 }
 
@@ -24,6 +27,7 @@ export interface InitArgs {
 const INIT_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   'from-data': { type: 'string', multiple: true },
+  language: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 /** `init <dir> [--from-data a.csv b.json] [--from-data c.xlsx]`: every word after --from-data is a file. */
@@ -32,6 +36,7 @@ export function parseInitArgs(argv: readonly string[]): InitArgs {
   let dir: string | undefined;
   const dataFiles: string[] = [];
   let help = false;
+  let language: AlgorithmLanguage = 'typescript';
   let inFromData = false;
   for (const token of tokens) {
     if (token.kind === 'option-terminator') continue;
@@ -40,6 +45,10 @@ export function parseInitArgs(argv: readonly string[]): InitArgs {
       else if (dir === undefined) dir = token.value;
       else throw new SettingError(token.value, 'unexpected argument: give one project directory (data files follow --from-data)');
     } else if (token.name === 'help') help = true;
+    else if (token.name === 'language') {
+      inFromData = false;
+      language = parseLanguage(token.value);
+    }
     else if (token.name === 'from-data') {
       inFromData = true;
       // parseArgs takes the next word, even a flag, as the value: a flag there means no file was given.
@@ -48,7 +57,13 @@ export function parseInitArgs(argv: readonly string[]): InitArgs {
     } else throw new SettingError(token.rawName, 'unknown flag (see scenarist init --help)');
   }
   if (inFromData && dataFiles.length === 0) throw new SettingError('--from-data', 'needs at least one file');
-  return { dir, dataFiles, help };
+  return { dir, dataFiles, language, help };
+}
+
+function parseLanguage(value: string | undefined): AlgorithmLanguage {
+  const known = ALGORITHM_LANGUAGES as readonly (string | undefined)[];
+  if (!known.includes(value)) throw new SettingError('--language', `expected one of ${ALGORITHM_LANGUAGES.join(', ')}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+  return value as AlgorithmLanguage;
 }
 
 /** `scenarist init`: scaffolds the project and tells what it inferred and what to run next. */
@@ -62,7 +77,7 @@ export async function init(argv: readonly string[]): Promise<number> {
     console.error(`scenarist init: which directory?\n\n${INIT_HELP}`);
     return 1;
   }
-  const result = await scaffold({ dir: args.dir, dataFiles: args.dataFiles });
+  const result = await scaffold({ dir: args.dir, dataFiles: args.dataFiles, language: args.language });
   console.log(summary(result));
   return 0;
 }

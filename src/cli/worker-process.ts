@@ -4,6 +4,7 @@ import { parseInteger } from '../config/parse-value.js';
 import { exitCodeAfterSignal } from './graceful-shutdown.js';
 import { createLogger } from './logger.js';
 import { loadDomain } from '../domain/load.js';
+import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from '../runtime/external-limits.js';
 import { startWorkerEvents } from '../runtime/live-events.js';
 import { openStore } from '../store/store.js';
 import { RunEvents } from '../executor/events.js';
@@ -32,6 +33,9 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     domain: settings.domain,
     workers: concurrency,
     timeLimitOf: (algoName) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
+    externalLimits: externalLimitsOf(settings),
+    // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.
+    cancelGraceMs: Math.max(DEFAULT_CANCEL_GRACE_MS, settings.externalKillGraceMs + KILL_MARGIN_MS),
   });
   try {
     await executor.start();

@@ -3,7 +3,8 @@ import { lockSqliteStore } from '../store/sqlite/store-lock.js';
 import { SERVE_FLAGS, type CommandDeclaration } from './flags.js';
 
 export const WORKER_COMMAND: CommandDeclaration = {
-  settings: SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit'].includes(f.flag)),
+  // The external_* settings bound the external algorithms this process runs.
+  settings: SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit'].includes(f.flag) || f.flag.startsWith('external-')),
   own: [{ flag: 'concurrency', value: 'N', help: 'runs at once in this process (default: CPU cores)' }],
 };
 

@@ -19,7 +19,7 @@ export interface ScenaristEvent {
   readonly progress?: number;
   readonly report?: unknown;
   readonly message?: string;
-  /** `scenario.failed`: why the run failed (CANCELLED, TIME_LIMIT, INTERRUPTED, ALGORITHM_ERROR, KPI_ERROR). */
+  /** `scenario.failed`: why the run failed (CANCELLED, TIME_LIMIT, INTERRUPTED, ALGORITHM_ERROR, KPI_ERROR; an external algorithm's OUTPUT_LIMIT, LOG_LIMIT, MEMORY_LIMIT). */
   readonly code?: string;
   readonly dataset_key?: string;
   readonly display_name?: string;

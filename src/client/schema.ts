@@ -4502,7 +4502,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -4644,7 +4644,7 @@ export interface operations {
                             error?: {
                                 message: string;
                                 /** @description why the run failed */
-                                code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                                code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                             } | null;
                             /**
                              * RunReport
@@ -4933,7 +4933,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -5278,7 +5278,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -5719,7 +5719,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -6047,7 +6047,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -6272,7 +6272,7 @@ export interface operations {
                             at: string;
                         };
                         /** @description why the run failed; only when FAILED */
-                        error_code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                        error_code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                     };
                 };
             };
@@ -6527,7 +6527,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport
@@ -6801,7 +6801,7 @@ export interface operations {
                         error: {
                             message: string;
                             /** @description why the run failed */
-                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR";
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
                         } | null;
                         /**
                          * RunReport

@@ -58,6 +58,11 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     shutdownDelayMs: raw.shutdown_delay === undefined ? 0 : parseTimeout('shutdown_delay', raw.shutdown_delay, true),
     webhookAllowNetworks: raw.webhook_allow_networks === undefined ? [] : parseNetworks('webhook_allow_networks', raw.webhook_allow_networks),
     maxExperimentSize: raw.max_experiment_size === undefined ? 10_000 : parseInteger('max_experiment_size', raw.max_experiment_size, 1, 1_000_000),
+    externalKillGraceMs: raw.external_kill_grace === undefined ? 1_000 : parseDuration('external_kill_grace', raw.external_kill_grace),
+    externalStdoutLimitBytes: raw.external_stdout_limit === undefined ? 256 * MiB : parseSize('external_stdout_limit', raw.external_stdout_limit),
+    externalStderrLineLimitBytes: raw.external_stderr_line_limit === undefined ? 64 * 1024 : parseSize('external_stderr_line_limit', raw.external_stderr_line_limit),
+    externalStderrRate: raw.external_stderr_rate === undefined ? 1_000 : parseInteger('external_stderr_rate', raw.external_stderr_rate, 1, 1_000_000),
+    externalMemoryLimitBytes: raw.external_memory_limit === undefined ? 4 * 1024 * MiB : parseSizeOrNone('external_memory_limit', raw.external_memory_limit),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).
@@ -71,6 +76,12 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');
   }
   return Object.freeze(settings);
+}
+
+/** A size, or `0`/`none` for no limit at all. */
+function parseSizeOrNone(name: string, raw: unknown): number {
+  if (raw === 0 || raw === '0' || raw === 'none') return 0;
+  return parseSize(name, raw);
 }
 
 function nonEmpty(name: string, raw: unknown): string {

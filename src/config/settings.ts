@@ -46,6 +46,16 @@ export interface Settings {
   readonly webhookAllowNetworks: readonly string[];
   /** Most scenarios one experiment may create (combinations times repeats); more is a 413. */
   readonly maxExperimentSize: number;
+  /** After SIGTERM on cancel or time limit, how long an external algorithm's processes have before SIGKILL, in ms. */
+  readonly externalKillGraceMs: number;
+  /** Most bytes an external algorithm may write on stdout (its result). */
+  readonly externalStdoutLimitBytes: number;
+  /** Longest stderr line of an external algorithm, in bytes. */
+  readonly externalStderrLineLimitBytes: number;
+  /** Most stderr lines per second an external algorithm may write. */
+  readonly externalStderrRate: number;
+  /** An external algorithm's address-space limit in bytes; 0: none. */
+  readonly externalMemoryLimitBytes: number;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -89,6 +99,11 @@ export const SETTING_NAMES = [
   'shutdown_delay',
   'webhook_allow_networks',
   'max_experiment_size',
+  'external_kill_grace',
+  'external_stdout_limit',
+  'external_stderr_line_limit',
+  'external_stderr_rate',
+  'external_memory_limit',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -4,23 +4,13 @@ import type { ParamDecls, ParamValues } from '../params/kinds.js';
 import type { AnyDataset, DatasetOf } from './typed-tables.js';
 import type { RunContext } from './run-context.js';
 import type { AnyView, ComparisonView, DatasetView, ResultView } from './views.js';
+import type { ExternalAlgorithm } from './external-algorithm.js';
+import type { ResultType } from './result-type.js';
+
+export { defineResultType, type ResultType } from './result-type.js';
+export { defineExternalAlgorithm, type ExternalAlgorithm, type ExternalCommand } from './external-algorithm.js';
 
 export type { RunContext, RunLogger, RunRandom, RunReport } from './run-context.js';
-
-/**
- * A named result type, declared once and shared: algorithms that return it say `result: slotting`,
- * and a KPI that measures it says `appliesTo: slotting` (then it applies to exactly those algorithms).
- * The type parameter exists for the compiler only; at run time it is just the name.
- */
-export interface ResultType<R> {
-  readonly name: string;
-  /** Never set: makes `ResultType<A>` and `ResultType<B>` different types unless A and B are the same. */
-  readonly __result?: (result: R) => R;
-}
-
-export function defineResultType<R>(name: string): ResultType<R> {
-  return Object.freeze({ name });
-}
 
 /**
  * `P` parameters, `TData` the data it takes, `R` what it returns, `N` its name, `RT` the result type it
@@ -81,15 +71,16 @@ export type BetterWhen = (typeof BETTER_WHEN)[number];
 // The registries hold algorithms and KPIs of any parameter, data and result types; the executor
 // calls them with values it validated against those same declarations.
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export type AnyAlgorithm = Algorithm<any, any, any, string, any>;
+export type AnyExternalAlgorithm = ExternalAlgorithm<any, any, string>;
+export type AnyAlgorithm = Algorithm<any, any, any, string, any> | AnyExternalAlgorithm;
 export type AnyKpi = Kpi<any, any>;
 export type AnyDataSource = DataSource<any, any, any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** What algorithm `A` returns (resolved, not the promise). */
-export type ResultOf<A> = A extends Algorithm<infer _P, infer _D, infer R, infer _N, infer _RT> ? R : never;
+export type ResultOf<A> = A extends Algorithm<infer _P, infer _D, infer R, infer _N, infer _RT> ? R : A extends ExternalAlgorithm<infer _P, infer R, infer _N> ? R : never;
 /** What algorithm `A` declares it takes as `data`. */
-export type DataOf<A> = A extends Algorithm<infer _P, infer D, infer _R, infer _N, infer _RT> ? D : never;
+export type DataOf<A> = A extends Algorithm<infer _P, infer D, infer _R, infer _N, infer _RT> ? D : A extends AnyExternalAlgorithm ? unknown : never;
 
 /** `A & B & ...` of a tuple's element types (a plain array gives its element type). */
 type IntersectAll<T extends readonly unknown[]> = T extends readonly [infer Head, ...infer Rest] ? Head & IntersectAll<Rest> : T extends readonly [] ? unknown : T[number];
@@ -200,7 +191,13 @@ export interface Domain<S extends Schemas = Schemas, A extends readonly AnyAlgor
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /** Every result type the algorithms of `A` declare (an algorithm declaring none adds nothing). */
 type ResultTypesOf<A extends readonly AnyAlgorithm[]> = DeclaredResultType<A[number]>;
-type DeclaredResultType<Alg> = Alg extends Algorithm<any, any, any, any, infer RT> ? (unknown extends RT ? never : ResultType<RT>) : never;
+type DeclaredResultType<Alg> = Alg extends Algorithm<any, any, any, any, infer RT>
+  ? unknown extends RT
+    ? never
+    : ResultType<RT>
+  : Alg extends ExternalAlgorithm<any, infer R, any>
+    ? ResultType<R>
+    : never;
 
 /** True for an algorithm of `Alg` whose result a KPI over `R` can take. */
 type Returns<Alg, R> = Alg extends AnyAlgorithm ? ([ResultOf<Alg>] extends [R] ? true : false) : never;
@@ -266,7 +263,7 @@ type DomainView<S extends Schemas, TData> = DatasetView<DatasetOf<S>, any> | Res
 export function defineDomain<
   const S extends Schemas,
   DS extends DataSource<any, any, DatasetOf<S>> = DataSource<Record<string, never>, Unprepared, AnyDataset>,
-  const A extends readonly Algorithm<any, DomainData<S, DS>, any, any, any>[] = readonly [],
+  const A extends readonly (Algorithm<any, DomainData<S, DS>, any, any, any> | ExternalAlgorithm<any, any, any>)[] = readonly [],
   const K extends readonly Kpi<any, DomainData<S, DS>>[] = readonly [],
   const V extends readonly DomainView<S, DomainData<S, DS>>[] = readonly [],
 >(domain: {

@@ -2,6 +2,8 @@ import { MAX_DURATION_MS } from '../config/parse-value.js';
 import { checkDecls } from '../params/check-decls.js';
 import type { ParamDecls } from '../params/kinds.js';
 import type { AnyAlgorithm, AnyDataSource, AnyKpi, Domain } from './define.js';
+import { checkExternal } from './check-external.js';
+import { isExternal } from './external-algorithm.js';
 import { DomainViews } from './view-registry.js';
 
 /**
@@ -22,7 +24,8 @@ export class DomainRegistry {
     for (const algorithm of domain.algorithms) {
       if (typeof algorithm.name !== 'string' || algorithm.name === '') throw new Error('domain: an algorithm has no name');
       if (this.algorithmsByName.has(algorithm.name)) throw new Error(`domain: two algorithms are named "${algorithm.name}"`);
-      if (typeof algorithm.run !== 'function') throw new Error(`domain: algorithm "${algorithm.name}" has no run function`);
+      if (isExternal(algorithm)) checkExternal(algorithm);
+      else if (typeof algorithm.run !== 'function') throw new Error(`domain: algorithm "${algorithm.name}" has no run function`);
       checkDecls(this.parametersOf(algorithm), `algorithm "${algorithm.name}"`);
       const limit = algorithm.timeLimitMs;
       if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= MAX_DURATION_MS)) {

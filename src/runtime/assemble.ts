@@ -26,6 +26,7 @@ import { WebhookService } from '../webhooks/webhook-service.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { Readiness } from '../store/readiness.js';
 import { isSingleWriter } from './single-writer.js';
+import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from './external-limits.js';
 
 /**
  * Uploads in parallel (and one more thread for small ones), heap per task, idle time before a thread
@@ -68,6 +69,9 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     databaseUrl: settings.databaseUrl,
     domain: settings.domain,
     timeLimitOf: (algoName: string) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
+    externalLimits: externalLimitsOf(settings),
+    // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.
+    cancelGraceMs: Math.max(DEFAULT_CANCEL_GRACE_MS, settings.externalKillGraceMs + KILL_MARGIN_MS),
   };
   // SQLite: one process owns the queue. PostgreSQL: graphile-worker (loaded only then) spreads runs
   // over every process.

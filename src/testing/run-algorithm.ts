@@ -4,7 +4,7 @@ import { etlErrorLines } from '../datasets/etl-error-lines.js';
 import { DatasetFormatError } from '../domain/format-error.js';
 import { runEtl } from '../datasets/etl/index.js';
 import type { Dataset } from '../domain/dataset-model.js';
-import type { Algorithm, AnyAlgorithm, Domain, ResultOf } from '../domain/define.js';
+import type { Algorithm, AnyAlgorithm, Domain, ExternalAlgorithm, ResultOf } from '../domain/define.js';
 import { DomainRegistry } from '../domain/registry.js';
 import type { RunOutcome } from '../executor/run/job.js';
 import { runScenario } from '../executor/run/run-scenario.js';
@@ -29,6 +29,9 @@ export interface AlgorithmRun<R> {
   readonly log: readonly LoggedLine[];
 }
 
+/** Why a run failed: ALGORITHM_ERROR, KPI_ERROR, or an external program's OUTPUT_LIMIT, LOG_LIMIT or MEMORY_LIMIT. */
+export type FailureCode = NonNullable<Extract<RunOutcome, { status: 'FAILED' }>['code']>;
+
 /**
  * A run that ended FAILED, as the service would record it: `code` and `message` are the scenario's
  * `error`; `result` is the algorithm's result when only a KPI failed (KPI_ERROR), else undefined.
@@ -36,7 +39,7 @@ export interface AlgorithmRun<R> {
 export class RunFailedError extends Error {
   override readonly name = 'RunFailedError';
   constructor(
-    readonly code: 'ALGORITHM_ERROR' | 'KPI_ERROR',
+    readonly code: FailureCode,
     message: string,
     readonly result: unknown,
     /** The stack of what failed, as the service logs it. */
@@ -59,10 +62,20 @@ export interface RunAlgorithmOptions {
   readonly signal?: AbortSignal;
   /** The seed of `ctx.random` (default: a new one), to repeat a run exactly. */
   readonly seed?: number;
+  /**
+   * The directory an external algorithm's relative paths resolve against, as the domain module's directory
+   * does in the service (default: the working directory): pass `fileURLToPath(new URL('.', import.meta.url))`
+   * of the domain module.
+   */
+  readonly domainDir?: string;
 }
 
 type AlgorithmNamed<D extends Domain, N> = Extract<D['algorithms'][number], { readonly name: N }>;
-type ParamsOf<Alg> = Alg extends Algorithm<infer P extends ParamDecls, infer _D, infer _R, infer _N, infer _RT> ? Partial<ParamValues<P>> : never;
+type ParamsOf<Alg> = Alg extends Algorithm<infer P extends ParamDecls, infer _D, infer _R, infer _N, infer _RT>
+  ? Partial<ParamValues<P>>
+  : Alg extends ExternalAlgorithm<infer P extends ParamDecls, infer _R, infer _N>
+    ? Partial<ParamValues<P>>
+    : never;
 
 const registries = new WeakMap<Domain, DomainRegistry>();
 
@@ -108,6 +121,7 @@ export async function runAlgorithm<D extends Domain, const N extends D['algorith
       progress: (fraction) => progress.push(fraction),
       signal: options.signal ?? new AbortController().signal,
       log: { info: line('info'), warn: line('warn'), error: line('error') },
+      ...(options.domainDir === undefined ? {} : { domainDir: options.domainDir }),
     },
   );
   if (outcome.status === 'FAILED') {

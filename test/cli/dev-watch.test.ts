@@ -67,6 +67,15 @@ describe('watchDomainDir', () => {
     await saved(join(dir, 'kpis', 'new.ts'), join(dir, 'algorithms', 'new.ts'));
   });
 
+  it("reports a changed program of an external algorithm, never Python's bytecode cache", async () => {
+    mkdirSync(join(dir, 'algorithms', '__pycache__'));
+    writeFileSync(join(dir, 'algorithms', '__pycache__', 'helpers.cpython-311.pyc'), '');
+    writeFileSync(join(dir, 'algorithms', 'solve.py'), 'print(1)');
+    writeFileSync(join(dir, 'algorithms', 'model.mzn'), 'var 0..1: x;');
+    await saved(join(dir, 'algorithms', 'solve.py'), join(dir, 'algorithms', 'model.mzn'));
+    expect([...reported].sort()).toEqual([join(dir, 'algorithms', 'model.mzn'), join(dir, 'algorithms', 'solve.py')]);
+  });
+
   it('reports a deleted file, and again when it is created anew', async () => {
     unlinkSync(join(dir, 'domain.ts'));
     await saved(join(dir, 'domain.ts'));

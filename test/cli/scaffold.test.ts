@@ -175,7 +175,7 @@ describe('scenarist init (scaffold)', () => {
   });
 
   it('parses its arguments: one directory, files after --from-data', () => {
-    expect(parseInitArgs(['p', '--from-data', 'a.csv', 'b.json', '--from-data=c.xlsx'])).toEqual({ dir: 'p', dataFiles: ['a.csv', 'b.json', 'c.xlsx'], help: false });
+    expect(parseInitArgs(['p', '--from-data', 'a.csv', 'b.json', '--from-data=c.xlsx'])).toEqual({ dir: 'p', dataFiles: ['a.csv', 'b.json', 'c.xlsx'], language: 'typescript', help: false });
     expect(parseInitArgs(['--help']).help).toBe(true);
     expect(() => parseInitArgs(['p', 'q'])).toThrow(/one project directory/);
     expect(() => parseInitArgs(['p', '--from-data'])).toThrow(/needs at least one file/);

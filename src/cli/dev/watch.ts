@@ -1,9 +1,14 @@
 import { watch } from 'chokidar';
 import { isAbsolute, relative, sep } from 'node:path';
 
-/** Files whose change may change the domain: code and JSON (tsconfig.json, package.json, data the code imports). */
-const WATCHED = /\.(?:[cm]?[jt]s|json)$/;
-const IGNORED_DIRS = new Set(['node_modules', '.git', 'dist']);
+/**
+ * Files whose change may change the domain: code and JSON (tsconfig.json, package.json, data the code
+ * imports), and the sources of external algorithms' programs (Python, R, Julia, Ruby, shell, awk, Lua,
+ * Perl, and model files of AMPL, MiniZinc and LP solvers).
+ */
+const WATCHED = /\.(?:[cm]?[jt]s|json|py|r|jl|rb|sh|awk|lua|pl|mod|dat|mzn|lp)$/i;
+/** Python writes its bytecode cache next to the modules a program imports: never a change of the domain. */
+const IGNORED_DIRS = new Set(['node_modules', '.git', 'dist', '__pycache__']);
 
 export interface DomainWatcher {
   /** Resolves once the initial scan is done: a save from then on is reported. */

@@ -9,13 +9,19 @@ import { inferSchemas, toSchemas, type DataFile, type InferredGroup } from './in
 import { scenaristPackage } from './package-root.js';
 import { algorithmModule, domainModule, kpiModule, schemasModule, unitTestModule, viewsModule } from './templates-domain.js';
 import { GITIGNORE, NPMRC, packageJson, projectReadme, tsconfigJson } from './templates-project.js';
+import { PYTHON_PROGRAM_PATH, pythonAlgorithmModule, pythonProgram, pythonUnitTestModule } from './templates-python.js';
 
 export interface ScaffoldRequest {
   /** The project directory: created, or empty. */
   readonly dir: string;
   /** Paths of `<group>.csv|json|xlsx` files to infer the schema from; none: a small built-in sample. */
   readonly dataFiles: readonly string[];
+  /** The language of the first algorithm (default TypeScript; Python: an external algorithm's program). */
+  readonly language?: AlgorithmLanguage;
 }
+
+export const ALGORITHM_LANGUAGES = ['typescript', 'python'] as const;
+export type AlgorithmLanguage = (typeof ALGORITHM_LANGUAGES)[number];
 
 export interface ScaffoldResult {
   readonly dir: string;
@@ -54,13 +60,12 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
     ['tsconfig.json', tsconfigJson()],
     ['.gitignore', GITIGNORE],
     ['.npmrc', NPMRC],
-    ['README.md', projectReadme(name, sampleNames, plan.table)],
+    ['README.md', projectReadme(name, sampleNames, plan.table, request.language === 'python' ? PYTHON_PROGRAM_PATH : undefined)],
     ['domain.ts', domainModule(name, sampleNames)],
     ['schemas.ts', schemasModule(groups)],
-    ['algorithms/top-rows.ts', algorithmModule(plan)],
+    ...algorithmFiles(request.language ?? 'typescript', plan, sampleNames),
     ['kpis/picked-total.ts', kpiModule(plan)],
     ['views/picked.ts', viewsModule(plan)],
-    ['test/top-rows.test.ts', unitTestModule(plan, sampleNames)],
     ...samples.map((sample): [string, Buffer] => [`sample/${sample.name}`, sample.data]),
   ];
   for (const [path, content] of files) {
@@ -68,6 +73,21 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
     await writeFile(join(dir, path), content, { flag: 'wx' });
   }
   return { dir, files: files.map(([path]) => path), groups, plan, notes };
+}
+
+/** The first algorithm and its test: TypeScript, or a Python program with its declaration. */
+function algorithmFiles(language: AlgorithmLanguage, plan: DomainPlan, sampleNames: readonly string[]): [string, string][] {
+  if (language === 'python') {
+    return [
+      [PYTHON_PROGRAM_PATH, pythonProgram(plan)],
+      ['algorithms/top-rows.ts', pythonAlgorithmModule(plan)],
+      ['test/top-rows.test.ts', pythonUnitTestModule(plan, sampleNames)],
+    ];
+  }
+  return [
+    ['algorithms/top-rows.ts', algorithmModule(plan)],
+    ['test/top-rows.test.ts', unitTestModule(plan, sampleNames)],
+  ];
 }
 
 function refuseNonEmpty(dir: string): void {

@@ -57,7 +57,7 @@ export const NPMRC = `# Scenarist is linked from its checkout (a file: dependenc
 ignore-scripts=true
 `;
 
-export function projectReadme(name: string, sampleFiles: readonly string[], table: string): string {
+export function projectReadme(name: string, sampleFiles: readonly string[], table: string, algorithmFile = 'algorithms/top-rows.ts'): string {
   const upload = sampleFiles.map((file) => `-F files=@sample/${file}`).join(' ');
   return `# ${name}
 
@@ -85,7 +85,7 @@ curl -s -XPOST localhost:8051/api/v1/sessions/main/scenarios -H 'content-type: a
   -d '{"tag":"first","dataset_key":"sample","algo_name":"Top Rows","algo_params":{"count":3}}'
 \`\`\`
 
-Next steps: check the inferred column types in \`schemas.ts\`; make \`algorithms/top-rows.ts\` (which ranks
+Next steps: check the inferred column types in \`schemas.ts\`; make \`${algorithmFile}\` (which ranks
 the rows of \`${table}\`) do what your domain needs; add algorithms, KPIs and views to \`domain.ts\`.
 `;
 }

@@ -3,6 +3,7 @@ import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
 import { DEFAULT_TIME_LIMIT_MS } from '../local/local-executor-options.js';
 import type { TimeLimitOf } from '../queue/claim.js';
+import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/external-limits.js';
 
 export interface DistributedExecutorOptions {
   readonly store: Store;
@@ -24,6 +25,11 @@ export interface DistributedExecutorOptions {
   readonly reapIntervalMs?: number;
   /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
   readonly timeLimitOf?: TimeLimitOf;
+  /**
+   * The bounds of external algorithms' programs, handed to the worker threads. Keep `cancelGraceMs` above
+   * `killGraceMs`: the thread sends the SIGKILL, and a thread stopped before it would leave the program running.
+   */
+  readonly externalLimits?: ExternalLimits;
 }
 
 export type FilledDistributedExecutorOptions = Required<DistributedExecutorOptions>;
@@ -32,7 +38,7 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 
 /** Fills defaults and validates once, naming the option; the result is frozen. */
 export function fillDistributedExecutorOptions(options: DistributedExecutorOptions): FilledDistributedExecutorOptions {
-  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, leaseMs: 5_000, leaseRenewMs: 1_000, reapIntervalMs: 1_000, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, ...options };
+  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, leaseMs: 5_000, leaseRenewMs: 1_000, reapIntervalMs: 1_000, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, externalLimits: DEFAULT_EXTERNAL_LIMITS, ...options };
   for (const key of ['workers', 'cancelGraceMs', 'progressFlushMs', 'leaseMs', 'leaseRenewMs', 'reapIntervalMs'] as const) {
     if (!isCount(filled[key])) throw new TypeError(`options.${key} must be a non-negative integer`);
   }

@@ -99,7 +99,7 @@ export class DistributedExecutor implements Executor {
       return;
     }
     await this.cancelChannel.listen();
-    this.pool = createWorkerPool(workers, { databaseUrl, domain: this.options.domain, logLevel: log.level });
+    this.pool = createWorkerPool(workers, { databaseUrl, domain: this.options.domain, logLevel: log.level, externalLimits: this.options.externalLimits });
     this.flushTimer = setInterval(() => void this.flush(), this.options.progressFlushMs);
     this.flushTimer.unref();
     this.graphilePool = openGraphilePool(databaseUrl, workers);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
 import type { TimeLimitOf } from '../queue/claim.js';
+import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/external-limits.js';
 
 /** The `run_time_limit` default: one hour. */
 export const DEFAULT_TIME_LIMIT_MS = 3_600_000;
@@ -21,6 +22,11 @@ export interface LocalExecutorOptions {
   readonly progressFlushMs?: number;
   /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
   readonly timeLimitOf?: TimeLimitOf;
+  /**
+   * The bounds of external algorithms' programs, handed to the worker threads. Keep `cancelGraceMs` above
+   * `killGraceMs`: the thread sends the SIGKILL, and a thread stopped before it would leave the program running.
+   */
+  readonly externalLimits?: ExternalLimits;
 }
 
 export type FilledLocalExecutorOptions = Required<LocalExecutorOptions>;
@@ -29,7 +35,7 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 
 /** Fills defaults and validates once, with messages naming the option; the result is frozen. */
 export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledLocalExecutorOptions {
-  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, ...options };
+  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, externalLimits: DEFAULT_EXTERNAL_LIMITS, ...options };
   if (!isCount(filled.workers)) throw new TypeError('options.workers must be a non-negative integer');
   if (!isCount(filled.cancelGraceMs)) throw new TypeError('options.cancelGraceMs must be a non-negative integer');
   if (!isCount(filled.progressFlushMs) || filled.progressFlushMs === 0) {

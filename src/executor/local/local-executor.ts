@@ -146,8 +146,8 @@ export class LocalExecutor implements Executor {
 
   /** The pool of worker threads, started on first use. */
   private workerPool(): WorkerPool {
-    const { workers, databaseUrl, domain, log } = this.options;
-    this.pool ??= createWorkerPool(workers, { databaseUrl, domain, logLevel: log.level });
+    const { workers, databaseUrl, domain, log, externalLimits } = this.options;
+    this.pool ??= createWorkerPool(workers, { databaseUrl, domain, logLevel: log.level, externalLimits });
     return this.pool;
   }
 

@@ -6,6 +6,7 @@ import { domainModuleUrl, loadDomain } from '../../domain/load.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { openStore } from '../../store/store.js';
 import { DatasetCache } from '../run/dataset-cache.js';
+import type { ExternalLimits } from '../run/external/external-limits.js';
 import { InsightRecorder } from '../run/insight-recorder.js';
 import type { RunOutcome } from '../run/job.js';
 import { runLogger } from '../run/run-logger.js';
@@ -25,6 +26,7 @@ interface ThreadResources {
   readonly datasets: DatasetCache;
   readonly log: Logger;
   readonly domainDir: string | undefined;
+  readonly externalLimits: ExternalLimits;
 }
 
 let resources: Promise<ThreadResources> | undefined;
@@ -36,7 +38,7 @@ async function openResources(): Promise<ThreadResources> {
   // Migrations are the server's job; a worker only reads.
   const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2 });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
-  return { domain, datasets: new DatasetCache(store.datasets), log, domainDir: domainDirectory(config.domain) };
+  return { domain, datasets: new DatasetCache(store.datasets), log, domainDir: domainDirectory(config.domain), externalLimits: config.externalLimits };
 }
 
 /** The directory of the domain module's file, when it is one (its stack frames are the author's). */
@@ -74,7 +76,7 @@ export default async function runTask(task: WorkerTask): Promise<RunOutcome> {
 }
 
 async function run(task: WorkerTask, insight: InsightRecorder): Promise<RunOutcome> {
-  const { domain, datasets, log, domainDir } = await threadResources();
+  const { domain, datasets, log, domainDir, externalLimits } = await threadResources();
   const control = new RunControl(task.control);
   const controller = new AbortController();
   const abort = () => controller.abort(new Error('the run was cancelled'));
@@ -91,6 +93,7 @@ async function run(task: WorkerTask, insight: InsightRecorder): Promise<RunOutco
       log: runLogger(log, task.job, insight),
       report: (report) => insight.report(report),
       domainDir,
+      externalLimits,
     });
   } finally {
     stopWatching();

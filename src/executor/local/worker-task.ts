@@ -1,4 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { ExternalLimits } from '../run/external/external-limits.js';
 import type { RunJob } from '../run/job.js';
 
 /** What every worker thread of the pool gets at start-up (piscina `workerData`). */
@@ -8,6 +9,8 @@ export interface WorkerConfig {
   /** The domain module specifier, loaded once per thread. */
   readonly domain: string;
   readonly logLevel: string;
+  /** The bounds of external algorithms' programs run by this thread. */
+  readonly externalLimits: ExternalLimits;
 }
 
 /**
@@ -23,9 +26,10 @@ export interface WorkerTask {
 /** Narrows the untyped `workerData` a thread receives; a mismatch is a bug in the executor. */
 export function asWorkerConfig(data: unknown): WorkerConfig {
   if (typeof data !== 'object' || data === null) throw new TypeError('worker: workerData must be a WorkerConfig object');
-  const { databaseUrl, domain, logLevel } = data as Record<string, unknown>;
+  const { databaseUrl, domain, logLevel, externalLimits } = data as Record<string, unknown>;
   if (typeof databaseUrl !== 'string' || typeof domain !== 'string' || typeof logLevel !== 'string') {
     throw new TypeError('worker: workerData needs string databaseUrl, domain and logLevel');
   }
-  return { databaseUrl, domain, logLevel };
+  if (typeof externalLimits !== 'object' || externalLimits === null) throw new TypeError('worker: workerData needs externalLimits');
+  return { databaseUrl, domain, logLevel, externalLimits: externalLimits as ExternalLimits };
 }

@@ -2,6 +2,8 @@ import type { RunLogger, RunReport } from '../../domain/run-context.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import type { Dataset } from '../../domain/dataset-model.js';
 import type { ThrownError } from '../../store/run-state/run-insight.js';
+import type { ExternalFailureCode } from './external/external-failure.js';
+import type { ExternalLimits } from './external/external-limits.js';
 
 /**
  * One run of one scenario, as any executor hands it to `runScenario`: plain data, so it crosses a
@@ -37,7 +39,7 @@ export type RunOutcome =
       /** For the log only. */
       readonly stack: string | undefined;
       /** Which part failed (`scenario.error.code`); ALGORITHM_ERROR when absent. */
-      readonly code?: 'ALGORITHM_ERROR' | 'KPI_ERROR';
+      readonly code?: ExternalFailureCode | 'KPI_ERROR';
       /** The algorithm's result (JSON text) when only a KPI failed: it is kept with the failure. */
       readonly resultJson?: string;
       /** What the domain's code threw (an Error), for `GET .../logs`; absent for other failures. */
@@ -63,6 +65,11 @@ export interface RunEnvironment {
   readonly log: RunLogger;
   /** Receives every `ctx.report` (absent: reports go nowhere). */
   readonly report?: (report: RunReport) => void;
-  /** The domain module's directory: its frames are picked out of a thrown error's stack. */
+  /**
+   * The domain module's directory: its frames are picked out of a thrown error's stack, and an external
+   * algorithm's relative paths resolve against it (absent: the working directory).
+   */
   readonly domainDir?: string;
+  /** The bounds of external algorithms' programs (absent: `DEFAULT_EXTERNAL_LIMITS`). */
+  readonly externalLimits?: ExternalLimits;
 }

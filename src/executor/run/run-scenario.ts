@@ -1,10 +1,15 @@
+import { isExternal } from '../../domain/external-algorithm.js';
 import type { RunContext } from '../../domain/run-context.js';
 import { typedDataset } from '../../domain/typed-dataset.js';
 import { coerceError } from '../../errors.js';
 import { validateParams } from '../../params/validate.js';
+import { ExternalFailure } from './external/external-failure.js';
+import { DEFAULT_EXTERNAL_LIMITS } from './external/external-limits.js';
+import { runExternal } from './external/run-external.js';
 import { computeKpis, KpiError } from './kpis.js';
 import type { RunEnvironment, RunJob, RunOutcome } from './job.js';
 import { monotoneProgress } from './progress.js';
+import { resultMismatch } from './result-check.js';
 import { seededRandom } from './seeded-random.js';
 import { thrownError } from './thrown-error.js';
 
@@ -36,7 +41,7 @@ export async function runScenario(job: RunJob, env: RunEnvironment): Promise<Run
   } catch (caught) {
     const byDomain = caught instanceof ThrownByDomain;
     const err = coerceError(byDomain ? caught.thrown : caught);
-    const code = err instanceof KpiError ? 'KPI_ERROR' : 'ALGORITHM_ERROR';
+    const code = err instanceof KpiError ? 'KPI_ERROR' : err instanceof ExternalFailure ? err.code : 'ALGORITHM_ERROR';
     // A KPI's own error is the cause of the KpiError that names the KPI.
     const domainThrown = byDomain ? caught.thrown : err instanceof KpiError ? err.cause : undefined;
     const thrown = thrownError(domainThrown, env.domainDir);
@@ -72,9 +77,22 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     random: seededRandom(job.seed),
     deadline: new Date(job.deadline),
   };
-  const result: unknown = await domainCall<unknown>(() => algorithm.run(data, params, ctx));
+  const result: unknown = isExternal(algorithm)
+    ? await runExternal({
+        external: algorithm.external,
+        input: { tables: dataset.tables, params, dataParams, seed: job.seed },
+        baseDir: env.domainDir ?? process.cwd(),
+        limits: env.externalLimits ?? DEFAULT_EXTERNAL_LIMITS,
+        signal: env.signal,
+        progress: report,
+        report: (value) => ctx.report(value),
+        log: env.log,
+      })
+    : await domainCall<unknown>(() => algorithm.run(data, params, ctx));
   env.signal.throwIfAborted();
   if (result === undefined || result === null) throw new Error(`algorithm '${algorithm.name}' returned no result (${String(result)})`);
+  const mismatch = resultMismatch(algorithm.result, result);
+  if (mismatch !== undefined) throw new Error(`algorithm '${algorithm.name}': ${mismatch}`);
   const resultJson = JSON.stringify(result) as string | undefined;
   if (resultJson === undefined) throw new Error(`algorithm '${algorithm.name}' returned a result that is not JSON (${typeof result})`);
 

@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { badInput, conflict } from '../../errors.js';
 import { CONTENT_TYPES } from '../../exports/dataset-export.js';
 import { exportResultTable, type ResultRows } from '../../exports/result-export.js';
+import { isExternal } from '../../domain/external-algorithm.js';
 import { SessionParams } from '../schemas.js';
 import { withRetryAfter } from './upload-bounds.js';
 import type { RouteOptions } from '../services.js';
@@ -20,7 +21,8 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     const table = await views.resultTable(sessionId, id);
     if (table) return table;
     const algorithm = domain.algorithm(algoName);
-    if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no table view of its result; ask for format=json`, 'RESULT_NOT_TABULAR');
+    // An external algorithm has no `resultTable`: it returns JSON only, drawn by the domain's views.
+    if (!algorithm || isExternal(algorithm) || !algorithm.resultTable) throw badInput(`algorithm '${algoName}' declares no table view of its result; ask for format=json`, 'RESULT_NOT_TABULAR');
     // Deprecated, kept for domains written before views.
     const legacy = algorithm.resultTable(JSON.parse(resultJson));
     return { columns: legacy.columns.map((name) => ({ name, type: 'string' as const })), rows: legacy.rows };

@@ -2,9 +2,11 @@
  * Why a run ended FAILED, for machines: the scenario's `error.code` beside its `error.message`.
  * CANCELLED — a client cancelled it; TIME_LIMIT — it ran past its time limit; INTERRUPTED — the
  * process running it died twice; ALGORITHM_ERROR — the algorithm threw or returned nothing usable;
- * KPI_ERROR — a KPI threw or gave a non-finite number.
+ * KPI_ERROR — a KPI threw or gave a non-finite number. An external algorithm's program past one of its
+ * bounds (docs/external-algorithms.md): OUTPUT_LIMIT — too much on stdout; LOG_LIMIT — a stderr line too
+ * long or too many lines a second; MEMORY_LIMIT — it ran out of memory under its address-space limit.
  */
-export const RUN_ERROR_CODES = ['CANCELLED', 'TIME_LIMIT', 'INTERRUPTED', 'ALGORITHM_ERROR', 'KPI_ERROR'] as const;
+export const RUN_ERROR_CODES = ['CANCELLED', 'TIME_LIMIT', 'INTERRUPTED', 'ALGORITHM_ERROR', 'KPI_ERROR', 'OUTPUT_LIMIT', 'LOG_LIMIT', 'MEMORY_LIMIT'] as const;
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 export const isRunErrorCode = (value: unknown): value is RunErrorCode => (RUN_ERROR_CODES as readonly unknown[]).includes(value);

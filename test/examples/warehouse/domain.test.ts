@@ -11,6 +11,7 @@ describe('the warehouse example domain', () => {
       'As-Is Slotting',
       'Greedy Slotting',
       'Simulated Annealing Slotting',
+      'Local Search (Python)',
       'Instant',
       'Sleep',
       'Busy',

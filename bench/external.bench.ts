@@ -1,0 +1,130 @@
+/**
+ * External algorithms (docs/external-algorithms.md), two budgets:
+ * - the cost of one run of the example's smallest dataset (the bundled sample) through the run core,
+ *   against the floor of spawning the same interpreter with the same input (start python3, read the
+ *   input, write a result), over 100 runs each, interleaved so both see the same machine load
+ *   (budget: ≤ 1.5× the floor);
+ * - a 100k-row input to the program and a 100k-row result back: the growth of this process's heap
+ *   during the run, sampled, against the input's JSON size (budget: ≤ 2×).
+ * Run: npm run build && node --expose-gc --import tsx bench/external.bench.ts
+ */
+import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { Type } from '@sinclair/typebox';
+import { runEtl } from '../src/datasets/etl/index.js';
+import type { Dataset, Tables } from '../src/domain/dataset-model.js';
+import { defineDomain, defineExternalAlgorithm, defineResultType } from '../src/domain/define.js';
+import { DomainRegistry } from '../src/domain/registry.js';
+import { DEFAULT_EXTERNAL_LIMITS } from '../src/executor/run/external/external-limits.js';
+import type { RunOutcome } from '../src/executor/run/job.js';
+import { runScenario } from '../src/executor/run/run-scenario.js';
+import { schemas as warehouseSchemas } from '../examples/warehouse/schemas.js';
+import { report } from './support.js';
+
+const RUNS = 100;
+const BIG_ROWS = 100_000;
+
+/** The floor's program and the external algorithm's: read the whole input, write a small valid result. */
+const READ_AND_ANSWER = 'import json,sys; json.load(sys.stdin); sys.stdout.write(\'{"n": 0}\')';
+
+const small = defineResultType('small', Type.Object({ n: Type.Number() }));
+
+const contract = defineExternalAlgorithm({ name: 'Read', parameters: {}, result: small, external: { command: ['python3', '-c', READ_AND_ANSWER] } });
+
+const noLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+function runOnce(registry: DomainRegistry, algoName: string, dataset: Dataset): Promise<RunOutcome> {
+  return runScenario(
+    { scenarioId: 'bench', sessionId: 'bench', datasetKey: dataset.key, algoName, algoParams: {}, dataParams: {}, deadline: Number.MAX_SAFE_INTEGER, seed: 1 },
+    { domain: registry, datasets: { load: () => Promise.resolve(dataset) }, progress: () => undefined, signal: new AbortController().signal, log: noLog, externalLimits: DEFAULT_EXTERNAL_LIMITS },
+  );
+}
+
+/** The floor: python3 started directly with the same program and the same input bytes, its stdout read whole. */
+function floorOnce(input: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', ['-c', READ_AND_ANSWER], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (code !== 0) return reject(new Error(`python3 exited ${code}`));
+      JSON.parse(Buffer.concat(out).toString('utf8'));
+      resolve();
+    });
+    child.stdin.end(input);
+  });
+}
+
+function contractInput(tables: Tables): string {
+  return JSON.stringify({ dataset: { tables }, params: {}, data_params: {}, seed: 1 });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+async function perRunCost(): Promise<void> {
+  const sample = (file: string) => fileURLToPath(new URL(`../examples/warehouse/sample/${file}`, import.meta.url));
+  const files = await Promise.all(['sku_data.csv', 'warehouse_layout.csv'].map(async (name) => ({ filename: name, data: await readFile(sample(name)) })));
+  const etl = await runEtl(warehouseSchemas, files);
+  if (!etl.success) throw new Error('the sample files failed the ETL');
+  const dataset: Dataset = { key: 'sample', kind: 'master', createdAt: new Date().toISOString(), tables: etl.tables };
+  const registry = new DomainRegistry(defineDomain({ name: 'bench', schemas: warehouseSchemas, algorithms: [contract], kpis: [] }));
+  const input = contractInput(dataset.tables);
+  const external: number[] = [];
+  const floor: number[] = [];
+  // Warm-up: the first spawn pays for loading python3 from disk; neither side should carry it.
+  await floorOnce(input);
+  await runOnce(registry, 'Read', dataset);
+  for (let i = 0; i < RUNS; i++) {
+    let started = performance.now();
+    await floorOnce(input);
+    floor.push(performance.now() - started);
+    started = performance.now();
+    const outcome = await runOnce(registry, 'Read', dataset);
+    external.push(performance.now() - started);
+    if (outcome.status !== 'COMPLETE') throw new Error(`the external run failed: ${outcome.message}`);
+  }
+  const ratio = mean(external) / mean(floor);
+  console.log(`sample input: ${(input.length / 1024).toFixed(0)} KiB of JSON; ${RUNS} runs each`);
+  console.log(`  floor (python3 -c, same input):   mean ${mean(floor).toFixed(1)} ms, median ${median(floor).toFixed(1)} ms`);
+  console.log(`  external run (runScenario):       mean ${mean(external).toFixed(1)} ms, median ${median(external).toFixed(1)} ms`);
+  report('external run of the sample / floor (mean)', `${ratio.toFixed(2)}x`, '<= 1.5x', ratio <= 1.5);
+}
+
+/**
+ * The 100k-row run as the executor makes it: the run core in a worker thread (which loads the dataset,
+ * streams it to the program and parses and checks the result), the outcome posted to this (the
+ * server's) thread. The server's heap is this thread's; the worker thread's own growth is printed too.
+ */
+async function bigRunHeap(): Promise<void> {
+  const inputBytes = Buffer.byteLength(
+    contractInput({ items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: Array.from({ length: BIG_ROWS }, (_, i) => [`item-${i}`, (i % 997) / 10]) } }),
+  );
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 2);
+  // From the compiled build, as the server's threads run (npm run build first).
+  const thread = new Worker(new URL('./external-run-thread.mjs', import.meta.url), { execArgv: [], workerData: { rows: BIG_ROWS } });
+  const { outcome, threadGrowth } = await new Promise<{ outcome: RunOutcome; threadGrowth: number }>((resolve, reject) => {
+    thread.once('message', resolve);
+    thread.once('error', reject);
+  });
+  peak = Math.max(peak, process.memoryUsage().heapUsed);
+  clearInterval(sampler);
+  await thread.terminate();
+  if (outcome.status !== 'COMPLETE') throw new Error(`the 100k-row run failed: ${outcome.message}`);
+  const growth = peak - before;
+  const ratio = growth / inputBytes;
+  const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  console.log(`100k rows: input ${mib(inputBytes)} of JSON, result ${mib(outcome.resultJson.length)}; server heap growth at its peak ${mib(growth)}; the run's thread ${mib(threadGrowth)}`);
+  report('100k rows in and out: server heap growth / input', `${ratio.toFixed(2)}x`, '<= 2x', ratio <= 2);
+}
+
+await perRunCost();
+await bigRunHeap();

@@ -1,0 +1,51 @@
+import type { Writable } from 'node:stream';
+import type { Tables } from '../../../domain/dataset-model.js';
+
+/** The program's input (docs/external-algorithms.md): `{ dataset: { tables }, params, data_params, seed }`. */
+export interface ContractInput {
+  readonly tables: Tables;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly dataParams: Readonly<Record<string, unknown>>;
+  readonly seed: number;
+}
+
+/** Rows serialised per write: big enough to keep writes few, small enough to hold only a sliver of the input as text. */
+const ROWS_PER_WRITE = 1_000;
+
+/**
+ * Writes the input to the program's stdin as one JSON document, table by table and rows in slices,
+ * waiting for the pipe to drain between writes: the dataset is already in memory as objects, and its
+ * JSON text is never built whole beside it. Then ends stdin (EOF). Stops early, without error, once
+ * `stopped()` says so (the program exited or the run was cancelled).
+ */
+export async function writeContractInput(stdin: Writable, input: ContractInput, stopped: () => boolean): Promise<void> {
+  const write = async (text: string) => {
+    if (stopped()) return;
+    if (!stdin.write(text)) await drained(stdin, stopped);
+  };
+  await write('{"dataset":{"tables":{');
+  let firstTable = true;
+  for (const [name, table] of Object.entries(input.tables)) {
+    await write(`${firstTable ? '' : ','}${JSON.stringify(name)}:{"columns":${JSON.stringify(table.columns)},"rows":[`);
+    firstTable = false;
+    for (let start = 0; start < table.rows.length; start += ROWS_PER_WRITE) {
+      const slice = table.rows.slice(start, start + ROWS_PER_WRITE).map((row) => JSON.stringify(row));
+      await write(`${start === 0 ? '' : ','}${slice.join(',')}`);
+    }
+    await write(']}');
+  }
+  await write(`}},"params":${JSON.stringify(input.params)},"data_params":${JSON.stringify(input.dataParams)},"seed":${input.seed}}\n`);
+  if (!stopped()) stdin.end();
+}
+
+/** Resolves once the stream drains, closes or errors (a program that stopped reading must not hang the run). */
+function drained(stream: Writable, stopped: () => boolean): Promise<void> {
+  if (stopped()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done).off('close', done).off('error', done);
+      resolve();
+    };
+    stream.on('drain', done).on('close', done).on('error', done);
+  });
+}
