@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BETTER_WHEN } from '../../src/domain/define.js';
 import { ERROR_CODES } from '../../src/errors.js';
+import { INHERITED } from '../../src/executor/run/external/child-environment.js';
 import { RUN_ERROR_CODES } from '../../src/store/run-state/run-error.js';
 import { STATUSES } from '../../src/store/run-state/state-machine.js';
 import { REPO_ROOT } from '../support/server-process.js';
@@ -22,14 +23,14 @@ const DOCUMENTS = [join(REPO_ROOT, 'README.md'), ...files(join(REPO_ROOT, 'docs'
 
 /**
  * Upper-case names the docs use that are not HTTP error codes: run error codes, statuses, KPI
- * directions, environment variables (`SCENARIST_*`), and constants of the source (`ERROR_REGISTRY`,
+ * directions, environment variables (`SCENARIST_*`, those an external program inherits), and constants of the source (`ERROR_REGISTRY`,
  * the column lists `NO_RUN`, ...), found where they are declared so that a renamed one is not missed.
  */
 function otherNames(): Set<string> {
   const declared = files(join(REPO_ROOT, 'src'), (name) => name.endsWith('.ts')).flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(/\b(?:const|let|enum|type|interface|class)\s+([A-Z][A-Z0-9_]*)\b/g)].map((m) => m[1]!),
   );
-  return new Set<string>([...RUN_ERROR_CODES, ...STATUSES, ...BETTER_WHEN, ...declared]);
+  return new Set<string>([...RUN_ERROR_CODES, ...STATUSES, ...BETTER_WHEN, ...INHERITED, ...declared]);
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Variables of the service's own environment a program needs to start and find its tools; nothing else passes. */
-const INHERITED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'] as const;
+export const INHERITED = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'] as const;
 
 /**
  * The environment of an external program: the few variables above, then what the domain declares.
