@@ -8,11 +8,12 @@ import { REPO_ROOT } from '../support/server-process.js';
  * docs/architecture.md draws the layers of `src/` twice (the overview diagram and the "Layers" table);
  * `.dependency-cruiser.mjs` lists them once (`LAYERS`) for `npm run lint:layers`. These tests hold the
  * three to one another and to the code: every folder of `src/` has a layer, and no file imports a
- * folder on its own layer or above.
+ * folder on its own layer or above. The README's "Layout" lists the folders lowest first.
  */
 
 const SRC = join(REPO_ROOT, 'src');
 const ARCHITECTURE = readFileSync(join(REPO_ROOT, 'docs', 'architecture.md'), 'utf8');
+const README = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
 
 /** Folder -> layer, from a list of layers (lowest first). */
 type LayerOf = ReadonlyMap<string, number>;
@@ -103,6 +104,14 @@ describe('the layers of src/', () => {
 
   it('are the ones docs/architecture.md lists in its "Layers" table', () => {
     expect(normalized(tableLayers(ARCHITECTURE))).toEqual(normalized(configured));
+  });
+
+  it("are in the order of the README's layout, lowest first", () => {
+    const layer = layerOf(configured);
+    const listed = [...README.matchAll(/^src\/([a-z]+)\/ /gm)].map((m) => m[1]!);
+    expect([...listed].sort()).toEqual(srcFolders());
+    const outOfOrder = listed.filter((folder, i) => i > 0 && layer.get(folder)! < layer.get(listed[i - 1]!)!);
+    expect(outOfOrder, 'folders the README lists after a folder of a higher layer').toEqual([]);
   });
 
   it('hold in the code: a file imports only folders on layers below its own', () => {
