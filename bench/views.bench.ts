@@ -1,6 +1,6 @@
 /**
  * A result view whose table holds 100,000 rows (the views test domain's `Rows` algorithm, rows from a
- * generator), through the real server process on SQLite: the first page (drawn in the ingest pool's
+ * generator), through the real server process on SQLite: the first page (drawn in the view pool's
  * thread, cached), a next page, and a first page sorted by a column; beside the latency of a bare
  * node:http server answering a fixed body (the floor of any HTTP round trip here). Memory is the
  * server process's resident size (every thread's heap included), before and after.

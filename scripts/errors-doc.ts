@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, ERROR_REGISTRY } from '../src/errors.js';
 import { BEFORE_ROUTING } from '../src/http/route-errors.js';
-import { RUN_ERROR_CODES } from '../src/store/run-state/run-error.js';
+import { RUN_ERROR_CODES } from '../src/model/run-state/run-error.js';
 
 /** Where the generated page lives; a test checks that the committed one is current. */
 export const ERRORS_DOC_PATH = fileURLToPath(new URL('../docs/api/errors.md', import.meta.url));

@@ -63,4 +63,4 @@ export { ParameterError } from './params/errors.js';
 export { DatasetFormatError } from './domain/format-error.js';
 export { EtlInputError } from './datasets/etl/errors.js';
 export { KpiError } from './executor/run/kpis.js';
-export { RUN_ERROR_CODES, type RunErrorCode } from './store/run-state/run-error.js';
+export { RUN_ERROR_CODES, type RunErrorCode } from './model/run-state/run-error.js';

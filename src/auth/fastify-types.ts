@@ -1,5 +1,5 @@
 import type { TokenPrincipal } from './principal.js';
-import type { Scope } from './scopes.js';
+import type { Scope } from '../model/token-scopes.js';
 
 /** What routes may declare for authentication, and what a request carries once authenticated. */
 declare module 'fastify' {

@@ -1,4 +1,4 @@
-import type { Scope } from './scopes.js';
+import type { Scope } from '../model/token-scopes.js';
 import { generateToken, hashToken } from './token-secret.js';
 import type { ApiTokenRecord, TokensRepository } from '../store/tokens-repository.js';
 

@@ -1,4 +1,4 @@
-import type { Scope } from './scopes.js';
+import type { Scope } from '../model/token-scopes.js';
 
 /** Who a request acts for, once its token is verified. */
 export interface TokenPrincipal {

@@ -1,5 +1,5 @@
 import type { HTTPMethods } from 'fastify';
-import type { Scope } from './scopes.js';
+import type { Scope } from '../model/token-scopes.js';
 
 /**
  * What a session-bound token may do on a route: `own-session` (the default for routes with `{sid}`):

@@ -1,6 +1,4 @@
-import type { Scope } from '../store/token-scopes.js';
-
-export { isScope, SCOPES, type Scope } from '../store/token-scopes.js';
+import type { Scope } from '../model/token-scopes.js';
 
 /**
  * Token scopes. `read` < `run` < `admin` are ordered, each including the ones before it; `metrics`

@@ -1,5 +1,5 @@
 import { issueToken } from '../auth/issue-token.js';
-import { isScope, SCOPES } from '../auth/scopes.js';
+import { isScope, SCOPES } from '../model/token-scopes.js';
 import { TokensRepository, type ApiTokenRecord } from '../store/tokens-repository.js';
 import { SettingError } from '../config/setting-error.js';
 import type { Settings } from '../config/settings.js';

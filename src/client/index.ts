@@ -1,7 +1,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { watchEvents, type WatchEventsOptions } from './events.js';
 import type { ErrorCode } from '../errors.js';
-import type { RunErrorCode } from '../store/run-state/run-error.js';
+import type { RunErrorCode } from '../model/run-state/run-error.js';
 import type { components, operations, paths } from './schema.js';
 
 /**

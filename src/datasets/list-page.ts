@@ -1,6 +1,6 @@
 import type { DatasetKind } from '../domain/dataset-model.js';
 import { listDatasetPage, type TableSummary } from '../store/dataset-list-query.js';
-import { decodeCursor, encodeCursor } from '../store/list-cursor.js';
+import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
 import type { Store } from '../store/store.js';
 import type { Page } from '../scenarios/list-page.js';
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { EventLog } from '../store/event-log.js';
-import type { LoggedEvent } from '../store/event-types.js';
+import type { LoggedEvent } from '../model/event-types.js';
 import { CoalescedTask } from '../async/coalesced-task.js';
 import { RecentEvents, type FeedEntry, type SessionPage } from './recent-events.js';
 

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { RunEvents } from '../executor/events.js';
 import type { EventLog } from '../store/event-log.js';
-import type { EventFacts } from '../store/event-types.js';
+import type { EventFacts } from '../model/event-types.js';
 import { ProgressThrottle } from './progress-throttle.js';
 
 export interface EventRecorderOptions {

@@ -1,4 +1,4 @@
-import type { EventFacts } from '../store/event-types.js';
+import type { EventFacts } from '../model/event-types.js';
 
 interface Slot {
   lastAt: number;

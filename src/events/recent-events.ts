@@ -1,4 +1,4 @@
-import type { LoggedEvent } from '../store/event-types.js';
+import type { LoggedEvent } from '../model/event-types.js';
 
 /** An event as the feed hands it out: with its SSE frame, built once for every subscriber. */
 export interface FeedEntry {

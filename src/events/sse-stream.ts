@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FeedSink } from './event-feed.js';
-import type { LoggedEvent } from '../store/event-types.js';
+import type { LoggedEvent } from '../model/event-types.js';
 
 /**
  * A client this far behind (bytes written that its connection has not taken) is dropped: the

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { RunErrorCode } from '../store/run-state/run-error.js';
-import type { ReportView } from '../store/run-state/run-insight.js';
+import type { RunErrorCode } from '../model/run-state/run-error.js';
+import type { ReportView } from '../model/run-state/run-insight.js';
 
 /** Which scenario an event is about. */
 export interface RunRef {

@@ -1,4 +1,4 @@
-import type { ReportView } from '../store/run-state/run-insight.js';
+import type { ReportView } from '../model/run-state/run-insight.js';
 import type { StoredStatus } from '../store/database.js';
 import type { RunEvents, RunRef } from './events.js';
 

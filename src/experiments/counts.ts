@@ -1,4 +1,4 @@
-import { STATUSES } from '../store/run-state/state-machine.js';
+import { STATUSES } from '../model/run-state/state-machine.js';
 import type { StoredStatus } from '../store/database.js';
 
 /** How many scenarios of an experiment are in each status (every status present, 0 when none). */

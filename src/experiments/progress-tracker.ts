@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EventFacts } from '../store/event-types.js';
+import type { EventFacts } from '../model/event-types.js';
 import type { RunEvents } from '../executor/events.js';
 import type { ExperimentProgressRead, ExperimentsRepository } from '../store/experiments-repository.js';
 import { countsView } from './counts.js';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import { speedLayerOn } from '../config/speed-layers.js';
-import { createIngestPool } from '../datasets/ingest/ingest-pool.js';
+import { createDataTaskPool } from '../datasets/ingest/data-task-pool.js';
 import { DatasetService } from '../datasets/service.js';
 import { startServerEvents } from './live-events.js';
 import { loadDomain } from '../domain/load.js';
@@ -30,9 +30,9 @@ import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from './ext
 
 /**
  * Uploads in parallel (and one more thread for small ones), heap per task, idle time before a thread
- * exits (see `createIngestPool`).
+ * exits (see `createDataTaskPool`).
  */
-const INGEST_POOL = { work: 'upload', threads: 2, expressThreads: 1, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
+const UPLOAD_POOL = { work: 'upload', threads: 2, expressThreads: 1, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
 /** Domain views drawn in parallel, on threads of their own: a large upload never holds a view back, nor the reverse. */
 const VIEW_POOL = { work: 'view', threads: 2, expressThreads: 0, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
 
@@ -93,8 +93,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     timeLimitMs: settings.uploadTimeLimitMs,
     queueWaitMs: settings.uploadQueueWaitMs,
   };
-  const ingestPool = createIngestPool({ ...poolSettings, ...INGEST_POOL });
-  const viewPool = createIngestPool({ ...poolSettings, ...VIEW_POOL });
+  const uploadPool = createDataTaskPool({ ...poolSettings, ...UPLOAD_POOL });
+  const viewPool = createDataTaskPool({ ...poolSettings, ...VIEW_POOL });
   const datasets = new DatasetService(
     store,
     domain,
@@ -105,7 +105,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       },
       datasetDeleted: () => serverEvents.committed(),
     },
-    ingestPool,
+    uploadPool,
   );
   const views = new ViewService({ store, domain, runner: viewPool, log });
   const sessions = new SessionService(

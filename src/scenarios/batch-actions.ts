@@ -5,9 +5,9 @@ import { matchingScenarios, scenariosByIds, type ScenarioFilter } from '../store
 import { batchWrites, type BatchTarget, type DeletedRow } from '../store/scenario-batch-writes.js';
 import type { ScenarioRecord } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
-import { changeFor } from '../store/run-state/changes.js';
-import { CANCELLED_MESSAGE } from '../store/run-state/run-error.js';
-import { isActive } from '../store/run-state/state-machine.js';
+import { changeFor } from '../model/run-state/changes.js';
+import { CANCELLED_MESSAGE } from '../model/run-state/run-error.js';
+import { isActive } from '../model/run-state/state-machine.js';
 import type { StatusCache } from './status-cache.js';
 
 export const BATCH_ACTIONS = ['run', 'cancel', 'reset', 'delete'] as const;

@@ -2,7 +2,7 @@ import type { BetterWhen } from '../domain/define.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { describeParams } from '../params/describe.js';
 import type { ScenarioRecord } from '../store/scenarios-repository.js';
-import type { ScenarioStatus } from '../store/run-state/state-machine.js';
+import type { ScenarioStatus } from '../model/run-state/state-machine.js';
 
 export type Comparison = 'better' | 'worse' | 'equal';
 

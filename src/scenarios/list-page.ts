@@ -2,7 +2,7 @@ import type { DomainRegistry } from '../domain/registry.js';
 import { badInput } from '../errors.js';
 import type { Executor } from '../executor/executor.js';
 import type { StoredStatus } from '../store/database.js';
-import { decodeCursor, encodeCursor } from '../store/list-cursor.js';
+import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
 import { listScenarioPage, type ScenarioSort } from '../store/scenario-list-query.js';
 import type { Store } from '../store/store.js';
 import { scenarioView, type ScenarioView } from './view.js';

@@ -1,5 +1,5 @@
 import type { ScenarioLogsRecord } from '../store/scenarios-repository.js';
-import { LOG_LEVELS, MAX_LOG_LINES, type LogLevel } from '../store/run-state/run-insight.js';
+import { LOG_LEVELS, MAX_LOG_LINES, type LogLevel } from '../model/run-state/run-insight.js';
 
 /** One `ctx.log` line as served. */
 export interface LogLineView {

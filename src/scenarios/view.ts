@@ -2,9 +2,9 @@ import type { BetterWhen } from '../domain/define.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { describeParams, type ParameterDescriptor } from '../params/describe.js';
 import type { ScenarioRecord, ScenarioStatusRecord } from '../store/scenarios-repository.js';
-import { isRunErrorCode, type RunErrorCode } from '../store/run-state/run-error.js';
-import { parseReport, type ReportView } from '../store/run-state/run-insight.js';
-import type { ScenarioStatus } from '../store/run-state/state-machine.js';
+import { isRunErrorCode, type RunErrorCode } from '../model/run-state/run-error.js';
+import { parseReport, type ReportView } from '../model/run-state/run-insight.js';
+import type { ScenarioStatus } from '../model/run-state/state-machine.js';
 
 /** A KPI entry of the scenario payload (docs/api/contract.md, "Conventions"). */
 export interface KpiView {

@@ -4,7 +4,7 @@ import { ReadThroughCache } from '../cache/read-through-cache.js';
 import { conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
-import { isFinished } from '../store/run-state/state-machine.js';
+import { isFinished } from '../model/run-state/state-machine.js';
 import type { SessionRecord } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import { checkDisplayName, SESSION_ID } from './display-name.js';

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ScenarioStatus } from '../model/run-state/state-machine.js';
 
 /** Every table of the store, as Kysely sees it. JSON columns hold serialized text (portable across dialects). */
 export interface Database {
@@ -37,7 +38,8 @@ export interface DatasetsTable {
   tables_json: string;
 }
 
-export type StoredStatus = 'CREATED' | 'QUEUED' | 'PROCESSING' | 'COMPLETE' | 'FAILED';
+/** The `status` column holds the state machine's states (`src/model/run-state/state-machine.ts`). */
+export type StoredStatus = ScenarioStatus;
 
 export interface ScenariosTable {
   /** Creation order within the store; lists are ordered by it. */

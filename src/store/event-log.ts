@@ -3,7 +3,7 @@ import { chunks } from './chunks.js';
 import type { Database } from './database.js';
 import type { StoreDialect } from './dialect.js';
 import { eventJson, type EventRow } from './event-json.js';
-import { isEventType, type EventFacts, type LoggedEvent } from './event-types.js';
+import { isEventType, type EventFacts, type LoggedEvent } from '../model/event-types.js';
 
 /** Events numbered by one call of `number` at most (the outbox migration's `scenarist_number_events`). */
 export const NUMBERING_PAGE = 10_000;

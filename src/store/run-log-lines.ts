@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { MAX_LOG_LINES, type LogLine } from './run-state/run-insight.js';
+import { MAX_LOG_LINES, type LogLine } from '../model/run-state/run-insight.js';
 import type { Database } from './database.js';
 
 /**

@@ -1,8 +1,8 @@
 import { sql, type ExpressionBuilder, type Kysely, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
-import { changeFor } from './run-state/changes.js';
-import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from './run-state/run-error.js';
-import { newSeed, type ThrownError } from './run-state/run-insight.js';
-import type { ScenarioEvent } from './run-state/state-machine.js';
+import { changeFor, type StatusChange } from '../model/run-state/changes.js';
+import { CANCELLED_MESSAGE, INTERRUPTED_TWICE, type RunErrorCode } from '../model/run-state/run-error.js';
+import { newSeed, type ThrownError } from '../model/run-state/run-insight.js';
+import type { ScenarioEvent } from '../model/run-state/state-machine.js';
 import { kpiUpsert, kpiValues, storeKpiValues } from './scenario-kpis.js';
 import type { Database, StoredStatus } from './database.js';
 import { databaseTime } from './database-time.js';
@@ -10,7 +10,7 @@ import type { StoreDialect } from './dialect.js';
 import { prepared, preparedByShape } from './prepared-query.js';
 import { ENDED, NO_RUN, NOT_RUNNING } from './run-columns.js';
 import { appendLogLines, deleteLogLines, type LinesWrite } from './run-log-lines.js';
-import { recordColumns, type ScenarioRecord, type ScenarioRef, type StatusChange } from './scenarios-repository.js';
+import { recordColumns, type ScenarioRecord, type ScenarioRef } from './scenarios-repository.js';
 
 /**
  * Every write of run state, the one owner of those columns. Each transition takes its from-states

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type UpdateObject } from 'kysely';
-import { CANCELLED_MESSAGE } from './run-state/run-error.js';
-import type { StatusChange } from './scenarios-repository.js';
+import { CANCELLED_MESSAGE } from '../model/run-state/run-error.js';
+import type { StatusChange } from '../model/run-state/changes.js';
 import { recordColumns, type ScenarioRecord } from './scenarios-repository.js';
 import type { Database, StoredStatus } from './database.js';
 import { queueBase } from './experiments-repository.js';

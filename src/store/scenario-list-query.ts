@@ -1,7 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
 import type { StoreDialect } from './dialect.js';
-import type { ListCursor } from './list-cursor.js';
+import type { ListCursor } from '../model/list-cursor.js';
 import type { ScenarioRecord } from './scenarios-repository.js';
 import { chunks } from './chunks.js';
 

@@ -61,12 +61,6 @@ export interface ScenarioLogsRecord {
   readonly errorStack: string | null;
 }
 
-/** A state change decided by the scenario state machine: the allowed from-states and the target. */
-export interface StatusChange {
-  readonly from: readonly StoredStatus[];
-  readonly to: StoredStatus;
-}
-
 export interface ScenarioRef {
   readonly sessionId: string;
   readonly id: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
-import type { Scope } from './token-scopes.js';
+import type { Scope } from '../model/token-scopes.js';
 
 export interface ApiTokenRecord {
   readonly id: string;

@@ -9,7 +9,7 @@ import { DomainRegistry } from '../domain/registry.js';
 import type { RunOutcome } from '../executor/run/job.js';
 import { runScenario } from '../executor/run/run-scenario.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
-import { newSeed } from '../store/run-state/run-insight.js';
+import { newSeed } from '../model/run-state/run-insight.js';
 
 /** One line an algorithm logged through `ctx.log`. */
 export interface LoggedLine {

@@ -14,7 +14,7 @@ import type { RunRef, ViewTarget, ViewTask, ViewTaskResult } from './view-task.j
 export const MIN_COMPARED_VIEWS = 2;
 export const MAX_COMPARED_VIEWS = 6;
 
-/** Where view tasks run: the ingest pool's threads (or, for tools and tests, the calling thread). */
+/** Where view tasks run: the view pool's threads (`createDataTaskPool`) (or, for tools and tests, the calling thread). */
 export interface ViewRunner {
   run(task: ViewTask): Promise<ViewTaskResult>;
 }

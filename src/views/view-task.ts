@@ -20,7 +20,7 @@ export type ViewTarget =
   | { readonly scope: 'result'; readonly run: RunRef }
   | { readonly scope: 'comparison'; readonly runs: readonly RunRef[] };
 
-/** Drawing one view off the HTTP thread (a task of the ingest pool, which holds the domain and a store). */
+/** Drawing one view off the HTTP thread (a task of the view pool, `createDataTaskPool`, whose threads hold the domain and a store). */
 export interface ViewTask {
   readonly kind: 'view';
   readonly sessionId: string;

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { conflict, notFound } from '../errors.js';
-import { EVENT_TYPES, type EventType } from '../store/event-types.js';
+import { EVENT_TYPES, type EventType } from '../model/event-types.js';
 import type { Database } from '../store/database.js';
 import { WebhooksRepository, type DeliveryRow } from '../store/webhooks-repository.js';
 import type { AddressPolicy } from './address-policy.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedRoutes, type GuardedRoute } from '../../src/http/auth/install.js';
-import { SCOPES } from '../../src/auth/scopes.js';
+import { SCOPES } from '../../src/model/token-scopes.js';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { call, PREFIX, tokenFor, type SessionList } from './support.js';

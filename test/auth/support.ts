@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { issueToken } from '../../src/auth/issue-token.js';
-import type { Scope } from '../../src/auth/scopes.js';
+import type { Scope } from '../../src/model/token-scopes.js';
 import { TokensRepository } from '../../src/store/tokens-repository.js';
 import type { TestApp } from '../support/test-app.js';
 

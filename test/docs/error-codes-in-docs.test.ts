@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { BETTER_WHEN } from '../../src/domain/define.js';
 import { ERROR_CODES } from '../../src/errors.js';
 import { INHERITED } from '../../src/executor/run/external/child-environment.js';
-import { RUN_ERROR_CODES } from '../../src/store/run-state/run-error.js';
-import { STATUSES } from '../../src/store/run-state/state-machine.js';
+import { RUN_ERROR_CODES } from '../../src/model/run-state/run-error.js';
+import { STATUSES } from '../../src/model/run-state/state-machine.js';
 import { REPO_ROOT } from '../support/server-process.js';
 
 /** Folders that hold no documentation of ours. */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWarehouse } from '../../examples/warehouse/generate-samples.js';
-import { SMALL_UPLOAD_BYTES } from '../../src/datasets/ingest/ingest-pool.js';
+import { SMALL_UPLOAD_BYTES } from '../../src/datasets/ingest/data-task-pool.js';
 import { stagingDir } from '../../src/datasets/ingest/staging.js';
 import { whitespaceWorkbook } from '../datasets/etl/support/whitespace-bomb.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventFeed, type FeedSink } from '../../src/events/event-feed.js';
 import { EventLog } from '../../src/store/event-log.js';
-import type { LoggedEvent } from '../../src/store/event-types.js';
+import type { LoggedEvent } from '../../src/model/event-types.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
 

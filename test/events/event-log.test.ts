@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.js';
-import type { EventFacts, LoggedEvent } from '../../src/store/event-types.js';
+import type { EventFacts, LoggedEvent } from '../../src/model/event-types.js';
 import type { Database, StoredStatus } from '../../src/store/database.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/event-log.js';
 import { EventRecorder } from '../../src/events/event-recorder.js';
-import type { EventFacts } from '../../src/store/event-types.js';
+import type { EventFacts } from '../../src/model/event-types.js';
 import { DIALECTS } from '../support/dialects.js';
 import { useTestStore } from '../support/test-store.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EventFacts } from '../../src/store/event-types.js';
+import type { EventFacts } from '../../src/model/event-types.js';
 import { ProgressThrottle } from '../../src/events/progress-throttle.js';
 
 const progress = (value: number): EventFacts => ({ type: 'scenario.progress', session_id: 's', scenario_id: 'a', progress: value });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INTERRUPTED_TWICE } from '../../src/store/run-state/run-error.js';
+import { INTERRUPTED_TWICE } from '../../src/model/run-state/run-error.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { startHarness, type Harness } from './harness.js';
 

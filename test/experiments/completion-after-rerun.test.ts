@@ -3,7 +3,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { RunEvents } from '../../src/executor/events.js';
 import { ExperimentProgress } from '../../src/experiments/progress-tracker.js';
-import { changeFor } from '../../src/store/run-state/changes.js';
+import { changeFor } from '../../src/model/run-state/changes.js';
 import type { Store } from '../../src/store/store.js';
 import { DIALECTS } from '../support/dialects.js';
 import { useTestStore } from '../support/test-store.js';

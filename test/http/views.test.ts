@@ -14,7 +14,7 @@ interface TableSpec {
 
 const ITEMS = { key: 'items', tables: { items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: [['a', 1.5], ['b', 2]] } } };
 
-// `workers: 0`: no algorithm threads in this process's pool, and views are still drawn (on the ingest pool).
+// `workers: 0`: no algorithm threads in this process's pool, and views are still drawn (on the view pool).
 describe.each(DIALECTS)('view routes on %s', (dialect) => {
   let t: TestApp;
   let main: ScenarioClient;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromStates, STATUSES, targetOf, transition, type ScenarioEvent, type ScenarioStatus } from '../../src/store/run-state/state-machine.js';
+import { fromStates, STATUSES, targetOf, transition, type ScenarioEvent, type ScenarioStatus } from '../../src/model/run-state/state-machine.js';
 
 /** Every allowed row: the spec's table, plus restart recovery (docs/api/contract.md). */
 const ALLOWED: [ScenarioStatus, ScenarioEvent, ScenarioStatus][] = [

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { LogLine } from '../../src/store/run-state/run-insight.js';
+import type { LogLine } from '../../src/model/run-state/run-insight.js';
 import { DIALECTS } from '../support/dialects.js';
 import { queuedSession, useTestStore } from '../support/test-store.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import type { StoreDialect } from '../../src/store/dialect.js';
-import { changeFor } from '../../src/store/run-state/changes.js';
+import { changeFor } from '../../src/model/run-state/changes.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from './dialects.js';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../src/store/event-types.js';
+import { EVENT_TYPES } from '../../src/model/event-types.js';
 import { MAX_WEBHOOKS_PER_SESSION } from '../../src/webhooks/webhook-service.js';
 import { DIALECTS } from '../support/dialects.js';
 import { freePort } from '../support/server-process.js';

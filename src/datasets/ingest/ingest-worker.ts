@@ -7,8 +7,8 @@ import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
 import { asIngestWorkerConfig } from './worker-config.js';
 
 /**
- * The ingest pool's thread: parses, validates and stores one upload per task, so none of that runs on
- * the HTTP thread. Each thread loads the domain and opens a store connection once.
+ * A data task pool's thread: one task at a time, an upload parsed, validated and stored or a view drawn,
+ * so none of that runs on the HTTP thread. Each thread loads the domain and opens a store connection once.
  */
 let environment: Promise<IngestEnvironment> | undefined;
 

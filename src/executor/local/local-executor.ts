@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { speedLayerOn } from '../../config/speed-layers.js';
 import { coerceError } from '../../errors.js';
-import { isActive } from '../../store/run-state/state-machine.js';
+import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import { INTERRUPTED_TWICE } from '../../store/run-state/run-error.js';
+import { INTERRUPTED_TWICE } from '../../model/run-state/run-error.js';
 import { claim, claimHeadOfSession } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import { nextQueued, processingSessions } from '../../store/next-queued.js';

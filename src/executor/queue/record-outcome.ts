@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { timeLimitMessage } from '../../store/run-state/run-error.js';
+import { timeLimitMessage } from '../../model/run-state/run-error.js';
 import type { RunKey, RunsRepository } from '../../store/runs-repository.js';
 import type { RunEventMap, RunRef } from '../events.js';
 import type { InsightChannel } from '../run/insight-channel.js';

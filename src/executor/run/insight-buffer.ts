@@ -1,4 +1,4 @@
-import { MAX_LOG_LINES, type LogLine, type ReportView } from '../../store/run-state/run-insight.js';
+import { MAX_LOG_LINES, type LogLine, type ReportView } from '../../model/run-state/run-insight.js';
 import type { InsightBatch } from './insight-recorder.js';
 
 /** What a run has reported that the store does not hold yet (see `RunsRepository.writeRunInsight`). */

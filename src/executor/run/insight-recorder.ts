@@ -7,7 +7,7 @@ import {
   type LogLevel,
   type LogLine,
   type ReportView,
-} from '../../store/run-state/run-insight.js';
+} from '../../model/run-state/run-insight.js';
 
 /** What the worker thread sends the executor: the latest report (when it changed) and new log lines. */
 export interface InsightBatch {

@@ -1,7 +1,7 @@
 import type { RunLogger, RunReport } from '../../domain/run-context.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import type { Dataset } from '../../domain/dataset-model.js';
-import type { ThrownError } from '../../store/run-state/run-insight.js';
+import type { ThrownError } from '../../model/run-state/run-insight.js';
 import type { ExternalFailureCode } from './external/external-failure.js';
 import type { ExternalLimits } from './external/external-limits.js';
 

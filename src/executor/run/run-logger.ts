@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { RunLogger } from '../../domain/run-context.js';
-import type { LogLevel } from '../../store/run-state/run-insight.js';
+import type { LogLevel } from '../../model/run-state/run-insight.js';
 
 /** Where `ctx.log` lines are kept besides the server log (`InsightRecorder`). */
 export interface LogSink {

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { MAX_STACK_LINE, MAX_STACK_LINES, type ThrownError } from '../../store/run-state/run-insight.js';
+import { MAX_STACK_LINE, MAX_STACK_LINES, type ThrownError } from '../../model/run-state/run-insight.js';
 
 /**
  * The class and stack frames of what a domain's code threw, for `GET .../logs`. Only the frames inside

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { BETTER_WHEN } from '../../domain/define.js';
 import { badInput, notFound } from '../../errors.js';
 import { compareScenarios } from '../../scenarios/compare.js';
-import { STATUSES } from '../../store/run-state/state-machine.js';
+import { STATUSES } from '../../model/run-state/state-machine.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';

@@ -1,6 +1,6 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { ErrorCodeSchema, FilterText, Name } from '../schemas.js';
-import { STATUSES } from '../../store/run-state/state-machine.js';
+import { STATUSES } from '../../model/run-state/state-machine.js';
 
 /** TypeBox schemas of the experiment and batch routes (docs/api/experiments.md). */
 

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RESULT_FORMATS } from '../../experiments/results-export.js';
-import { decodeCursor, encodeCursor } from '../../store/list-cursor.js';
+import { decodeCursor, encodeCursor } from '../../model/list-cursor.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';

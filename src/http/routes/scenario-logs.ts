@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LOG_LEVELS } from '../../store/run-state/run-insight.js';
+import { LOG_LEVELS } from '../../model/run-state/run-insight.js';
 import type { RouteOptions } from '../services.js';
 import { ScenarioParams } from './scenarios.js';
 

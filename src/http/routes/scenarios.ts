@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
-import { RUN_ERROR_CODES } from '../../store/run-state/run-error.js';
-import { STATUSES } from '../../store/run-state/state-machine.js';
+import { RUN_ERROR_CODES } from '../../model/run-state/run-error.js';
+import { STATUSES } from '../../model/run-state/state-machine.js';
 import { FilterText, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';

@@ -3,7 +3,7 @@ import { PoolBusyError } from '../../datasets/ingest/pool-slots.js';
 
 /**
  * An abort signal for an upload's work that fires when its client closes the connection before the
- * answer was sent: the ingest pool then stops the work and frees its thread.
+ * answer was sent: the upload pool then stops the work and frees its thread.
  */
 export function clientGoneSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EVENT_TYPES } from '../../store/event-types.js';
+import { EVENT_TYPES } from '../../model/event-types.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 

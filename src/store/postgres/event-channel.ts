@@ -1,12 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { EVENTS_CHANNEL } from './events-channel.js';
-
-/** What a commit announces: the highest id it logged, and how many webhook deliveries it queued. */
-export interface AppendNotice {
-  readonly lastId: number;
-  readonly deliveries: number;
-}
+import { EVENTS_CHANNEL, type AppendNotice } from './event-notice.js';
 
 /**
  * PostgreSQL wake-ups for the event feed and the webhook dispatcher: every commit of new events, by

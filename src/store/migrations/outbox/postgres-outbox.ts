@@ -1,4 +1,4 @@
-import { EVENTS_CHANNEL } from '../../postgres/events-channel.js';
+import { EVENTS_CHANNEL } from '../../postgres/event-notice.js';
 import { lifeCycleEvents, type OutboxSql } from './life-cycle-events.js';
 
 const NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

@@ -1,5 +1,3 @@
-import type { StoredStatus } from '../database.js';
-
 /**
  * The scenario life cycle as a pure function: the spec's "States and transitions" table, plus the two
  * restart-recovery rows of docs/api/contract.md ("Life cycle"). Nothing here touches the store; callers persist
@@ -7,8 +5,8 @@ import type { StoredStatus } from '../database.js';
  * scenario give exactly one winner.
  */
 
-export const STATUSES = ['CREATED', 'QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const satisfies readonly StoredStatus[];
-export type ScenarioStatus = StoredStatus;
+export const STATUSES = ['CREATED', 'QUEUED', 'PROCESSING', 'COMPLETE', 'FAILED'] as const;
+export type ScenarioStatus = (typeof STATUSES)[number];
 
 export type ScenarioEvent =
   /** `POST .../run` */

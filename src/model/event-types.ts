@@ -1,5 +1,5 @@
 import type { ReportView } from './run-state/run-insight.js';
-import type { StoredStatus } from './database.js';
+import type { ScenarioStatus } from './run-state/state-machine.js';
 
 /** Every event type a client can receive, over SSE or as a webhook. */
 export const EVENT_TYPES = [
@@ -29,7 +29,7 @@ export interface EventFacts {
   readonly session_id: string;
   readonly scenario_id?: string;
   readonly tag?: string;
-  readonly status?: StoredStatus;
+  readonly status?: ScenarioStatus;
   readonly progress?: number;
   /** The run's latest `ctx.report` (progress, completed and failed events of a run that reported). */
   readonly report?: ReportView;
@@ -40,7 +40,7 @@ export interface EventFacts {
   readonly display_name?: string;
   /** Experiment events: which experiment, and how many of its scenarios are in each status. */
   readonly experiment_id?: string;
-  readonly counts?: Readonly<Record<StoredStatus, number>>;
+  readonly counts?: Readonly<Record<ScenarioStatus, number>>;
 }
 
 /** An event as delivered: the `data` of an SSE frame and the body of a webhook request. */

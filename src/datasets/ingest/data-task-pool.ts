@@ -8,7 +8,7 @@ import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
 import { PoolSlots, type PoolWork } from './pool-slots.js';
 import type { IngestWorkerConfig } from './worker-config.js';
 
-export interface IngestPoolOptions extends IngestWorkerConfig {
+export interface DataTaskPoolOptions extends IngestWorkerConfig {
   /** What the pool runs: uploads, or domain views (whose refusals then name the view). */
   readonly work: PoolWork;
   /** Tasks of any size processed at the same time. */
@@ -39,8 +39,10 @@ const TIME_LIMIT = Symbol('upload time limit');
 const CLIENT_GONE = Symbol('client gone');
 
 /**
- * A pool of its own for uploads, and another for domain views (apart from the algorithm workers), so an
- * upload never waits behind a scenario run or a view, and the reverse. Threads start with the first task
+ * A thread pool for the data work the HTTP thread hands off: uploads (ETL, from-json) and domain views,
+ * whose threads hold the domain and a store connection. The runtime makes one for uploads and another
+ * for views (both apart from the algorithm workers), so an upload never waits behind a scenario run or
+ * a view, and the reverse. Threads start with the first task
  * and exit when idle: between tasks the server holds none of their memory. From the sources (vitest) the
  * threads load tsx.
  *
@@ -50,7 +52,7 @@ const CLIENT_GONE = Symbol('client gone');
  * terminates its thread wherever it is (even in a loop that never yields), rolling back a transaction in
  * progress with the thread's store connection; the next upload gets a fresh thread.
  */
-export function createIngestPool(options: IngestPoolOptions): IngestRunner {
+export function createDataTaskPool(options: DataTaskPoolOptions): IngestRunner {
   const entry = threadEntry(import.meta.url, 'ingest-worker');
   const pool = new Piscina<IngestTask, TaskOutcome<TaskResult<IngestTask>>>({
     filename: entry.filename,
