@@ -296,11 +296,6 @@ export class RunsRepository {
       .executeTakeFirst();
   }
 
-  /**
-   * Moves a QUEUED scenario to PROCESSING under `runToken`, unless another request or process
-   * changed it first or its session already has a PROCESSING scenario (the per-session rule, held by
-   * the database itself). With `leaseMs` the run is leased until that long after the database's now.
-   */
   /** The session's QUEUED and PROCESSING scenarios (to stop before the session goes). */
   async activeIds(sessionId: string): Promise<string[]> {
     const rows = await this.db.selectFrom('scenarios').select('id').where('session_id', '=', sessionId).where('status', 'in', ['QUEUED', 'PROCESSING']).execute();
@@ -313,6 +308,11 @@ export class RunsRepository {
     return row && { status: row.status, sessionId: row.session_id };
   }
 
+  /**
+   * Moves a QUEUED scenario to PROCESSING under `runToken`, unless another request or process
+   * changed it first or its session already has a PROCESSING scenario (the per-session rule, held by
+   * the database itself). With `leaseMs` the run is leased until that long after the database's now.
+   */
   async claim(id: string, runToken: string, leaseMs?: number): Promise<ClaimedRow | undefined> {
     return this.claimWhere('id', { id, sessionId: '' }, runToken, leaseMs);
   }
