@@ -39,6 +39,18 @@ export default tseslint.config(
           message: 'Ask the DialectAdapter (src/store/dialect.ts) for what differs, instead of testing the dialect here.',
         },
       ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kysely',
+              importNames: ['PostgresAdapter', 'SqliteAdapter'],
+              message: "Kysely's adapter tells the dialect apart: ask dialectAdapterOf (src/store/dialect.ts) instead.",
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from './database.js';
 import type { StoreLock } from './sqlite/store-lock.js';
 
@@ -27,7 +27,8 @@ export interface OpenDatabaseOptions {
 /**
  * Everything that differs between SQLite and PostgreSQL outside the migrations (which take the
  * dialect's name), as Kysely's own `DialectAdapter` holds the differences of its SQL compilers. The
- * store picks one when it opens; repositories and queries ask it instead of testing the dialect.
+ * store picks one when it opens; repositories and queries ask it instead of testing the dialect
+ * (builders handed only a Kysely handle, such as prepared queries, find it with `dialectAdapterOf`).
  */
 export interface DialectAdapter {
   readonly name: StoreDialect;
@@ -54,8 +55,12 @@ export interface DialectAdapter {
   matchesIgnoringCase(column: string, pattern: string): RawBuilder<boolean>;
   /** Each table's name, columns and row count, as JSON text, from a column of stored tables JSON. */
   tableSummaries(tablesJsonColumn: string): RawBuilder<string | null>;
+  /** The database's clock as ISO-8601 text shifted by `offsetMs` (see `databaseTime`). */
+  databaseTime(offsetMs: number): RawBuilder<string>;
   /** The rows read stay as they are until the transaction ends (no concurrent change commits between). */
   sharingRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  /** The rows read are this transaction's to change or delete: other transactions wait for them. */
+  lockingRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** The rows read are this transaction's to change; rows another transaction holds are skipped, not waited for. */
   claimingRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Numbers the committed events that have no id yet and answers how many (see `EventLog.number`). */
@@ -85,7 +90,9 @@ const SQLITE: DialectAdapter = {
   tableSummaries: (column) =>
     sql<string | null>`(select json_group_array(json_object('name', t.key, 'columns', json(json_extract(t.value, '$.columns')), 'rows', json_array_length(t.value, '$.rows')))
         from json_each(${sql.ref(column)}) t)`,
+  databaseTime: (offsetMs) => sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', (cast(${offsetMs} as real) / 1000.0) || ' seconds')`,
   sharingRows: (query) => query,
+  lockingRows: (query) => query,
   claimingRows: (query) => query,
   numberCommittedEvents: async () => 0,
 };
@@ -109,7 +116,10 @@ const POSTGRES: DialectAdapter = {
   tableSummaries: (column) =>
     sql<string | null>`(select json_agg(json_build_object('name', t.key, 'columns', t.value -> 'columns', 'rows', json_array_length(t.value -> 'rows')))::text
         from json_each(${sql.ref(column)}::json) t)`,
+  databaseTime: (offsetMs) =>
+    sql<string>`to_char((now() + make_interval(secs => cast(${offsetMs} as double precision) / 1000)) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   sharingRows: (query) => query.forShare(),
+  lockingRows: (query) => query.forUpdate(),
   claimingRows: (query) => query.forUpdate().skipLocked(),
   // The outbox migration's function: ids are given after commit, in commit order.
   numberCommittedEvents: async (db) => {
@@ -122,4 +132,9 @@ const ADAPTERS: Readonly<Record<StoreDialect, DialectAdapter>> = { sqlite: SQLIT
 
 export function dialectAdapter(dialect: StoreDialect): DialectAdapter {
   return ADAPTERS[dialect];
+}
+
+/** The adapter of the store a Kysely handle (or transaction) belongs to, told by Kysely's own adapter. */
+export function dialectAdapterOf(db: Kysely<Database>): DialectAdapter {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? POSTGRES : SQLITE;
 }
