@@ -26,4 +26,31 @@ export default tseslint.config(
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
   },
+  // What differs between SQLite and PostgreSQL is asked of the store's dialect adapter; only it and
+  // the migrations (which write each dialect's DDL) test which dialect they are on.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/dialect.ts', 'src/store/migrations/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(sqlite|postgres)$/], SwitchCase > Literal[value=/^(sqlite|postgres)$/]",
+          message: 'Ask the DialectAdapter (src/store/dialect.ts) for what differs, instead of testing the dialect here.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'kysely',
+              importNames: ['PostgresAdapter', 'SqliteAdapter'],
+              message: "Kysely's adapter tells the dialect apart: ask dialectAdapterOf (src/store/dialect.ts) instead.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -157,10 +157,10 @@ async function benchQueries(dialect: StoreDialect, store: Store): Promise<void> 
   ];
   const budget = BUDGET_MS[dialect];
   for (const [name, query] of queries) {
-    const { median, p95 } = await timed(() => listScenarioPage(store.db, store.dialect, query));
+    const { median, p95 } = await timed(() => listScenarioPage(store.db, store.adapter, query));
     report(`${dialect} store query: ${name}`, `${median.toFixed(1)} ms (p95 ${p95.toFixed(1)})`, `< ${budget} ms`, median < budget);
   }
-  const datasets = await timed(() => listDatasetPage(store.db, store.dialect, { sessionId: benchData, kind: 'derived', q: '12', limit: 50 }));
+  const datasets = await timed(() => listDatasetPage(store.db, store.adapter, { sessionId: benchData, kind: 'derived', q: '12', limit: 50 }));
   report(`${dialect} store query: datasets kind + substring`, `${datasets.median.toFixed(1)} ms (p95 ${datasets.p95.toFixed(1)})`, `< ${budget} ms`, datasets.median < budget);
 }
 

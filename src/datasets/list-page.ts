@@ -25,7 +25,7 @@ const DATASET_ORDER = 'created_at';
 export async function datasetPage(store: Store, sessionId: string, params: DatasetListParams, defaultLimit: number): Promise<Page<DatasetSummary>> {
   const limit = params.limit ?? defaultLimit;
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, DATASET_ORDER);
-  const rows = await listDatasetPage(store.db, store.dialect, { sessionId, q: params.q, kind: params.kind, limit, afterSeq: after?.seq });
+  const rows = await listDatasetPage(store.db, store.adapter, { sessionId, q: params.q, kind: params.kind, limit, afterSeq: after?.seq });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

@@ -73,14 +73,13 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.
     cancelGraceMs: Math.max(DEFAULT_CANCEL_GRACE_MS, settings.externalKillGraceMs + KILL_MARGIN_MS),
   };
-  // SQLite: one process owns the queue. PostgreSQL: graphile-worker (loaded only then) spreads runs
-  // over every process.
-  const executor: Executor =
-    store.dialect === 'postgres'
-      ? new (await import('../executor/distributed/distributed-executor.js')).DistributedExecutor(executorOptions)
-      : new LocalExecutor(executorOptions);
   // Memory answers status polls and session lookups only where no other process writes the store.
   const singleWriter = isSingleWriter(store.dialect);
+  // A single writer (SQLite) owns the queue in its one process. Where many processes share the store
+  // (PostgreSQL), graphile-worker (loaded only then) spreads runs over all of them.
+  const executor: Executor = singleWriter
+    ? new LocalExecutor(executorOptions)
+    : new (await import('../executor/distributed/distributed-executor.js')).DistributedExecutor(executorOptions);
   const caches = singleWriter && speedLayerOn('caches');
   const statusCache = caches ? new StatusCache() : undefined;
   statusCache?.follow(events);

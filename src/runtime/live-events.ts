@@ -11,6 +11,7 @@ import { EventLog } from '../store/event-log.js';
 import { EventNumbering } from '../events/event-numbering.js';
 import { EventPruner } from '../events/event-pruner.js';
 import { EventRecorder } from '../events/event-recorder.js';
+import { isSingleWriter } from './single-writer.js';
 
 export interface LiveEventsDeps {
   readonly store: Store;
@@ -49,7 +50,7 @@ const COMMITTED_RUN_EVENTS = ['run:created', 'run:queued', 'run:started', 'run:c
 export async function startServerEvents({ store, events, log, databaseUrl, webhookPolicy }: LiveEventsDeps): Promise<ServerEvents> {
   const eventLog = new EventLog(store.db, store.dialect);
   const feed = new EventFeed(eventLog, { log });
-  const local = store.dialect === 'sqlite';
+  const local = isSingleWriter(store.dialect);
   const webhookPresence = local ? new WebhookPresence(new WebhooksRepository(store.db)) : undefined;
   const dispatcher = new DeliveryDispatcher({ db: store.db, dialect: store.dialect, log, policy: webhookPolicy, presence: webhookPresence });
   const numbering = local ? undefined : new EventNumbering(eventLog, log);

@@ -42,7 +42,7 @@ export class ScenarioBatchActions {
   async apply(sessionId: string, action: BatchAction, selection: BatchSelection): Promise<BatchResult> {
     const { store } = this.deps;
     const { asked, changedIds, notify } = await store.db.transaction().execute(async (trx) => {
-      const targets = 'ids' in selection ? await scenariosByIds(trx, sessionId, selection.ids) : await matchingScenarios(trx, store.dialect, sessionId, selection.filter);
+      const targets = 'ids' in selection ? await scenariosByIds(trx, sessionId, selection.ids) : await matchingScenarios(trx, store.adapter, sessionId, selection.filter);
       const asked = 'ids' in selection ? [...new Set(selection.ids)] : targets.map((t) => t.id);
       return { asked, ...(await this.write(trx, sessionId, action, targets)) };
     });

@@ -92,7 +92,7 @@ export async function scenarioPage(deps: ScenarioPageDeps, sessionId: string, pa
   const fields = parseFields(params.fields);
   const limit = params.limit ?? DEFAULT_PAGE_SIZE;
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, sortText);
-  const rows = await listScenarioPage(deps.store.db, deps.store.dialect, {
+  const rows = await listScenarioPage(deps.store.db, deps.store.adapter, {
     sessionId,
     filter: { status: params.status, algo: params.algo, dataset: params.dataset, q: params.q, experiment: params.experiment },
     sort,

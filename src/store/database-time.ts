@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import type { Database } from './database.js';
+import { dialectAdapterOf } from './dialect.js';
 
 /**
  * The database's clock as ISO-8601 text (`2026-01-02T03:04:05.678Z`, the format of JS
@@ -8,8 +9,5 @@ import type { Database } from './database.js';
  * `offsetMs` may be a prepared-query stand-in: it is always a bound parameter.
  */
 export function databaseTime(db: Kysely<Database>, offsetMs: number): RawBuilder<string> {
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    return sql<string>`to_char((now() + make_interval(secs => cast(${offsetMs} as double precision) / 1000)) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  }
-  return sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', (cast(${offsetMs} as real) / 1000.0) || ' seconds')`;
+  return dialectAdapterOf(db).databaseTime(offsetMs);
 }

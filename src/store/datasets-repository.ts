@@ -1,6 +1,7 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DatasetKind } from '../domain/dataset-model.js';
 import type { Database } from './database.js';
+import { dialectAdapterOf } from './dialect.js';
 import { prepared } from './prepared-query.js';
 
 export interface DatasetMeta {
@@ -130,7 +131,7 @@ export class DatasetsRepository {
   async deleteUnreferenced(sessionId: string, key: string): Promise<'deleted' | 'missing' | 'referenced'> {
     return this.db.transaction().execute(async (trx) => {
       const query = trx.selectFrom('datasets').select('key').where('session_id', '=', sessionId).where('key', '=', key);
-      const row = await (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).executeTakeFirst();
+      const row = await dialectAdapterOf(trx).lockingRows(query).executeTakeFirst();
       if (!row) return 'missing';
       if (await this.isReferenced(sessionId, key, trx)) return 'referenced';
       await trx.deleteFrom('datasets').where('session_id', '=', sessionId).where('key', '=', key).execute();

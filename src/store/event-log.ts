@@ -1,7 +1,7 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { chunks } from './chunks.js';
 import type { Database } from './database.js';
-import type { StoreDialect } from './dialect.js';
+import { dialectAdapter, type DialectAdapter, type StoreDialect } from './dialect.js';
 import { eventJson, type EventRow } from './event-json.js';
 import { isEventType, type EventFacts, type LoggedEvent } from '../model/event-types.js';
 
@@ -18,10 +18,14 @@ const toNumber = (value: number | string) => Number(value);
  * sees are a gap-free prefix: a reader resuming after id n never misses a lower id that commits later.
  */
 export class EventLog {
+  private readonly dialect: DialectAdapter;
+
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: StoreDialect,
-  ) {}
+    dialect: StoreDialect,
+  ) {
+    this.dialect = dialectAdapter(dialect);
+  }
 
   /**
    * Logs the events in order in one transaction (with a webhook delivery for every matching webhook
@@ -47,9 +51,7 @@ export class EventLog {
    * number of processes at once. On SQLite events are numbered as they are written: nothing to do.
    */
   async number(): Promise<number> {
-    if (this.dialect !== 'postgres') return 0;
-    const { rows } = await sql<{ numbered: string | number }>`select scenarist_number_events() as numbered`.execute(this.db);
-    return Number(rows[0]?.numbered ?? 0);
+    return this.dialect.numberCommittedEvents(this.db);
   }
 
   /** The id of the last committed event (0 when none was ever logged). */
@@ -112,11 +114,11 @@ function toLogged(row: EventRow): LoggedEvent {
  * PostgreSQL the scenarios' rows are share-locked, so a concurrent life-cycle change commits either
  * after this transaction (its event numbered after the progress) or before this read (seen here).
  */
-async function current(trx: Transaction<Database>, dialect: StoreDialect, facts: readonly EventFacts[]): Promise<EventFacts[]> {
+async function current(trx: Transaction<Database>, dialect: DialectAdapter, facts: readonly EventFacts[]): Promise<EventFacts[]> {
   const asked = [...new Set(facts.filter((f) => f.type === 'scenario.progress' && f.scenario_id !== undefined).map((f) => f.scenario_id!))];
   if (asked.length === 0) return [...facts];
   const query = trx.selectFrom('scenarios').select(['id', 'tag', 'status']).where('id', 'in', asked);
-  const rows = await (dialect === 'postgres' ? query.forShare() : query).execute();
+  const rows = await dialect.sharingRows(query).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const kept: EventFacts[] = [];
   for (const fact of facts) {

@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
+import { dialectAdapterOf } from './dialect.js';
 import { isUniqueViolation } from './errors.js';
 import { NO_RUN } from './run-columns.js';
 
@@ -109,7 +110,7 @@ export class ExperimentsRepository {
       await this.db.transaction().execute(async (trx) => {
         await this.insertExperiment(trx, experiment);
         let datasets = trx.selectFrom('datasets').select('key').where('session_id', '=', experiment.sessionId).where('key', 'in', experiment.datasetKeys);
-        if (trx.getExecutor().adapter instanceof PostgresAdapter) datasets = datasets.forShare();
+        datasets = dialectAdapterOf(trx).sharingRows(datasets);
         const found = new Set((await datasets.execute()).map((r) => r.key));
         const missing = experiment.datasetKeys.filter((key) => !found.has(key));
         if (missing.length > 0) throw new Refused({ refused: 'missing-datasets', keys: missing });

@@ -37,8 +37,8 @@ export class Readiness {
   ) {}
 
   static async of(store: Store, databaseUrl: string): Promise<Readiness> {
-    if (store.dialect !== 'sqlite') return new Readiness(store, undefined);
-    const path = databaseUrl.slice('sqlite:'.length);
+    const path = store.adapter.databaseFile(databaseUrl);
+    if (path === undefined) return new Readiness(store, undefined);
     const { dev, ino } = await stat(path);
     return new Readiness(store, { path, dev, ino });
   }

@@ -6,7 +6,7 @@ import type { ScenarioEvent } from '../model/run-state/state-machine.js';
 import { kpiUpsert, kpiValues, storeKpiValues } from './scenario-kpis.js';
 import type { Database, StoredStatus } from './database.js';
 import { databaseTime } from './database-time.js';
-import type { StoreDialect } from './dialect.js';
+import type { DialectAdapter } from './dialect.js';
 import { prepared, preparedByShape } from './prepared-query.js';
 import { ENDED, NO_RUN, NOT_RUNNING } from './run-columns.js';
 import { appendLogLines, deleteLogLines, type LinesWrite } from './run-log-lines.js';
@@ -247,10 +247,10 @@ const wrote = (result: { readonly numAffectedRows?: bigint; readonly numUpdatedR
   Number(result.numAffectedRows ?? result.numUpdatedRows ?? 0) > 0;
 
 export class RunsRepository {
-  /** `dialect` picks the cheaper form of a write where the two differ (PostgreSQL pays a round trip and a WAL flush per statement). */
+  /** `dialect` picks the cheaper form of a write where the two differ (`combinesWrites`). */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: StoreDialect,
+    private readonly dialect: DialectAdapter,
     /** Where claims are written: on PostgreSQL, connections whose commits do not wait for the WAL flush. */
     private readonly claims: Kysely<Database> = db,
   ) {}
@@ -296,11 +296,6 @@ export class RunsRepository {
       .executeTakeFirst();
   }
 
-  /**
-   * Moves a QUEUED scenario to PROCESSING under `runToken`, unless another request or process
-   * changed it first or its session already has a PROCESSING scenario (the per-session rule, held by
-   * the database itself). With `leaseMs` the run is leased until that long after the database's now.
-   */
   /** The session's QUEUED and PROCESSING scenarios (to stop before the session goes). */
   async activeIds(sessionId: string): Promise<string[]> {
     const rows = await this.db.selectFrom('scenarios').select('id').where('session_id', '=', sessionId).where('status', 'in', ['QUEUED', 'PROCESSING']).execute();
@@ -313,6 +308,11 @@ export class RunsRepository {
     return row && { status: row.status, sessionId: row.session_id };
   }
 
+  /**
+   * Moves a QUEUED scenario to PROCESSING under `runToken`, unless another request or process
+   * changed it first or its session already has a PROCESSING scenario (the per-session rule, held by
+   * the database itself). With `leaseMs` the run is leased until that long after the database's now.
+   */
   async claim(id: string, runToken: string, leaseMs?: number): Promise<ClaimedRow | undefined> {
     return this.claimWhere('id', { id, sessionId: '' }, runToken, leaseMs);
   }
@@ -383,7 +383,7 @@ export class RunsRepository {
     // (cancelled), rows of a scenario that is not COMPLETE are ignored by the list queries.
     const values = { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now };
     const count = Object.keys(outcome.kpis).length;
-    if (this.dialect === 'postgres' && count > 0) {
+    if (this.dialect.combinesWrites && count > 0) {
       return wrote(await completeWithKpisQuery(this.db, count, { ...kpiValues(key.id, outcome.kpis), ...values }));
     }
     await storeKpiValues(this.db, key.id, outcome.kpis);

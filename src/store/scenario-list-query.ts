@@ -1,6 +1,6 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
-import type { StoreDialect } from './dialect.js';
+import type { DialectAdapter } from './dialect.js';
 import type { ListCursor } from '../model/list-cursor.js';
 import type { ScenarioRecord } from './scenarios-repository.js';
 import { chunks } from './chunks.js';
@@ -67,7 +67,7 @@ function columns(withResult: boolean) {
  * continues from the last row's sort key, so rows inserted meanwhile are neither skipped nor repeated
  * among those that already existed). Answers up to `limit + 1` rows, the extra one telling there is more.
  */
-export async function listScenarioPage(db: Kysely<Database>, dialect: StoreDialect, query: ScenarioPageQuery): Promise<ListedScenario[]> {
+export async function listScenarioPage(db: Kysely<Database>, dialect: DialectAdapter, query: ScenarioPageQuery): Promise<ListedScenario[]> {
   const want = query.limit + 1;
   if (query.sort.by !== 'kpi') return plainPage(db, dialect, query, query.sort, want);
   const sort = query.sort;
@@ -81,7 +81,7 @@ export async function listScenarioPage(db: Kysely<Database>, dialect: StoreDiale
   return rows;
 }
 
-function filtered<Q extends ScenarioQuery>(q: Q, dialect: StoreDialect, query: ScenarioPageQuery): Q {
+function filtered<Q extends ScenarioQuery>(q: Q, dialect: DialectAdapter, query: ScenarioPageQuery): Q {
   const { filter } = query;
   let out = q.where('s.session_id', '=', query.sessionId) as Q;
   if (filter.status !== undefined) out = out.where('s.status', '=', filter.status) as Q;
@@ -90,14 +90,14 @@ function filtered<Q extends ScenarioQuery>(q: Q, dialect: StoreDialect, query: S
   if (filter.experiment !== undefined) out = out.where('s.experiment_id', '=', filter.experiment) as Q;
   if (filter.q !== undefined && filter.q !== '') {
     const pattern = likePattern(filter.q);
-    out = out.where(dialect === 'postgres' ? sql<boolean>`s.tag ilike ${pattern} escape '\\'` : sql<boolean>`s.tag like ${pattern} escape '\\'`) as Q;
+    out = out.where(dialect.matchesIgnoringCase('s.tag', pattern)) as Q;
   }
   return out;
 }
 
 async function plainPage(
   db: Kysely<Database>,
-  dialect: StoreDialect,
+  dialect: DialectAdapter,
   query: ScenarioPageQuery,
   sort: { by: 'created_at' | 'tag'; descending: boolean },
   want: number,
@@ -120,7 +120,7 @@ async function plainPage(
 
 async function valuedPage(
   db: Kysely<Database>,
-  dialect: StoreDialect,
+  dialect: DialectAdapter,
   query: ScenarioPageQuery,
   sort: { kpi: string; descending: boolean },
   want: number,
@@ -151,7 +151,7 @@ async function valuedPage(
 
 async function unvaluedPage(
   db: Kysely<Database>,
-  dialect: StoreDialect,
+  dialect: DialectAdapter,
   query: ScenarioPageQuery,
   kpi: string,
   want: number,
@@ -170,7 +170,7 @@ async function unvaluedPage(
 }
 
 /** Every scenario of the session the filter matches, as id and creation sequence, in creation order (batch actions). */
-export async function matchingScenarios(db: Kysely<Database>, dialect: StoreDialect, sessionId: string, filter: ScenarioFilter): Promise<{ id: string; seq: number }[]> {
+export async function matchingScenarios(db: Kysely<Database>, dialect: DialectAdapter, sessionId: string, filter: ScenarioFilter): Promise<{ id: string; seq: number }[]> {
   const query = { sessionId, filter, sort: { by: 'created_at', descending: false }, limit: 0, withResult: false } as const;
   const q = filtered(db.selectFrom('scenarios as s').select(['s.id as id', 's.seq as seq']) as unknown as ScenarioQuery, dialect, query);
   return (await q.orderBy('s.seq').execute()) as unknown as { id: string; seq: number }[];

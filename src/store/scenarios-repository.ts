@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, StoredStatus } from './database.js';
+import { dialectAdapterOf } from './dialect.js';
 import { ENDED, NO_RUN } from './run-columns.js';
 import { prepared } from './prepared-query.js';
 import { copyLogLines, readLogLines } from './run-log-lines.js';
@@ -140,7 +141,7 @@ const insertQuery = prepared((db, scenario: NewScenario) => {
   return db
     .insertInto('scenarios')
     .columns(['id', 'session_id', 'tag', 'dataset_key', 'algo_name', 'algo_params', 'data_params', 'status', 'created_at'])
-    .expression(db.getExecutor().adapter instanceof PostgresAdapter ? source.forShare() : source);
+    .expression(dialectAdapterOf(db).sharingRows(source));
 });
 
 /** A scenario outside any experiment. */

@@ -1,5 +1,6 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { dialectAdapterOf } from './dialect.js';
 
 export interface SessionRecord {
   readonly id: string;
@@ -49,7 +50,7 @@ export class SessionsRepository {
    */
   async lockForCopy(id: string, trx: Kysely<Database>): Promise<boolean> {
     const query = trx.selectFrom('sessions').select('id').where('id', '=', id);
-    const row = await (trx.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query).executeTakeFirst();
+    const row = await dialectAdapterOf(trx).sharingRows(query).executeTakeFirst();
     return row !== undefined;
   }
 

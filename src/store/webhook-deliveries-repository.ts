@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { databaseTime } from './database-time.js';
-import type { StoreDialect } from './dialect.js';
+import { dialectAdapter, type DialectAdapter, type StoreDialect } from './dialect.js';
 import { eventJson } from './event-json.js';
 
 /** A delivery taken to be sent: where, signed with what, and the event's JSON. */
@@ -33,10 +33,14 @@ export interface AttemptRecord {
  * lets every API node claim at once without taking the same delivery.
  */
 export class WebhookDeliveriesRepository {
+  private readonly dialect: DialectAdapter;
+
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: StoreDialect,
-  ) {}
+    dialect: StoreDialect,
+  ) {
+    this.dialect = dialectAdapter(dialect);
+  }
 
   /** Whether anything is due: a read, so a wake-up with nothing to do costs no write transaction. */
   async anyDue(): Promise<boolean> {
@@ -65,7 +69,7 @@ export class WebhookDeliveriesRepository {
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
         .orderBy('next_attempt_at')
         .limit(limit);
-      if (this.dialect === 'postgres') due = due.forUpdate().skipLocked();
+      due = this.dialect.claimingRows(due);
       const ids = (await due.execute()).map((r) => r.id).filter((id) => !inFlight.has(id));
       if (ids.length === 0) return [];
       await trx.updateTable('webhook_deliveries').set({ locked_until: databaseTime(trx, lockMs) }).where('id', 'in', ids).execute();
