@@ -1,7 +1,7 @@
 /**
  * Layers you can see (docs/architecture.md, "Layers"): no two top-level folders of `src/` import each
  * other, directly or through others. The files at the root of `src/` stand apart: `errors.ts` is the
- * shared error registry every layer may use, `index.ts` (the package's public API) and `cli.ts` (the
+ * shared error registry every layer may use (with `error-factories.ts`, its wording), `index.ts` (the package's public API) and `cli.ts` (the
  * command line) are entry points nothing imports.
  */
 export default {
@@ -41,6 +41,13 @@ export default {
       severity: 'error',
       from: { path: '^src/errors\\.ts$' },
       to: { path: '^src/' },
+    },
+    {
+      name: 'error-factories-sit-on-the-registry',
+      comment: 'src/error-factories.ts words the errors of every layer: it imports the registry and nothing else of src/.',
+      severity: 'error',
+      from: { path: '^src/error-factories\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/errors\\.ts$' },
     },
   ],
   options: {

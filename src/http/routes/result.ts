@@ -1,10 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badInput, conflict } from '../../errors.js';
 import { CONTENT_TYPES } from '../../exports/dataset-export.js';
 import { exportResultTable, type ResultRows } from '../../exports/result-export.js';
 import { SessionParams } from '../schemas.js';
 import { withRetryAfter } from './upload-bounds.js';
 import type { RouteOptions } from '../services.js';
+import { errors } from '../../error-factories.js';
 
 const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.String({ description: 'scenario id' }) })]);
 
@@ -20,7 +20,7 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     const table = await views.resultTable(sessionId, id);
     if (table) return table;
     const algorithm = domain.algorithm(algoName);
-    if (!algorithm?.resultTable) throw badInput(`algorithm '${algoName}' declares no table view of its result; ask for format=json`, 'RESULT_NOT_TABULAR');
+    if (!algorithm?.resultTable) throw errors.resultNotTabular(algoName);
     // Deprecated, kept for domains written before views.
     const legacy = algorithm.resultTable(JSON.parse(resultJson));
     return { columns: legacy.columns.map((name) => ({ name, type: 'string' as const })), rows: legacy.rows };
@@ -56,7 +56,8 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const session = await sessions.resolve(request.params.sid);
       const record = await scenarios.record({ sessionId: session.id, id: request.params.id });
       if (record.status !== 'COMPLETE' || record.resultJson === null) {
-        throw conflict(`scenario '${record.id}' is ${record.status}; it has a result once COMPLETE`, 'RESULT_NOT_READY');
+        throw errors.resultNotReady(record.id, record.status);
+
       }
       const format = request.query.format;
       if (format === 'csv' || format === 'xlsx') {
