@@ -7,13 +7,14 @@ const cancelRefusal = transition('COMPLETE', 'cancel');
 
 /**
  * One message per code for docs/api/errors.md, each made by calling a factory with sample values, so
- * the page shows the wording the server sends. Codes the framework or the HTTP parser answer before
- * our code runs have no factory: their `detail` is theirs (`undefined` here).
+ * the page shows the wording the server sends. A code worded elsewhere has none (`undefined`): the ETL
+ * codes, whose file problems the ETL readers word (EtlInputError, part of the public API), and
+ * FORBIDDEN, which only a framework 403 without a code of its own would answer.
  */
 export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, string | undefined>> = {
   BAD_INPUT: errors.clientClosedUpload().message,
-  HTTP_MALFORMED: undefined,
-  URL_MALFORMED: undefined,
+  HTTP_MALFORMED: errors.httpMalformed('both Content-Length and Transfer-Encoding are set').message,
+  URL_MALFORMED: errors.urlMalformed().message,
   BODY_EMPTY: errors.datasetBodyEmpty().message,
   BODY_MALFORMED: errors.bodyNotJson('Unexpected end of JSON input').message,
   BODY_TOO_DEEP: errors.bodyTooDeep(100, 100).message,
@@ -41,7 +42,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, string | undefined>> = {
   ORIGIN_NOT_ALLOWED: errors.originNotAllowed('https://evil.example').message,
   SESSION_CREATE_DISABLED: errors.sessionCreateDisabled().message,
   NOT_FOUND: errors.scenarioViewNotFound('42', 'gantt').message,
-  ROUTE_NOT_FOUND: errors.dashboardFileNotFound('assets/app.js').message,
+  ROUTE_NOT_FOUND: errors.routeNotFound('GET', '/api/v1/sesions').message,
   SESSION_NOT_FOUND: errors.sessionNotFound('spring-plan').message,
   SCENARIO_NOT_FOUND: errors.scenarioNotFound('42').message,
   DATASET_NOT_FOUND: errors.datasetNotFound('orders-2024').message,
@@ -50,7 +51,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, string | undefined>> = {
   WEBHOOK_NOT_FOUND: errors.webhookNotFound('7').message,
   EXPERIMENT_NOT_FOUND: errors.experimentNotFound('3').message,
   DASHBOARD_NOT_BUILT: errors.dashboardNotBuilt().message,
-  REQUEST_TIMEOUT: undefined,
+  REQUEST_TIMEOUT: errors.requestTimeout().message,
   CONFLICT: errors.datasetChangedWhileDrawn('orders-2024').message,
   SCENARIO_STATE_CONFLICT: cancelRefusal.allowed ? undefined : errors.scenarioStateConflict(cancelRefusal.reason).message,
   SCENARIO_BUSY: errors.scenarioBusy().message,
@@ -62,16 +63,16 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, string | undefined>> = {
   EXPERIMENT_NAME_TAKEN: errors.experimentNameTaken('horizon-sweep').message,
   WEBHOOK_LIMIT_REACHED: errors.webhookLimitReached(20).message,
   TOO_LARGE: errors.uploadTooLarge(104857600).message,
-  BODY_TOO_LARGE: undefined,
+  BODY_TOO_LARGE: errors.bodyTooLarge().message,
   UPLOAD_TIME_LIMIT: errors.uploadTimeLimit(60000).message,
   EXPERIMENT_TOO_LARGE: errors.experimentTooLarge(12000, 1000).message,
   UNSUPPORTED_MEDIA_TYPE: errors.mediaTypeUnsupported(['application/json'], 'text/plain').message,
   INVALID_REQUEST: errors.webhookUrlScheme('ftp').message,
   WEBHOOK_TARGET_REFUSED: errors.webhookTargetRefused('the host 10.0.0.5 is a private address').message,
   VIEW_ERROR: errors.viewFailed('gantt', 'Cannot read properties of undefined').message,
-  HEADERS_TOO_LARGE: undefined,
-  INTERNAL_ERROR: undefined,
-  UPLOAD_BUSY: undefined,
-  VIEW_BUSY: undefined,
-  STORE_UNAVAILABLE: undefined,
+  HEADERS_TOO_LARGE: errors.headersTooLarge().message,
+  INTERNAL_ERROR: errors.internalError().message,
+  UPLOAD_BUSY: errors.poolBusy('upload', 2, 5).message,
+  VIEW_BUSY: errors.poolBusy('view', 2, 5).message,
+  STORE_UNAVAILABLE: errors.storeUnavailable(5).message,
 };

@@ -12,6 +12,9 @@ const quote = (value: string) => JSON.stringify(value.length > 80 ? `${value.sli
 /** Names listed in a sentence: `'a', 'b'`. */
 const quotedList = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ');
 
+/** Field errors in a sentence: `path: message; path: message`. */
+const listed = (fields: readonly FieldError[]) => fields.map((e) => `${e.path}: ${e.message}`).join('; ');
+
 const make = (code: ErrorCode, detail: string, fields: readonly FieldError[] = []) => new ScenaristError(code, detail, fields);
 /** A 422 about one field: the detail names the field and the field's entry says what is wrong with it. */
 const field = (code: ErrorCode, path: string, problem: string, detail = `${path} ${problem}`) => make(code, detail, [{ path, message: problem }]);
@@ -22,7 +25,15 @@ export const errors = {
   // BAD_INPUT
   clientClosedUpload: () => make('BAD_INPUT', 'the client closed the connection; the upload was stopped and nothing was stored'),
 
+  pathSegmentTooLong: (maxChars: number, maxNameChars: number) =>
+    make('BAD_INPUT', `a path segment is longer than ${maxChars} characters; names are at most ${maxNameChars} characters`),
+
+  // HTTP_MALFORMED, URL_MALFORMED (`reason`: Node's HTTP parser's words, which never echo the request's bytes)
+  httpMalformed: (reason: string) => make('HTTP_MALFORMED', `malformed HTTP request: ${reason}`),
+  urlMalformed: () => make('URL_MALFORMED', 'the request URL is not valid (bad percent-encoding?)'),
+
   // BODY_EMPTY, BODY_MALFORMED, BODY_TOO_DEEP, BODY_KEY_REFUSED
+  bodyEmpty: () => make('BODY_EMPTY', 'the request body is empty; send a JSON document'),
   datasetBodyEmpty: () => make('BODY_EMPTY', 'the request body is empty; send the JSON form of a dataset'),
   bodyNotJson: (parserMessage: string) => make('BODY_MALFORMED', `the request body is not valid JSON: ${parserMessage}`),
   bodyTooDeep: (maxDepth: number, offset: number) =>
@@ -34,6 +45,8 @@ export const errors = {
   parameterWithNul: (name: string) => make('NUL_CHARACTER', `parameter ${quote(name)} contains a NUL character`),
 
   // QUERY_INVALID
+  /** The query fails the route's schema: one entry per parameter. */
+  queryInvalid: (fields: readonly FieldError[]) => make('QUERY_INVALID', `invalid query: ${listed(fields)}`, fields),
   idsWithEmptyEntry: () => make('QUERY_INVALID', 'ids must be a comma-separated list of scenario ids, without empty entries'),
   idListedTwice: (id: string) => make('QUERY_INVALID', `scenario '${id}' is listed twice in ids`),
   tooManyCompared: (max: number, count: number) => make('QUERY_INVALID', `at most ${max} scenarios can be compared, got ${count}`),
@@ -102,7 +115,7 @@ export const errors = {
   },
 
   // EXPERIMENT_AXES_INVALID, EXPERIMENT_REPEATS_SEEDED
-  experimentAxesInvalid: (fields: readonly FieldError[]) => make('EXPERIMENT_AXES_INVALID', `invalid axes: ${fields.map((e) => `${e.path}: ${e.message}`).join('; ')}`, fields),
+  experimentAxesInvalid: (fields: readonly FieldError[]) => make('EXPERIMENT_AXES_INVALID', `invalid axes: ${listed(fields)}`, fields),
   /** `where` is the field that gives the seed a value: `seedPath` itself, or the axis over it. */
   repeatsSeeded: (where: string, seedPath: string, repeats: number) =>
     field(
@@ -139,6 +152,7 @@ export const errors = {
   schemaGroupNotFound: (group: string, groups: readonly string[]) => make('NOT_FOUND', `schema group '${group}' not found; the groups are ${quotedList(groups)}`),
 
   // ROUTE_NOT_FOUND (of the dashboard's files), DASHBOARD_NOT_BUILT
+  routeNotFound: (method: string, path: string) => make('ROUTE_NOT_FOUND', `no route ${method} ${path}`),
   dashboardFileNotFound: (path: string) => make('ROUTE_NOT_FOUND', `no file ${path} in the dashboard`),
   dashboardNotBuilt: () => make('DASHBOARD_NOT_BUILT', 'the dashboard is not built; run `npm run build` (npm ci does it)'),
 
@@ -161,6 +175,9 @@ export const errors = {
   webhookNotFound: (id: string) => make('WEBHOOK_NOT_FOUND', `webhook '${id}' not found`),
   experimentNotFound: (id: string) => make('EXPERIMENT_NOT_FOUND', `experiment '${id}' not found`),
 
+  // REQUEST_TIMEOUT
+  requestTimeout: () => make('REQUEST_TIMEOUT', 'the request was not received in time (request_timeout / headers_timeout)'),
+
   // CONFLICT
   datasetChangedWhileDrawn: (key: string) => make('CONFLICT', `dataset '${key}' changed while its view was being drawn; ask again`),
 
@@ -182,11 +199,13 @@ export const errors = {
     make('EXPERIMENT_NAME_TAKEN', `a scenario tag '${name}/<n>' is already taken in the session; choose another experiment name`),
   webhookLimitReached: (max: number) => make('WEBHOOK_LIMIT_REACHED', `the session already has ${max} webhooks; delete one first`),
 
-  // TOO_LARGE, UPLOAD_TIME_LIMIT, EXPERIMENT_TOO_LARGE
+  // TOO_LARGE, BODY_TOO_LARGE, UPLOAD_TIME_LIMIT, EXPERIMENT_TOO_LARGE
   uploadFileTooLarge: (file: string, maxBytes: number) => make('TOO_LARGE', `file '${file}' is larger than the upload limit of ${maxBytes} bytes`),
   uploadTooLarge: (maxBytes: number) => make('TOO_LARGE', `the upload is larger than the limit of ${maxBytes} bytes`),
   jsonFormTooLarge: () => make('TOO_LARGE', 'the request body is larger than the configured limit'),
   uploadOutOfMemory: (maxHeapMb: number) => make('TOO_LARGE', `the upload needs more than the ${maxHeapMb} MB of memory an upload may use; send it in smaller files`),
+  bodyTooLarge: () => make('BODY_TOO_LARGE', 'the request body is larger than the configured limit'),
+  chunkExtensionsTooLarge: () => make('BODY_TOO_LARGE', 'the chunk extensions of the request body are too large'),
   uploadTimeLimit: (limitMs: number) =>
     make('UPLOAD_TIME_LIMIT', `the upload needed more than the ${limitMs / 1000} s an upload may take (upload_time_limit) and was stopped; nothing was stored. Send it in smaller files`),
   experimentTooLarge: (size: number, maxSize: number) =>
@@ -194,6 +213,7 @@ export const errors = {
 
   // UNSUPPORTED_MEDIA_TYPE
   /** `contentType` is the request's Content-Type header, undefined when it has none. */
+  mediaTypeNotJson: () => make('UNSUPPORTED_MEDIA_TYPE', 'unsupported content type; this route takes application/json'),
   mediaTypeUnsupported: (accepted: readonly string[], contentType: string | undefined) =>
     make('UNSUPPORTED_MEDIA_TYPE', `this route takes ${accepted.join(' or ')}; the request has ${contentType === undefined ? 'no Content-Type' : `Content-Type ${quote(contentType)}`}`),
 
@@ -214,6 +234,8 @@ export const errors = {
   webhookUrlCredentials: () =>
     field('INVALID_REQUEST', 'url', 'must not contain user or password', 'url: must not contain credentials; the signature authenticates deliveries'),
 
+  /** The body fails the route's schema: one entry per field. */
+  requestInvalid: (fields: readonly FieldError[]) => make('INVALID_REQUEST', `invalid request: ${listed(fields)}`, fields),
   // WEBHOOK_TARGET_REFUSED
   /** `refusal` is the address policy's account of why the host is refused (it words delivery refusals too). */
   webhookTargetRefused: (refusal: string) => field('WEBHOOK_TARGET_REFUSED', 'url', refusal, `url: ${refusal}`),
@@ -226,4 +248,18 @@ export const errors = {
   viewAbandoned: (view: string) => make('VIEW_ERROR', `view '${view}' was stopped: the client went away`),
   viewDataUnreadable: (view: string, reason: string) => make('VIEW_ERROR', `view '${view}' could not read its data: the data source's prepare failed: ${reason}`),
   viewOutOfMemory: (view: string, maxHeapMb: number) => make('VIEW_ERROR', `view '${view}' needed more than the ${maxHeapMb} MB of memory a view may use`),
+
+  // HEADERS_TOO_LARGE
+  headersTooLarge: () => make('HEADERS_TOO_LARGE', 'the request line and headers are larger than the server accepts'),
+
+  // INTERNAL_ERROR: the cause stays in the server log
+  internalError: () => make('INTERNAL_ERROR', 'internal server error'),
+  /** Only where undeclared codes are refused (the test apps): names the route and the code to declare. */
+  undeclaredCode: (route: string, code: ErrorCode) =>
+    make('INTERNAL_ERROR', `${route} answered ${code}, which it does not declare: add it to the route's config.errors`),
+
+  // UPLOAD_BUSY, VIEW_BUSY, STORE_UNAVAILABLE
+  poolBusy: (work: 'upload' | 'view', threads: number, retryAfterSeconds: number) =>
+    make(work === 'upload' ? 'UPLOAD_BUSY' : 'VIEW_BUSY', `every ${work} thread is busy (${threads}); retry in ${retryAfterSeconds} s`),
+  storeUnavailable: (retryAfterSeconds: number) => make('STORE_UNAVAILABLE', `the database does not answer; retry in ${retryAfterSeconds} s`),
 } as const;

@@ -17,10 +17,18 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
- * An error built with a sentence of its own: a ScenaristError (or one of the shorthands the registry
- * once had) whose message argument is a string or template literal, before or after its code.
+ * An error worded where it is built: a message argument that is a string or template literal, given
+ * to one of the shorthands the registry once had (message first), to a ScenaristError or an error body
+ * (after the code), or to the `super` of a subclass after its code; or an error body's literal `detail`.
  */
-const WORDED_HERE = /\b(?:new ScenaristError|badInput|notFound|conflict|forbidden|unauthorized|invalidRequest)\(\s*(?:['"`]|[A-Za-z_.]+\s*,\s*['"`])/;
+const WORDED_HERE = new RegExp(
+  [
+    /\b(?:badInput|notFound|conflict|forbidden|unauthorized|invalidRequest)\(\s*['"`]/.source,
+    /\b(?:new ScenaristError|errorBody)\([^,()]*,\s*['"`]/.source,
+    /\bsuper\([^,]*'[A-Z][A-Z_]+'[^,]*,\s*['"`]/.source,
+    /\bdetail:\s*['"`]/.source,
+  ].join('|'),
+);
 
 describe('error wording', () => {
   it('lives in src/error-factories.ts: no other file of src/ builds an error with a literal sentence', () => {
@@ -41,11 +49,17 @@ describe('error wording', () => {
       "throw new ScenaristError('TOO_LARGE', `file '${name}' is too large`);",
       "throw badInput('cursor is not valid', 'CURSOR_INVALID');",
       'return new ScenaristError(code, "worded here");',
+      "super(work === 'upload' ? 'UPLOAD_BUSY' : 'VIEW_BUSY', `every ${work} thread is busy`);",
+      "reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${method}`));",
+      "return { status: 408, code: 'REQUEST_TIMEOUT', detail: 'the request was not received in time' };",
     ]) {
       expect(WORDED_HERE.test(line), line).toBe(true);
     }
     expect(WORDED_HERE.test('throw new ScenaristError(outcome.error.code, outcome.error.message, outcome.error.fields);')).toBe(false);
     expect(WORDED_HERE.test('throw errors.scenarioNotFound(ref.id);')).toBe(false);
+    expect(WORDED_HERE.test("return { status: 400, body: { ...errorBody('PARAMETER_INVALID', err.message), errors: err.errors } };")).toBe(false);
+    // Errors that are not answers (a setting refused at start, a client's own error) word themselves.
+    expect(WORDED_HERE.test('super(`invalid setting ${setting}: ${reason}`);')).toBe(false);
   });
 
   it('gives every factory a code of the registry, and every example the code it stands for', () => {
