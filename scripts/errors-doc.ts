@@ -16,7 +16,7 @@ export function renderErrorsDoc(): string {
     .sort((a, b) => ERROR_REGISTRY[a].status - ERROR_REGISTRY[b].status)
     .map((code) => {
       const { status, meaning, fix } = ERROR_REGISTRY[code];
-      const example = ERROR_EXAMPLES[code];
+      const example = ERROR_EXAMPLES[code]?.message;
       return `| \`${code}\` | ${status} | ${cell(meaning)} | ${example === undefined ? '' : `e.g. ${cell(example).replaceAll('<', '&lt;')}`} | ${cell(fix)} |`;
     });
   return `<!-- Generated from src/errors.ts by \`npm run generate:errors\`; do not edit by hand. -->

@@ -62,9 +62,14 @@ describe('error wording', () => {
     expect(WORDED_HERE.test('super(`invalid setting ${setting}: ${reason}`);')).toBe(false);
   });
 
-  it('gives every factory a code of the registry, and every example the code it stands for', () => {
-    expect(errors.scenarioNotFound('42')).toBeInstanceOf(ScenaristError);
-    expect(errors.scenarioNotFound('42')).toMatchObject({ code: 'SCENARIO_NOT_FOUND', message: "scenario '42' not found" });
+  it("shows in docs/api/errors.md, for each code, an example built by a factory of that code", () => {
     expect(Object.keys(ERROR_EXAMPLES).sort()).toEqual([...ERROR_CODES].sort());
+    for (const [code, example] of Object.entries(ERROR_EXAMPLES)) {
+      if (example === undefined) continue;
+      expect(example, code).toBeInstanceOf(ScenaristError);
+      expect(example.code, code).toBe(code);
+      expect(example.message.length, code).toBeGreaterThan(10);
+    }
+    expect(errors.scenarioNotFound('42')).toMatchObject({ code: 'SCENARIO_NOT_FOUND', message: "scenario '42' not found" });
   });
 });
