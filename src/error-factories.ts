@@ -14,17 +14,15 @@ const quotedList = (names: readonly string[]) => names.map((n) => `'${n}'`).join
 
 /** Field errors in a sentence: `path: message; path: message`. */
 const listed = (fields: readonly FieldError[]) => fields.map((e) => `${e.path}: ${e.message}`).join('; ');
-
 const make = (code: ErrorCode, detail: string, fields: readonly FieldError[] = []) => new ScenaristError(code, detail, fields);
 /** A 422 about one field: the detail names the field and the field's entry says what is wrong with it. */
 const field = (code: ErrorCode, path: string, problem: string, detail = `${path} ${problem}`) => make(code, detail, [{ path, message: problem }]);
-/** The JSON form of a dataset, wrong at `where`. */
+/** The JSON form of a dataset, not what it must be. */
 const form = (detail: string) => make('DATASET_FORM_INVALID', detail);
 
 export const errors = {
   // BAD_INPUT
   clientClosedUpload: () => make('BAD_INPUT', 'the client closed the connection; the upload was stopped and nothing was stored'),
-
   pathSegmentTooLong: (maxChars: number, maxNameChars: number) =>
     make('BAD_INPUT', `a path segment is longer than ${maxChars} characters; names are at most ${maxNameChars} characters`),
 
