@@ -3,7 +3,8 @@
  * layers below, lowest first, and a folder imports only from folders on lower layers (never from one
  * on its own layer or above). test/docs/layers.test.ts holds docs/architecture.md's diagram and table
  * to this list and every folder of `src/` to a place in it. The files at the root of `src/` stand
- * apart: `errors.ts` is the shared error registry every layer may use, `index.ts` (the package's
+ * apart: `errors.ts` is the shared error registry every layer may use (with
+ * `error-factories.ts`, its wording), `index.ts` (the package's
  * public API) and `cli.ts` (the command line) are entry points nothing imports.
  */
 export const LAYERS = [
@@ -66,6 +67,13 @@ export default {
       severity: 'error',
       from: { path: '^src/errors\\.ts$' },
       to: { path: '^src/' },
+    },
+    {
+      name: 'error-factories-sit-on-the-registry',
+      comment: 'src/error-factories.ts words the errors of every layer: it imports the registry and nothing else of src/.',
+      severity: 'error',
+      from: { path: '^src/error-factories\\.ts$' },
+      to: { path: '^src/', pathNot: '^src/errors\\.ts$' },
     },
   ],
   options: {

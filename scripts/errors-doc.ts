@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, ERROR_REGISTRY } from '../src/errors.js';
 import { BEFORE_ROUTING } from '../src/http/route-errors.js';
 import { RUN_ERROR_CODES } from '../src/model/run-state/run-error.js';
+import { ERROR_EXAMPLES } from './error-examples.js';
 
 /** Where the generated page lives; a test checks that the committed one is current. */
 export const ERRORS_DOC_PATH = fileURLToPath(new URL('../docs/api/errors.md', import.meta.url));
@@ -15,7 +16,8 @@ export function renderErrorsDoc(): string {
     .sort((a, b) => ERROR_REGISTRY[a].status - ERROR_REGISTRY[b].status)
     .map((code) => {
       const { status, meaning, fix } = ERROR_REGISTRY[code];
-      return `| \`${code}\` | ${status} | ${cell(meaning)} | ${cell(fix)} |`;
+      const example = ERROR_EXAMPLES[code]?.message;
+      return `| \`${code}\` | ${status} | ${cell(meaning)} | ${example === undefined ? '' : `e.g. ${cell(example).replaceAll('<', '&lt;')}`} | ${cell(fix)} |`;
     });
   return `<!-- Generated from src/errors.ts by \`npm run generate:errors\`; do not edit by hand. -->
 # Error codes
@@ -28,11 +30,13 @@ and \`QUERY_INVALID\` when the query fails its schema), \`errors: [{ path, messa
 A code keeps its name and its HTTP status; new failures get new codes, so a client keeps a default
 branch. Each operation of the OpenAPI document (\`/openapi.json\`) lists the codes it can answer in
 \`x-error-codes\`, from the one declaration the server itself is held to; the typed client exports them
-as the union \`ScenaristErrorCode\`. Codes answered before a request reaches any route
+as the union \`ScenaristErrorCode\`. The example \`detail\` of a code is one of the situations it covers,
+worded as the server words it (codes answered by the HTTP parser or the framework, before the service's
+own code runs, show none). Codes answered before a request reaches any route
 (${BEFORE_ROUTING.map((c) => `\`${c}\``).join(', ')}) can come on any path and are in no operation's list.
 
-| code | status | meaning | fix |
-|---|---|---|---|
+| code | status | meaning | example \`detail\` | fix |
+|---|---|---|---|---|
 ${rows.join('\n')}
 
 ## Why a run failed

@@ -1,8 +1,9 @@
 /**
  * Every failure the service reports on purpose, as a stable code a client can branch on. Domain code
  * throws `ScenaristError`s with a code; `ERROR_REGISTRY` gives each its HTTP status, what it means and
- * how to fix it (docs/api/errors.md is generated from it: `npm run generate:errors`). A code, once
- * published, keeps its name and status; new failures get new codes.
+ * how to fix it (docs/api/errors.md is generated from it: `npm run generate:errors`); error-factories.ts
+ * words each situation a code covers, so throw sites pass values only. A code, once published, keeps
+ * its name and status; new failures get new codes.
  */
 export const ERROR_CODES = [
   'BAD_INPUT',
@@ -161,17 +162,6 @@ export class ScenaristError extends Error {
     super(message);
   }
 }
-
-/** Codes answered with a status: the shorthands below take the specific one, the generic one by default. */
-type CodeOf<S extends number> = { [C in ErrorCode]: (typeof ERROR_REGISTRY)[C]['status'] extends S ? C : never }[ErrorCode];
-
-export const badInput = (message: string, code: CodeOf<400> = 'BAD_INPUT') => new ScenaristError(code, message);
-export const notFound = (message: string, code: CodeOf<404> = 'NOT_FOUND') => new ScenaristError(code, message);
-export const conflict = (message: string, code: CodeOf<409> = 'CONFLICT') => new ScenaristError(code, message);
-export const forbidden = (message: string, code: CodeOf<403> = 'FORBIDDEN') => new ScenaristError(code, message);
-export const unauthorized = (message: string, code: CodeOf<401> = 'TOKEN_INVALID') => new ScenaristError(code, message);
-export const invalidRequest = (message: string, fields: readonly FieldError[] = [], code: CodeOf<422> = 'INVALID_REQUEST') =>
-  new ScenaristError(code, message, fields);
 
 /** Turns anything thrown (an Error, a string, undefined, ...) into an Error with a useful message. */
 export function coerceError(thrown: unknown): Error {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../errors.js';
 import type { RouteAccess } from './route-access.js';
 import { scopeAllows } from './scopes.js';
 import type { TokenVerifier } from './token-verifier.js';
+import { errors } from '../error-factories.js';
 
 export interface GuardDependencies {
   readonly verifier: TokenVerifier;
@@ -25,11 +25,11 @@ export function requireToken(access: RouteAccess, deps: GuardDependencies): Hook
     const principal = await deps.verifier.verify(token);
     if (principal === null) {
       reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token"`);
-      throw unauthorized('the token is not valid (unknown, revoked or malformed)', 'TOKEN_INVALID');
+      throw errors.tokenInvalid();
     }
     if (!scopeAllows(principal.scope, access.scope)) {
       reply.header('www-authenticate', `${CHALLENGE}, error="insufficient_scope", scope="${access.scope}"`);
-      throw forbidden(`this route needs a token of scope ${access.scope}${access.scope === 'metrics' ? ' or admin' : ' or above'}; this token has scope ${principal.scope}`, 'TOKEN_SCOPE_INSUFFICIENT');
+      throw errors.tokenScopeInsufficient(access.scope, principal.scope);
     }
     if (principal.sessionId !== null) await checkBoundSession(principal.sessionId, access, request.params, deps);
     request.principal = principal;
@@ -47,13 +47,13 @@ export function identifyToken(deps: GuardDependencies): Hook {
 async function checkBoundSession(bound: string, access: RouteAccess, params: unknown, deps: GuardDependencies): Promise<void> {
   if (access.boundTokens === 'filtered') return;
   if (access.boundTokens === 'refused') {
-    throw forbidden('this token is limited to one session; this route needs a token for every session', 'TOKEN_SESSION_MISMATCH');
+    throw errors.boundTokenOnSharedRoute();
   }
   const sid = (params as Record<string, unknown> | undefined)?.sid;
   // The id itself needs no lookup (the status poll path); a display name is resolved.
   if (typeof sid === 'string' && (sid.toLowerCase() === bound || (await deps.resolveSessionId(sid)) === bound)) return;
   // The same answer whether that session exists or not: a bound token learns nothing about others.
-  throw forbidden('this token is limited to another session', 'TOKEN_SESSION_MISMATCH');
+  throw errors.boundTokenOtherSession();
 }
 
 function presentedToken(request: FastifyRequest, reply: FastifyReply, queryToken: boolean): string {
@@ -62,7 +62,7 @@ function presentedToken(request: FastifyRequest, reply: FastifyReply, queryToken
     const token = bearerToken(header);
     if (token !== undefined) return token;
     reply.header('www-authenticate', `${CHALLENGE}, error="invalid_request"`);
-    throw unauthorized('the Authorization header must be "Bearer <token>"', 'TOKEN_INVALID');
+    throw errors.authorizationNotBearer();
   }
   if (queryToken) {
     const fromQuery = (request.query as Record<string, unknown> | undefined)?.access_token;
@@ -72,7 +72,8 @@ function presentedToken(request: FastifyRequest, reply: FastifyReply, queryToken
     }
   }
   reply.header('www-authenticate', CHALLENGE);
-  throw unauthorized(`authentication required: send "Authorization: Bearer <token>"${queryToken ? ' or ?access_token=' : ''}`, 'TOKEN_MISSING');
+  throw errors.tokenMissing(queryToken);
+
 }
 
 function bearerToken(header: string | undefined): string | undefined {

@@ -1,6 +1,6 @@
-import { badInput } from '../errors.js';
 import { COLUMN_TYPES, type Cell, type Column, type ColumnType, type Dataset, type DatasetKind, type Table, type Tables } from '../domain/dataset-model.js';
 import { checkName } from './names.js';
+import { errors } from '../error-factories.js';
 
 /**
  * The default JSON form of a dataset (docs/api/contract.md, "Datasets"):
@@ -18,12 +18,12 @@ export function encodeDataset(dataset: Dataset): unknown {
 
 /** Parses the default JSON form; anything else is a 400 naming what is wrong. */
 export function decodeDataset(json: unknown): Dataset {
-  if (!isPlainObject(json)) throw badInput(`a dataset must be a JSON object with key and tables, got ${describe(json)}`, 'DATASET_FORM_INVALID');
+  if (!isPlainObject(json)) throw errors.datasetNotObject(describe(json));
   const key = json.key;
-  if (typeof key !== 'string') throw badInput(`dataset "key" must be a string, got ${describe(key)}`, 'DATASET_FORM_INVALID');
+  if (typeof key !== 'string') throw errors.datasetKeyNotString(describe(key));
   checkName(key, 'key');
   const kind = json.kind === undefined ? 'master' : json.kind;
-  if (kind !== 'master' && kind !== 'derived') throw badInput(`dataset "kind" must be "master" or "derived", got ${describe(kind)}`, 'DATASET_FORM_INVALID');
+  if (kind !== 'master' && kind !== 'derived') throw errors.datasetKindInvalid(describe(kind));
   const createdAt = json.created_at;
   const validCreatedAt = typeof createdAt === 'string' && !Number.isNaN(Date.parse(createdAt));
   return {
@@ -36,28 +36,27 @@ export function decodeDataset(json: unknown): Dataset {
 
 /** Validates a `tables` object: well-formed columns, rows of the right width, cells of the column's type. */
 export function checkTables(tables: unknown): Tables {
-  if (!isPlainObject(tables)) throw badInput(`dataset "tables" must be an object of tables, got ${describe(tables)}`, 'DATASET_FORM_INVALID');
+  if (!isPlainObject(tables)) throw errors.datasetTablesNotObject(describe(tables));
   for (const [name, table] of Object.entries(tables)) checkTable(name, table);
   return tables as unknown as Tables;
 }
 
 function checkTable(name: string, table: unknown): asserts table is Table {
-  const where = `table "${name}"`;
-  if (!isPlainObject(table)) throw badInput(`${where} must be an object with columns and rows, got ${describe(table)}`, 'DATASET_FORM_INVALID');
+  if (!isPlainObject(table)) throw errors.tableNotObject(name, describe(table));
   const { columns, rows } = table;
-  if (!Array.isArray(columns)) throw badInput(`${where}: "columns" must be an array`, 'DATASET_FORM_INVALID');
+  if (!Array.isArray(columns)) throw errors.tableColumnsNotArray(name);
   const seen = new Set<string>();
   columns.forEach((column: unknown, i) => {
     if (!isPlainObject(column) || typeof column.name !== 'string' || column.name === '') {
-      throw badInput(`${where}: column ${i} must be an object with a non-empty string "name"`, 'DATASET_FORM_INVALID');
+      throw errors.columnUnnamed(name, i);
     }
     if (!(COLUMN_TYPES as readonly unknown[]).includes(column.type)) {
-      throw badInput(`${where}: column "${column.name}" has type ${describe(column.type)}; expected one of ${COLUMN_TYPES.join(', ')}`, 'DATASET_FORM_INVALID');
+      throw errors.columnTypeInvalid(name, column.name, describe(column.type), COLUMN_TYPES);
     }
-    if (seen.has(column.name)) throw badInput(`${where}: column "${column.name}" appears twice`, 'DATASET_FORM_INVALID');
+    if (seen.has(column.name)) throw errors.columnTwice(name, column.name);
     seen.add(column.name);
   });
-  if (!Array.isArray(rows)) throw badInput(`${where}: "rows" must be an array of arrays`, 'DATASET_FORM_INVALID');
+  if (!Array.isArray(rows)) throw errors.tableRowsNotArray(name);
   checkRows(name, columns as Column[], rows, 0);
 }
 
@@ -70,11 +69,12 @@ export function checkRows(table: string, columns: readonly Column[], rows: reado
   for (let r = 0; r < rows.length; r++) {
     const row: unknown = rows[r];
     if (!Array.isArray(row) || row.length !== types.length) {
-      throw badInput(`table "${table}": row ${firstRow + r} must be an array of ${types.length} values`, 'DATASET_FORM_INVALID');
+      throw errors.rowWidthInvalid(table, firstRow + r, types.length);
     }
     for (let c = 0; c < types.length; c++) {
       if (!cellFits(row[c], types[c]!)) {
-        throw badInput(`table "${table}": row ${firstRow + r}, column "${columns[c]!.name}": ${describe(row[c])} is not a ${types[c]}`, 'DATASET_FORM_INVALID');
+        throw errors.cellTypeInvalid(table, firstRow + r, columns[c]!.name, describe(row[c]), types[c]!);
+
       }
     }
   }

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../errors.js';
+import { errors } from '../error-factories.js';
 
 /**
  * Dataset keys, tags and display names: 1..200 characters (code points), not blank, no control
@@ -16,7 +16,7 @@ export const NAME_RULE = `1..${MAX_NAME_LENGTH} characters, not blank, without c
 export function checkName(name: string, field: string): void {
   const length = [...name].length;
   if (length === 0 || length > MAX_NAME_LENGTH || !NAME.test(name)) {
-    const message = `must be ${NAME_RULE} (got ${length} characters)`;
-    throw invalidRequest(`${field} ${message}`, [{ path: field, message }]);
+    throw errors.nameInvalid(field, NAME_RULE, length);
+
   }
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DomainRegistry } from '../domain/registry.js';
-import { conflict, notFound } from '../errors.js';
 import { describeParams, type ParameterDescriptor } from '../params/describe.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { DatasetRecord } from '../store/datasets-repository.js';
@@ -15,6 +14,7 @@ import type { EtlTaskResult, StagedFile } from './ingest/tasks.js';
 import type { Dataset, Tables } from '../domain/dataset-model.js';
 import type { Page } from '../scenarios/list-page.js';
 import { datasetPage, type DatasetListParams, type DatasetSummary } from './list-page.js';
+import { errors } from '../error-factories.js';
 
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
@@ -84,10 +84,10 @@ export class DatasetService {
         const derived = source.derive(await this.load(sessionId, key), newKey);
         await this.store.datasets.insert({ ...meta, sessionId, kind: derived.kind, tablesJson: JSON.stringify(checkTables(derived.tables)) });
       } else if (!(await this.store.datasets.copyWithin(sessionId, key, meta))) {
-        throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
+        throw errors.datasetNotFound(key);
       }
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`dataset '${newKey}' already exists`, 'DATASET_KEY_TAKEN');
+      if (isUniqueViolation(err)) throw errors.datasetKeyTaken(newKey);
       throw err;
     }
     await this.hooks.datasetStored(sessionId, newKey);
@@ -97,8 +97,9 @@ export class DatasetService {
   /** Deletes a dataset unless a scenario of the session still uses it. */
   async delete(sessionId: string, key: string): Promise<void> {
     const outcome = await this.store.datasets.deleteUnreferenced(sessionId, key);
-    if (outcome === 'missing') throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
-    if (outcome === 'referenced') throw conflict(`dataset '${key}' is used by scenarios of this session; delete those scenarios first`, 'DATASET_IN_USE');
+    if (outcome === 'missing') throw errors.datasetNotFound(key);
+    if (outcome === 'referenced') throw errors.datasetInUse(key);
+
     this.hooks.datasetDeleted?.(sessionId, key);
   }
 
@@ -147,13 +148,13 @@ export class DatasetService {
 
   private async require(sessionId: string, key: string): Promise<DatasetRecord> {
     const record = await this.store.datasets.get(sessionId, key);
-    if (!record) throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
+    if (!record) throw errors.datasetNotFound(key);
     return record;
   }
 
   /** Like `require`, without loading the tables. */
   private async requireExists(sessionId: string, key: string): Promise<void> {
-    if (!(await this.store.datasets.getMeta(sessionId, key))) throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
+    if (!(await this.store.datasets.getMeta(sessionId, key))) throw errors.datasetNotFound(key);
   }
 }
 

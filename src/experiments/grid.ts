@@ -1,4 +1,5 @@
-import { ScenaristError, type FieldError } from '../errors.js';
+import { type FieldError } from '../errors.js';
+import { errors } from '../error-factories.js';
 
 /** An axis as a client gives it: the values listed, or `steps` evenly spaced numbers from `from` to `to`. */
 export type AxisInput = readonly unknown[] | { readonly from: number; readonly to: number; readonly steps: number };
@@ -50,20 +51,21 @@ function rangeValues(range: Range, integers: boolean): number[] {
  * form of path, empty list, fewer than 2 steps). `integers(target)` says whether a range on it rounds.
  */
 export function listAxes(axes: Readonly<Record<string, AxisInput>>, integers: (target: AxisTarget) => boolean): Axis[] {
-  const errors: FieldError[] = [];
+  const fieldErrors: FieldError[] = [];
   const listed: Axis[] = [];
   for (const [path, axis] of Object.entries(axes)) {
     const target = axisTarget(path);
     const at = `axes.${path}`;
-    if (!target) errors.push({ path: at, message: 'an axis path is algo_params.<name>, data_params.<name> or dataset_key' });
+    if (!target) fieldErrors.push({ path: at, message: 'an axis path is algo_params.<name>, data_params.<name> or dataset_key' });
     else if (isList(axis)) {
-      if (axis.length === 0) errors.push({ path: at, message: 'an axis needs at least one value' });
+      if (axis.length === 0) fieldErrors.push({ path: at, message: 'an axis needs at least one value' });
       else listed.push({ path, target, values: axis });
-    } else if (!(Number.isInteger(axis.steps) && axis.steps >= 2)) errors.push({ path: at, message: `steps must be an integer >= 2, got ${axis.steps}` });
-    else if (target.kind === 'dataset_key') errors.push({ path: at, message: 'the dataset axis takes a list of dataset keys, not a range' });
+    } else if (!(Number.isInteger(axis.steps) && axis.steps >= 2)) fieldErrors.push({ path: at, message: `steps must be an integer >= 2, got ${axis.steps}` });
+    else if (target.kind === 'dataset_key') fieldErrors.push({ path: at, message: 'the dataset axis takes a list of dataset keys, not a range' });
     else listed.push({ path, target, values: rangeValues(axis, integers(target)) });
   }
-  if (errors.length > 0) throw new ScenaristError('EXPERIMENT_AXES_INVALID', `invalid axes: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  if (fieldErrors.length > 0) throw errors.experimentAxesInvalid(fieldErrors);
+
   return listed;
 }
 

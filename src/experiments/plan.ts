@@ -1,10 +1,11 @@
 import type { DomainRegistry } from '../domain/registry.js';
-import { invalidRequest, notFound, ScenaristError, type FieldError } from '../errors.js';
+import { type FieldError } from '../errors.js';
 import { ParameterError } from '../params/errors.js';
 import type { ParamDecls } from '../params/kinds.js';
 import { validateParams } from '../params/validate.js';
 import { combinationAt, combinationCount, gridSize, listAxes, type Axis, type AxisInput, type AxisTarget } from './grid.js';
 import { checkSeededRepeats } from './seeded-repeats.js';
+import { errors } from '../error-factories.js';
 
 export interface ExperimentRequest {
   readonly name: string;
@@ -41,20 +42,14 @@ export interface ExperimentPlan {
 const asObject = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
-/** Calls `check`, turning a ParameterError into an entry of `errors` at `path`. */
-function collect(errors: FieldError[], path: string, check: () => void): void {
+/** Calls `check`, turning a ParameterError into an entry of `fieldErrors` at `path`. */
+function collect(fieldErrors: FieldError[], path: string, check: () => void): void {
   try {
     check();
   } catch (err) {
     if (!(err instanceof ParameterError)) throw err;
-    errors.push({ path, message: err.message });
+    fieldErrors.push({ path, message: err.message });
   }
-}
-
-function invalid(errors: readonly FieldError[]): ScenaristError {
-  const shown = errors.slice(0, 5).map((e) => `${e.path}: ${e.message}`);
-  const more = errors.length > 5 ? `; and ${errors.length - 5} more (see errors)` : '';
-  return new ScenaristError('PARAMETER_INVALID', `invalid experiment: ${shown.join('; ')}${more}`, errors);
 }
 
 /**
@@ -66,22 +61,23 @@ function invalid(errors: readonly FieldError[]): ScenaristError {
 export function planExperiment(domain: DomainRegistry, request: ExperimentRequest, maxSize: number): ExperimentPlan {
   const size = gridSize(request.axes, request.repeats);
   if (size > maxSize) {
-    throw new ScenaristError('EXPERIMENT_TOO_LARGE', `the experiment would create ${size} scenarios; the limit (setting max_experiment_size) is ${maxSize}`);
+    throw errors.experimentTooLarge(size, maxSize);
   }
   const algorithm = domain.algorithm(request.algoName);
-  if (!algorithm) throw notFound(`algorithm '${request.algoName}' not found`, 'ALGORITHM_NOT_FOUND');
+  if (!algorithm) throw errors.algorithmNotFound(request.algoName);
   const decls: Record<'algo_params' | 'data_params', ParamDecls> = { algo_params: domain.parametersOf(algorithm), data_params: domain.dataParameters };
   const base = { algo_params: asObject(request.algoParams), data_params: asObject(request.dataParams) };
   const axes = listAxes(request.axes, (t) => t.kind !== 'dataset_key' && decls[t.kind][t.name]?.kind === 'integer');
   checkSeededRepeats(algorithm, base.algo_params, axes, request.repeats);
   const datasetAxis = axes.find((axis) => axis.target.kind === 'dataset_key');
   if (!datasetAxis && request.datasetKey === undefined) {
-    throw invalidRequest('dataset_key is required unless dataset_key is an axis', [{ path: 'dataset_key', message: 'is required unless dataset_key is an axis' }]);
+    throw errors.experimentDatasetKeyMissing();
+
   }
 
-  const errors: FieldError[] = [];
-  for (const axis of axes) checkAxis(axis, decls, base, errors);
-  if (errors.length > 0) throw invalid(errors);
+  const fieldErrors: FieldError[] = [];
+  for (const axis of axes) checkAxis(axis, decls, base, fieldErrors);
+  if (fieldErrors.length > 0) throw errors.experimentParametersInvalid(fieldErrors);
 
   const combinations: PlannedCombination[] = [];
   const count = combinationCount(axes);
@@ -96,7 +92,7 @@ export function planExperiment(domain: DomainRegistry, request: ExperimentReques
       if (axis.target.kind === 'dataset_key') datasetKey = String(value);
       else params[axis.target.kind][axis.target.name] = value;
     });
-    collect(errors, `combinations[${index}]`, () => {
+    collect(fieldErrors, `combinations[${index}]`, () => {
       combinations.push({
         datasetKey,
         algoParamsJson: JSON.stringify(validateParams(decls.algo_params, params.algo_params)),
@@ -105,7 +101,7 @@ export function planExperiment(domain: DomainRegistry, request: ExperimentReques
       });
     });
   }
-  if (errors.length > 0) throw invalid(errors);
+  if (fieldErrors.length > 0) throw errors.experimentParametersInvalid(fieldErrors);
   const datasetKeys = datasetAxis ? [...new Set(datasetAxis.values.map(String))] : [request.datasetKey!];
   return { axes, combinations, repeats: request.repeats, size: combinations.length * request.repeats, datasetKeys };
 }
@@ -115,22 +111,22 @@ function checkAxis(
   axis: Axis,
   decls: Record<'algo_params' | 'data_params', ParamDecls>,
   base: Record<'algo_params' | 'data_params', Record<string, unknown>>,
-  errors: FieldError[],
+  fieldErrors: FieldError[],
 ): void {
   const target: AxisTarget = axis.target;
   if (target.kind === 'dataset_key') {
     axis.values.forEach((value, i) => {
-      if (typeof value !== 'string' || value === '') errors.push({ path: `axes.${axis.path}[${i}]`, message: 'a dataset key is a non-empty string' });
+      if (typeof value !== 'string' || value === '') fieldErrors.push({ path: `axes.${axis.path}[${i}]`, message: 'a dataset key is a non-empty string' });
     });
     return;
   }
   const own = decls[target.kind];
   if (!Object.hasOwn(own, target.name)) {
     const known = Object.keys(own);
-    errors.push({ path: `axes.${axis.path}`, message: `unknown parameter '${target.name}' (known: ${known.length === 0 ? 'none' : known.join(', ')})` });
+    fieldErrors.push({ path: `axes.${axis.path}`, message: `unknown parameter '${target.name}' (known: ${known.length === 0 ? 'none' : known.join(', ')})` });
     return;
   }
   axis.values.forEach((value, i) => {
-    collect(errors, `axes.${axis.path}[${i}]`, () => validateParams({ [target.name]: own[target.name]! }, { [target.name]: value ?? base[target.kind][target.name] }));
+    collect(fieldErrors, `axes.${axis.path}[${i}]`, () => validateParams({ [target.name]: own[target.name]! }, { [target.name]: value ?? base[target.kind][target.name] }));
   });
 }

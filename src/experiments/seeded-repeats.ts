@@ -1,6 +1,6 @@
 import type { AnyAlgorithm } from '../domain/define.js';
-import { ScenaristError } from '../errors.js';
 import type { Axis } from './grid.js';
+import { errors } from '../error-factories.js';
 
 /**
  * Refuses repeats that could not differ: with `repeats` above 1, an algorithm's declared seed parameter
@@ -16,6 +16,6 @@ export function checkSeededRepeats(algorithm: AnyAlgorithm, algoParams: Readonly
   const varied = axes.some((axis) => axis.path === path);
   if (!given && !varied) return;
   const where = varied ? `axes.${path}` : path;
-  const message = `fixes the seed of every repeat, so the ${repeats} repeats of each combination would be the same run; leave ${path} unset (each run then takes its own seed), or use repeats 1`;
-  throw new ScenaristError('EXPERIMENT_REPEATS_SEEDED', `${where} ${message}`, [{ path: where, message }]);
+  throw errors.repeatsSeeded(where, path, repeats);
+
 }

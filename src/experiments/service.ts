@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { DomainRegistry } from '../domain/registry.js';
-import { conflict, notFound, ScenaristError } from '../errors.js';
 import type { Executor } from '../executor/executor.js';
 import type { ScenarioBatchActions, BatchAction, BatchResult } from '../scenarios/batch-actions.js';
 import type { StatusCache } from '../scenarios/status-cache.js';
@@ -14,6 +13,7 @@ import { summarize, type ExperimentSummary } from './summary.js';
 import { SummaryCache } from './summary-cache.js';
 import { exportResults, type ResultFormat } from './results-export.js';
 import type { ExportFile } from '../exports/dataset-export.js';
+import { errors } from '../error-factories.js';
 
 /** What is stored of a request, enough to lay the grid out again (values listed, ranges expanded). */
 interface ExperimentSpec {
@@ -114,15 +114,13 @@ export class ExperimentService {
       datasetKeys: plan.datasetKeys,
       queue: request.run,
     });
-    if (refusal?.refused === 'name-taken') throw conflict(`an experiment named '${request.name}' already exists in the session`, 'EXPERIMENT_NAME_TAKEN');
-    if (refusal?.refused === 'tag-taken') throw conflict(`a scenario tag '${request.name}/<n>' is already taken in the session; choose another experiment name`, 'EXPERIMENT_NAME_TAKEN');
-    if (refusal?.refused === 'missing-datasets') {
-      const errors = refusal.keys.map((key) => ({ path: 'dataset_key', message: `dataset '${key}' not found` }));
-      throw new ScenaristError('DATASET_NOT_FOUND', `dataset${refusal.keys.length > 1 ? 's' : ''} not found: ${refusal.keys.map((k) => `'${k}'`).join(', ')}`, errors);
-    }
+    if (refusal?.refused === 'name-taken') throw errors.experimentNameTaken(request.name);
+    if (refusal?.refused === 'tag-taken') throw errors.experimentTagsTaken(request.name);
+    if (refusal?.refused === 'missing-datasets') throw errors.datasetsNotFound(refusal.keys, 'dataset_key');
     this.announce(sessionId, scenarios, request.run, createdAt, request.algoName);
     const record = await this.repo.get(sessionId, id);
-    if (!record) throw notFound(`experiment '${id}' not found`, 'EXPERIMENT_NOT_FOUND');
+    if (!record) throw errors.experimentNotFound(id);
+
     return view(record);
   }
 
@@ -186,7 +184,8 @@ export class ExperimentService {
 
   private async record(sessionId: string, id: string): Promise<ExperimentRecord> {
     const record = await this.repo.get(sessionId, id);
-    if (!record) throw notFound(`experiment '${id}' not found`, 'EXPERIMENT_NOT_FOUND');
+    if (!record) throw errors.experimentNotFound(id);
+
     return record;
   }
 }

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { Dataset, Table } from '../domain/dataset-model.js';
-import { notFound } from '../errors.js';
 import { batched } from './chunks.js';
 import { attachment } from './content-disposition.js';
 import { csvLines } from './csv.js';
 import { sheetNames, xlsxStream } from './xlsx.js';
 import { zipStream } from './zip-stream.js';
+import { errors } from '../error-factories.js';
 
 export const EXPORT_FORMATS = ['json', 'csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -35,7 +35,8 @@ function pickTables(dataset: Dataset, table: string | undefined): [string, Table
   const found = dataset.tables[table];
   if (!found) {
     const names = Object.keys(dataset.tables);
-    throw notFound(`dataset '${dataset.key}' has no table '${table}'; its tables are ${names.map((n) => `'${n}'`).join(', ') || 'none'}`, 'TABLE_NOT_FOUND');
+    throw errors.tableNotFound(dataset.key, table, names);
+
   }
   return [[table, found]];
 }

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './auth/install.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { MAX_NAME_LENGTH } from '../datasets/names.js';
+import { errors } from '../error-factories.js';
 import { errorBody, installErrorHandling, type UndeclaredCodePolicy } from './errors.js';
 import { installRouteDefaults } from './openapi/route-defaults.js';
 import { swaggerOptions } from './openapi/swagger-options.js';
@@ -75,11 +76,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2 * MAX_NAME_LENGTH },
     // Errors raised before routing (bad percent-encoding, an over-long segment) get the same `{ detail }` body as the rest.
     frameworkErrors: (error, _request, reply) => {
-      const detail =
-        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? `a path segment is longer than ${2 * MAX_NAME_LENGTH} characters; names are at most ${MAX_NAME_LENGTH} characters`
-          : 'the request URL is not valid (bad percent-encoding?)';
-      void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send(errorBody(error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'BAD_INPUT' : 'URL_MALFORMED', detail));
+      const refusal = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.pathSegmentTooLong(2 * MAX_NAME_LENGTH, MAX_NAME_LENGTH) : errors.urlMalformed();
+      void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send(errorBody(refusal.code, refusal.message));
+
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '../error-factories.js';
 import { ERROR_CODES, ERROR_REGISTRY, ScenaristError, type ErrorCode, type FieldError } from '../errors.js';
 import { NAME_PATTERN, NAME_RULE } from '../datasets/names.js';
 import { ParameterError } from '../params/errors.js';
@@ -65,35 +66,34 @@ interface ErrorPayload {
   body: ErrorBodyView;
 }
 
+/** An error of ours as its answer: the status of its code and its `{ detail, code }` body. */
+function payloadOf(err: ScenaristError): ErrorPayload {
+  const status = STATUS_BY_CODE[err.code];
+  const body = errorBody(err.code, err.message);
+  // A 422, and any error that lists what is wrong field by field (an experiment's invalid combinations), carry `errors`.
+  return { status, body: status === 422 || err.fields.length > 0 ? { ...body, errors: err.fields } : body };
+}
+
 /** Maps anything a route throws to a status and a `{ detail, code }` body; unknown errors are 500. */
 export function toErrorPayload(err: unknown): ErrorPayload | undefined {
-  if (err instanceof ScenaristError) {
-    const status = STATUS_BY_CODE[err.code];
-    const body = errorBody(err.code, err.message);
-    // A 422, and any error that lists what is wrong field by field (an experiment's invalid combinations), carry `errors`.
-    return { status, body: status === 422 || err.fields.length > 0 ? { ...body, errors: err.fields } : body };
-  }
+  if (err instanceof ScenaristError) return payloadOf(err);
   if (err instanceof ParameterError) return { status: 400, body: { ...errorBody('PARAMETER_INVALID', err.message), errors: err.errors } };
   const fastifyError = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
-    const errors = fastifyError.validation.map((v: { instancePath?: string; message?: string; params?: Record<string, unknown> }) => ({
+    const fields = fastifyError.validation.map((v: { instancePath?: string; message?: string; params?: Record<string, unknown> }) => ({
       path: describePath(fastifyError.validationContext, v),
       // The name pattern is unreadable in a message; say what it means.
       message: v.params?.pattern === NAME_PATTERN ? `must be ${NAME_RULE}` : (v.message ?? 'is invalid'),
     }));
-    const detail = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
     // A query parameter the route cannot use is QUERY_INVALID, as the route's own checks of sort or ids
     // answer it; the 422 is for bodies that fail their schema.
-    if (fastifyError.validationContext === 'querystring') {
-      const parameters = queryErrors(fastifyError.validation, errors);
-      const listed = parameters.map((e) => `${e.path}: ${e.message}`).join('; ');
-      return { status: STATUS_BY_CODE.QUERY_INVALID, body: { ...errorBody('QUERY_INVALID', `invalid query: ${listed}`), errors: parameters } };
-    }
-    return { status: 422, body: { ...errorBody('INVALID_REQUEST', `invalid request: ${detail}`), errors } };
+    if (fastifyError.validationContext === 'querystring') return payloadOf(errors.queryInvalid(queryErrors(fastifyError.validation, fields)));
+    return payloadOf(errors.requestInvalid(fields));
   }
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: errorBody(codeOf(fastifyError, status), clientMessage(fastifyError)) };
+    const known = ourWordsFor(fastifyError);
+    return known ? payloadOf(known) : { status, body: errorBody(codeOf(fastifyError, status), fastifyError.message ?? 'bad request') };
   }
   return undefined;
 }
@@ -107,9 +107,9 @@ interface QueryValidationError {
  * One entry per query parameter: a schema of alternatives (`format` of json, csv or xlsx) fails once
  * per alternative, which says nothing a client can act on; the accepted values do.
  */
-function queryErrors(validation: readonly QueryValidationError[], errors: readonly FieldError[]): FieldError[] {
+function queryErrors(validation: readonly QueryValidationError[], fields: readonly FieldError[]): FieldError[] {
   const byPath = new Map<string, { messages: Set<string>; allowed: unknown[] }>();
-  errors.forEach((error, i) => {
+  fields.forEach((error, i) => {
     const entry = byPath.get(error.path) ?? { messages: new Set<string>(), allowed: [] };
     byPath.set(error.path, entry);
     const v = validation[i];
@@ -129,19 +129,20 @@ function describePath(context: string | undefined, v: { instancePath?: string; p
   return path === '' ? (context ?? 'body') : path;
 }
 
-function clientMessage(err: Partial<FastifyError>): string {
+/** Fastify's errors we word ourselves; the others keep Fastify's words. */
+function ourWordsFor(err: Partial<FastifyError>): ScenaristError | undefined {
   switch (err.code) {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'the request body is empty; send a JSON document';
+      return errors.bodyEmpty();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return `unsupported content type; this route takes application/json`;
+      return errors.mediaTypeNotJson();
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-      return 'the request body is larger than the configured limit';
+      return errors.bodyTooLarge();
     case 'FST_ERR_BAD_URL':
-      return 'the request URL is not valid (bad percent-encoding?)';
+      return errors.urlMalformed();
     default:
-      return err.message ?? 'bad request';
+      return undefined;
   }
 }
 
@@ -160,12 +161,9 @@ export interface ErrorHandlingOptions {
 }
 
 /** The store's outage answer: a 503 a client can tell from a bug, with the driver's words left to the log. */
-const STORE_UNAVAILABLE_PAYLOAD: ErrorPayload = {
-  status: STATUS_BY_CODE.STORE_UNAVAILABLE,
-  body: errorBody('STORE_UNAVAILABLE', `the database does not answer; retry in ${STORE_RETRY_AFTER_SECONDS} s`),
-};
+const STORE_UNAVAILABLE_PAYLOAD = payloadOf(errors.storeUnavailable(STORE_RETRY_AFTER_SECONDS));
 
-const INTERNAL_ERROR_PAYLOAD: ErrorPayload = { status: 500, body: errorBody('INTERNAL_ERROR', 'internal server error') };
+const INTERNAL_ERROR_PAYLOAD = payloadOf(errors.internalError());
 
 /** Installs the error mapper and the `{ detail, code }` 404 for unknown routes. */
 export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
@@ -200,7 +198,7 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
       const route = `${request.method} ${request.routeOptions.url}`;
       request.log.error({ route, code: payload.body.code, err }, 'undeclared error code');
       if (options.undeclared === 'refuse') {
-        payload = { status: 500, body: errorBody('INTERNAL_ERROR', `${route} answered ${payload.body.code}, which it does not declare: add it to the route's config.errors`) };
+        payload = payloadOf(errors.undeclaredCode(route, payload.body.code));
       }
     }
     // However the outage was reported, the client is told when to come back.
@@ -208,6 +206,8 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     return reply.code(payload.status).send(payload.body);
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('ROUTE_NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+    const { status, body } = payloadOf(errors.routeNotFound(request.method, request.url.split('?')[0] ?? ''));
+    reply.code(status).send(body);
+
   });
 }

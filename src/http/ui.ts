@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound, type ErrorCode } from '../errors.js';
+import { type ErrorCode } from '../errors.js';
 import type { RouteOptions } from './services.js';
+import { errors } from '../error-factories.js';
 
 /**
  * The dashboard (web/, built into web/dist by `npm ci`): served at `/ui/` and `<prefix>/ui/`. The build
@@ -82,7 +83,7 @@ export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions)
   const prefix = services.settings.prefix;
   const hidden = { schema: { hide: true }, config: { errors: UI_ERRORS } };
   const missing = () => {
-    throw notFound('the dashboard is not built; run `npm run build` (npm ci does it)', 'DASHBOARD_NOT_BUILT');
+    throw errors.dashboardNotBuilt();
   };
   const template = dir ? readFileSync(join(dir, 'index.html'), 'utf8') : null;
   const assets = dir ? loadAssets(dir) : new Map<string, Asset>();
@@ -109,7 +110,8 @@ export async function uiRoutes(app: FastifyInstance, { services }: RouteOptions)
       const rel = request.params['*'];
       if (rel === '' || rel === 'index.html') return page(request, reply);
       const file = assets.get(rel);
-      if (!file) throw notFound(`no file ${rel} in the dashboard`, 'ROUTE_NOT_FOUND');
+      if (!file) throw errors.dashboardFileNotFound(rel);
+
       // Vite names assets by content hash: a name never changes content, so cache them for good.
       return send(request, reply, file, rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     });

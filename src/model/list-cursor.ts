@@ -1,4 +1,4 @@
-import { badInput } from '../errors.js';
+import { errors } from '../error-factories.js';
 
 /**
  * Where the previous page of a list ended, handed to clients as an opaque base64url token. It names
@@ -23,7 +23,7 @@ export function decodeCursor(token: string, sort: string): ListCursor {
     if (!/^[A-Za-z0-9_-]+$/.test(token)) throw new Error('not base64url');
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged', 'CURSOR_INVALID');
+    throw errors.cursorInvalid();
   }
   const ok =
     Array.isArray(parsed) &&
@@ -31,8 +31,9 @@ export function decodeCursor(token: string, sort: string): ListCursor {
     typeof parsed[0] === 'string' &&
     (parsed[1] === null || typeof parsed[1] === 'string' || (typeof parsed[1] === 'number' && Number.isFinite(parsed[1]))) &&
     Number.isSafeInteger(parsed[2]);
-  if (!ok) throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged', 'CURSOR_INVALID');
+  if (!ok) throw errors.cursorInvalid();
   const [cursorSort, value, seq] = parsed as [string, string | number | null, number];
-  if (cursorSort !== sort) throw badInput(`cursor belongs to sort '${cursorSort}', not '${sort}'; start again without a cursor`, 'CURSOR_INVALID');
+  if (cursorSort !== sort) throw errors.cursorOfOtherSort(cursorSort, sort);
+
   return { sort, value, seq };
 }

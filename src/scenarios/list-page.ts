@@ -1,11 +1,11 @@
 import type { DomainRegistry } from '../domain/registry.js';
-import { badInput } from '../errors.js';
 import type { Executor } from '../executor/executor.js';
 import type { StoredStatus } from '../store/database.js';
 import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
 import { listScenarioPage, type ScenarioSort } from '../store/scenario-list-query.js';
 import type { Store } from '../store/store.js';
 import { scenarioView, type ScenarioView } from './view.js';
+import { errors } from '../error-factories.js';
 
 /** The top-level fields of a scenario, any of which `fields` may select. */
 export const SCENARIO_FIELDS = [
@@ -55,10 +55,10 @@ export function parseSort(text: string, domain: DomainRegistry): ScenarioSort {
   if (key === 'created_at' || key === 'tag') return { by: key, descending };
   if (key.startsWith('kpi:')) {
     const kpi = key.slice('kpi:'.length);
-    if (!domain.kpiNames.includes(kpi)) throw badInput(`sort: unknown KPI '${kpi}'; the KPIs are ${domain.kpiNames.map((n) => `'${n}'`).join(', ')}`, 'QUERY_INVALID');
+    if (!domain.kpiNames.includes(kpi)) throw errors.sortKpiUnknown(kpi, domain.kpiNames);
     return { by: 'kpi', kpi, descending };
   }
-  throw badInput(`sort must be created_at, tag or kpi:<name>, each optionally prefixed by '-', got '${text}'`, 'QUERY_INVALID');
+  throw errors.scenarioSortInvalid(text);
 }
 
 /** The selected fields; 400 for a name that is not a scenario field. Undefined: every field. */
@@ -69,8 +69,9 @@ export function parseFields(text: string | undefined): readonly ScenarioField[] 
     .map((f) => f.trim())
     .filter((f) => f !== '');
   const unknown = names.find((f) => !(SCENARIO_FIELDS as readonly string[]).includes(f));
-  if (unknown !== undefined) throw badInput(`fields: '${unknown}' is not a scenario field; choose from ${SCENARIO_FIELDS.join(', ')}`, 'QUERY_INVALID');
-  if (names.length === 0) throw badInput(`fields must name at least one of ${SCENARIO_FIELDS.join(', ')}`, 'QUERY_INVALID');
+  if (unknown !== undefined) throw errors.scenarioFieldUnknown(unknown, SCENARIO_FIELDS);
+  if (names.length === 0) throw errors.scenarioFieldsEmpty(SCENARIO_FIELDS);
+
   return [...new Set(names)] as ScenarioField[];
 }
 

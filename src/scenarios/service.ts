@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { DomainRegistry } from '../domain/registry.js';
-import { conflict, notFound } from '../errors.js';
 import type { Executor, LiveRun } from '../executor/executor.js';
 import { ParameterError } from '../params/errors.js';
 import { validateScenarioParams } from '../params/validate.js';
@@ -15,6 +14,7 @@ import { transition, type ScenarioEvent } from '../model/run-state/state-machine
 import type { StatusCache } from './status-cache.js';
 import { logsView, type LogsView } from './logs-view.js';
 import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
+import { errors } from '../error-factories.js';
 
 export interface CreateScenarioInput {
   readonly tag: string;
@@ -75,7 +75,7 @@ export class ScenarioService {
   /** The stored scenario, result included (the result and export routes); 404 when it does not exist. */
   async record(ref: ScenarioRef): Promise<ScenarioRecord> {
     const record = await this.repo.get(ref);
-    if (!record) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
+    if (!record) throw errors.scenarioNotFound(ref.id);
     return record;
   }
 
@@ -92,7 +92,7 @@ export class ScenarioService {
     const live = this.deps.executor.live(ref.id);
     if (live && live.sessionId === ref.sessionId) return liveStatus(ref.id, live);
     const record = await this.readStatus(ref);
-    if (!record) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
+    if (!record) throw errors.scenarioNotFound(ref.id);
     return statusView(record);
   }
 
@@ -116,7 +116,7 @@ export class ScenarioService {
   /** `GET .../logs`: the latest run's last 1,000 `ctx.log` lines and, when FAILED by a thrown error, that error. */
   async logs(ref: ScenarioRef): Promise<LogsView> {
     const record = await this.repo.logs(ref);
-    if (!record) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
+    if (!record) throw errors.scenarioNotFound(ref.id);
     return logsView(record);
   }
 
@@ -128,7 +128,7 @@ export class ScenarioService {
   /** Creates a CREATED scenario (QUEUED at once with autorun), answered from the row as written. */
   async create(sessionId: string, input: CreateScenarioInput): Promise<ScenarioView> {
     const written = await this.insert(sessionId, input);
-    if (written === undefined) throw conflict(`a scenario tagged '${input.tag}' already exists in the session`, 'TAG_TAKEN');
+    if (written === undefined) throw errors.tagTaken(input.tag);
     return written.row ? scenarioView(written.row, this.deps.domain) : this.get({ sessionId, id: written.id });
   }
 
@@ -167,7 +167,7 @@ export class ScenarioService {
   /** Deletes a scenario; a queued or running one is cancelled first and never runs afterwards. */
   async delete(ref: ScenarioRef): Promise<void> {
     const current = await this.readStatus(ref);
-    if (!current) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
+    if (!current) throw errors.scenarioNotFound(ref.id);
     await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref));
     this.deps.statusCache?.deleted(ref.id);
     this.deps.executor.events.emit('run:deleted', { scenarioId: ref.id, sessionId: ref.sessionId, tag: current.tag });
@@ -211,8 +211,8 @@ export class ScenarioService {
   private async insert(sessionId: string, input: CreateScenarioInput): Promise<{ id: string; row: ScenarioRecord | undefined } | undefined> {
     const { domain, store } = this.deps;
     const algorithm = domain.algorithm(input.algoName);
-    if (!algorithm) throw notFound(`algorithm '${input.algoName}' not found`, 'ALGORITHM_NOT_FOUND');
-    if (!(await store.datasets.getMeta(sessionId, input.datasetKey))) throw notFound(`dataset '${input.datasetKey}' not found`, 'DATASET_NOT_FOUND');
+    if (!algorithm) throw errors.algorithmNotFound(input.algoName);
+    if (!(await store.datasets.getMeta(sessionId, input.datasetKey))) throw errors.datasetNotFound(input.datasetKey);
     const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
     const id = randomUUID();
     let row: ScenarioRecord | undefined;
@@ -232,7 +232,7 @@ export class ScenarioService {
       throw err;
     }
     // Deleted between the check above and the insert (which re-checks it atomically).
-    if (!row) throw notFound(`dataset '${input.datasetKey}' not found`, 'DATASET_NOT_FOUND');
+    if (!row) throw errors.datasetNotFound(input.datasetKey);
     this.deps.statusCache?.written(row);
     this.deps.executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
     if (!this.deps.settings.autorun) return { id, row };
@@ -278,13 +278,14 @@ export class ScenarioService {
     for (let attempt = 0; attempt < RACE_RETRIES; attempt++) {
       // The first look may come from memory; after a lost race only the database knows who won.
       const current = attempt === 0 ? await this.readStatus(ref) : await this.repo.status(ref);
-      if (!current) throw notFound(`scenario '${ref.id}' not found`, 'SCENARIO_NOT_FOUND');
+      if (!current) throw errors.scenarioNotFound(ref.id);
       const next = transition(current.status, event);
-      if (!next.allowed) throw conflict(next.reason, 'SCENARIO_STATE_CONFLICT');
+      if (!next.allowed) throw errors.scenarioStateConflict(next.reason);
       if (!next.changed) return undefined;
       const changed = await write(changeFor(event));
       if (changed) return changed;
     }
-    throw conflict('the scenario is being changed by other requests; try again', 'SCENARIO_BUSY');
+    throw errors.scenarioBusy();
+
   }
 }

@@ -1,4 +1,4 @@
-import { invalidRequest } from '../errors.js';
+import { errors } from '../error-factories.js';
 
 /** A session id, in any letter case: what a `{sid}` path value is first taken for. */
 export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -13,10 +13,7 @@ const OUTER_WHITESPACE = /^\s|\s$/u;
  * Throws a 422 naming `field`.
  */
 export function checkDisplayName(name: string, field: string): void {
-  const message = SESSION_ID.test(name)
-    ? 'must not be a session id (a UUID): in a path it would be taken for an id, not this name'
-    : OUTER_WHITESPACE.test(name)
-      ? 'must not start or end with whitespace'
-      : undefined;
-  if (message !== undefined) throw invalidRequest(`${field} ${message}`, [{ path: field, message }]);
+  if (SESSION_ID.test(name)) throw errors.displayNameIsSessionId(field);
+  if (OUTER_WHITESPACE.test(name)) throw errors.displayNameOuterWhitespace(field);
+
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ReadThroughCache } from '../cache/read-through-cache.js';
-import { conflict, notFound } from '../errors.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { isFinished } from '../model/run-state/state-machine.js';
 import type { SessionRecord } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import { checkDisplayName, SESSION_ID } from './display-name.js';
+import { errors } from '../error-factories.js';
 
 export const MAIN_SESSION_NAME = 'main';
 
@@ -61,7 +61,7 @@ export class SessionService {
   /** Resolves a `{sid}` path value: the UUID, or a display name as alias. */
   async resolve(ref: string): Promise<SessionRecord> {
     const session = this.resolved ? await this.resolved.read(ref, () => this.find(ref)) : await this.find(ref);
-    if (!session) throw notFound(`session '${ref}' not found`, 'SESSION_NOT_FOUND');
+    if (!session) throw errors.sessionNotFound(ref);
     return session;
   }
 
@@ -88,7 +88,7 @@ export class SessionService {
       this.store.db.transaction().execute(async (trx) => {
         // Locked until the copy commits: a concurrent delete of the source waits for it, or went first
         // and the copy is refused, never committed empty.
-        if (!(await this.store.sessions.lockForCopy(source.id, trx))) throw notFound(`session '${ref}' not found`, 'SESSION_NOT_FOUND');
+        if (!(await this.store.sessions.lockForCopy(source.id, trx))) throw errors.sessionNotFound(ref);
         const id = await this.insertNamed(newDisplayName, trx);
         await this.store.datasets.copySession(source.id, id, trx);
         // COMPLETE and FAILED copies keep result, KPIs, error and run log; QUEUED and PROCESSING ones
@@ -106,7 +106,8 @@ export class SessionService {
     try {
       await this.writing(() => this.store.sessions.rename(session.id, displayName));
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`, 'SESSION_NAME_TAKEN');
+      if (isUniqueViolation(err)) throw errors.sessionNameTaken(displayName);
+
       throw err;
     }
     this.hooks.sessionRenamed?.(session.id, displayName);
@@ -118,7 +119,7 @@ export class SessionService {
     await this.hooks.cancelSession(session.id);
     // Of concurrent deletes, only the one whose DELETE removed the row succeeds.
     const deleted = await this.writing(() => this.store.sessions.delete(session.id));
-    if (!deleted) throw notFound(`session '${ref}' not found`, 'SESSION_NOT_FOUND');
+    if (!deleted) throw errors.sessionNotFound(ref);
     this.hooks.sessionDeleted(session.id);
     return this.list();
   }
@@ -159,7 +160,8 @@ export class SessionService {
     try {
       await this.store.sessions.insert({ id, displayName, createdAt: new Date().toISOString() }, db);
     } catch (err) {
-      if (isUniqueViolation(err)) throw conflict(`a session named '${displayName}' already exists`, 'SESSION_NAME_TAKEN');
+      if (isUniqueViolation(err)) throw errors.sessionNameTaken(displayName);
+
       throw err;
     }
     return id;

@@ -1,6 +1,6 @@
 import type { Cell } from '../domain/dataset-model.js';
-import { badInput } from '../errors.js';
 import type { RenderedTable, TablePage, WireSort } from './rendered.js';
+import { errors } from '../error-factories.js';
 
 export const DEFAULT_PAGE_ROWS = 100;
 export const MAX_PAGE_ROWS = 1000;
@@ -16,7 +16,7 @@ export interface PageQuery {
 export function parseLimit(text: string | undefined): number {
   if (text === undefined) return DEFAULT_PAGE_ROWS;
   const limit = /^[0-9]{1,7}$/.test(text) ? Number(text) : NaN;
-  if (!(limit >= 1 && limit <= MAX_PAGE_ROWS)) throw badInput(`limit must be a whole number from 1 to ${MAX_PAGE_ROWS}, got '${text}'`, 'QUERY_INVALID');
+  if (!(limit >= 1 && limit <= MAX_PAGE_ROWS)) throw errors.pageLimitInvalid(MAX_PAGE_ROWS, text);
   return limit;
 }
 
@@ -26,7 +26,7 @@ export function parseSort(text: string | undefined, table: RenderedTable): WireS
   const descending = text.startsWith('-');
   const column = descending ? text.slice(1) : text;
   if (!table.columns.some((c) => c.name === column)) {
-    throw badInput(`sort names column '${column}', which this view does not have; use one of ${table.columns.map((c) => c.name).join(', ')}, or -<column> for descending`, 'QUERY_INVALID');
+    throw errors.sortColumnUnknown(column, table.columns.map((c) => c.name));
   }
   return { column, descending };
 }
@@ -49,9 +49,10 @@ export function decodeCursor(text: string | undefined, sort: WireSort | null): n
     parsed = undefined;
   }
   if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || !Number.isSafeInteger(parsed[1]) || (parsed[1] as number) < 0) {
-    throw badInput('cursor is not valid: pass the next_cursor of a previous page unchanged', 'CURSOR_INVALID');
+    throw errors.cursorInvalid();
   }
-  if (parsed[0] !== sortToken(sort)) throw badInput(`cursor belongs to sort '${parsed[0]}', not '${sortToken(sort)}'; start again without a cursor`, 'CURSOR_INVALID');
+  if (parsed[0] !== sortToken(sort)) throw errors.cursorOfOtherSort(String(parsed[0]), sortToken(sort));
+
   return parsed[1] as number;
 }
 

@@ -2,13 +2,14 @@ import type { Logger } from 'pino';
 import type { DomainRegistry } from '../domain/registry.js';
 import { summarise, type ViewSummary } from '../domain/view-registry.js';
 import type { AnyView } from '../domain/views.js';
-import { badInput, conflict, notFound, ScenaristError } from '../errors.js';
+import { ScenaristError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { RunSummary } from '../store/scenarios-repository.js';
 import { tablePage, type PageQuery } from './paging.js';
 import type { RenderedTable, RenderedView, ViewBody } from './rendered.js';
 import { ViewCache } from './view-cache.js';
 import type { RunRef, ViewTarget, ViewTask, ViewTaskResult } from './view-task.js';
+import { errors } from '../error-factories.js';
 
 /** How many results a comparison view draws. */
 export const MIN_COMPARED_VIEWS = 2;
@@ -50,7 +51,7 @@ export class ViewService {
   async scenarioView(sessionId: string, id: string, name: string, page: PageQuery): Promise<ViewBody> {
     const run = await this.run(sessionId, id);
     const view = this.views.resultViewsFor(run.algoName).find((v) => v.name === name);
-    if (!view) throw notFound(`scenario '${id}' has no view '${name}'`);
+    if (!view) throw errors.scenarioViewNotFound(id, name);
     const rendered = await this.rendered(sessionId, view, { scope: 'result', run: completeRun(run) }, await this.runsKey(sessionId, [run]));
     return body(view, rendered, page);
   }
@@ -63,7 +64,7 @@ export class ViewService {
   async datasetView(sessionId: string, key: string, name: string, page: PageQuery): Promise<ViewBody> {
     const version = await this.datasetVersion(sessionId, key);
     const view = this.views.named('dataset', name);
-    if (!view) throw notFound(`dataset '${key}' has no view '${name}'`);
+    if (!view) throw errors.datasetViewNotFound(key, name);
     const rendered = await this.rendered(sessionId, view, { scope: 'dataset', datasetKey: key, version }, `dataset\u0000${sessionId}\u0000${key}\u0000${version}`);
     return body(view, rendered, page);
   }
@@ -76,7 +77,7 @@ export class ViewService {
   async comparisonView(sessionId: string, ids: string, name: string, page: PageQuery): Promise<ViewBody> {
     const { resultType, runs } = await this.compared(sessionId, ids);
     const view = this.views.comparisonViewsFor(resultType).find((v) => v.name === name);
-    if (!view) throw notFound(`results of type '${resultType}' have no comparison view '${name}'`);
+    if (!view) throw errors.comparisonViewNotFound(resultType, name);
     const target: ViewTarget = { scope: 'comparison', runs: runs.map(completeRun) };
     return body(view, await this.rendered(sessionId, view, target, await this.runsKey(sessionId, runs)), page);
   }
@@ -105,33 +106,33 @@ export class ViewService {
 
   private async run(sessionId: string, id: string): Promise<RunSummary> {
     const [run] = await this.deps.store.scenarios.runSummaries(sessionId, [id]);
-    if (!run) throw notFound(`scenario '${id}' not found`, 'SCENARIO_NOT_FOUND');
+    if (!run) throw errors.scenarioNotFound(id);
     return run;
   }
 
   private async datasetVersion(sessionId: string, key: string): Promise<string> {
     const meta = await this.deps.store.datasets.getMeta(sessionId, key);
-    if (!meta) throw notFound(`dataset '${key}' not found`, 'DATASET_NOT_FOUND');
+    if (!meta) throw errors.datasetNotFound(key);
     return meta.version;
   }
 
   /** 2-6 distinct COMPLETE scenarios whose algorithms declare one result type, in the order given. */
   private async compared(sessionId: string, idsText: string): Promise<{ resultType: string; runs: RunSummary[] }> {
     const ids = idsText.split(',').map((id) => id.trim());
-    if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries', 'QUERY_INVALID');
+    if (ids.some((id) => id === '')) throw errors.idsWithEmptyEntry();
     const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
-    if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`, 'QUERY_INVALID');
+    if (repeated !== undefined) throw errors.idListedTwice(repeated);
     if (ids.length < MIN_COMPARED_VIEWS || ids.length > MAX_COMPARED_VIEWS) {
-      throw badInput(`comparison views draw ${MIN_COMPARED_VIEWS} to ${MAX_COMPARED_VIEWS} scenarios, got ${ids.length}`, 'QUERY_INVALID');
+      throw errors.comparedCountOutOfRange(MIN_COMPARED_VIEWS, MAX_COMPARED_VIEWS, ids.length);
     }
     const found = new Map((await this.deps.store.scenarios.runSummaries(sessionId, ids)).map((r) => [r.id, r]));
     const missing = ids.find((id) => !found.has(id));
-    if (missing !== undefined) throw notFound(`scenario '${missing}' not found`, 'SCENARIO_NOT_FOUND');
+    if (missing !== undefined) throw errors.scenarioNotFound(missing);
     const runs = ids.map((id) => found.get(id)!);
     const types = new Set(runs.map((r) => this.views.resultTypeOf(r.algoName) ?? `(none: ${r.algoName})`));
     const [resultType] = types;
     if (types.size > 1 || resultType === undefined || resultType.startsWith('(none')) {
-      throw badInput(`comparison views draw results of one result type; these scenarios' algorithms return ${[...types].join(', ')}`, 'QUERY_INVALID');
+      throw errors.comparedResultTypesDiffer([...types]);
     }
     runs.forEach(completeRun);
     return { resultType, runs };
@@ -152,7 +153,8 @@ export class ViewService {
 
 /** The run a view draws from; 409 RESULT_NOT_READY unless the scenario is COMPLETE. */
 function completeRun(run: RunSummary): RunRef {
-  if (run.status !== 'COMPLETE' || run.finishedAt === null) throw conflict(`scenario '${run.id}' is ${run.status}; its views are drawn once it is COMPLETE`, 'RESULT_NOT_READY');
+  if (run.status !== 'COMPLETE' || run.finishedAt === null) throw errors.viewsNotReady(run.id, run.status);
+
   return { id: run.id, finishedAt: run.finishedAt };
 }
 

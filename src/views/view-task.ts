@@ -2,11 +2,12 @@ import type { Dataset, Tables } from '../domain/dataset-model.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { typedDataset } from '../domain/typed-dataset.js';
 import type { AnyView } from '../domain/views.js';
-import { coerceError, conflict, ScenaristError } from '../errors.js';
+import { coerceError } from '../errors.js';
 import { validateParams } from '../params/validate.js';
 import type { Store } from '../store/store.js';
 import { materialise } from './materialise.js';
 import type { RenderedSpec } from './rendered.js';
+import { errors } from '../error-factories.js';
 
 /** The run a result is drawn from, as the HTTP thread saw it: a different one by now is a conflict. */
 export interface RunRef {
@@ -50,18 +51,15 @@ export async function runViewTask(env: ViewEnvironment, task: ViewTask): Promise
   try {
     spec = await render();
   } catch (thrown) {
-    throw viewError(view, `failed: ${coerceError(thrown).message}`);
+    throw errors.viewFailed(view.name, coerceError(thrown).message);
   }
   try {
     return { rendered: materialise(view.kind, spec) };
   } catch (err) {
-    throw viewError(view, `returned an unusable ${view.kind} spec: ${(err as Error).message}`);
+    throw errors.viewSpecUnusable(view.name, view.kind, (err as Error).message);
   }
 }
 
-function viewError(view: AnyView, what: string): ScenaristError {
-  return new ScenaristError('VIEW_ERROR', `view '${view.name}' ${what}`);
-}
 
 function findView(domain: DomainRegistry, task: ViewTask): AnyView {
   const views = domain.views;
@@ -106,7 +104,7 @@ class ViewInputs {
       refs.map(async (ref) => {
         const record = byId.get(ref.id);
         if (!record || record.status !== 'COMPLETE' || record.resultJson === null || record.finishedAt !== ref.finishedAt) {
-          throw conflict(`scenario '${ref.id}' changed while its view was being drawn; ask again`, 'SCENARIO_BUSY');
+          throw errors.scenarioChangedWhileDrawn(ref.id);
         }
         const data = await this.data(record.datasetKey, record.dataParamsJson);
         return { id: record.id, tag: record.tag, algorithm: record.algoName, result: JSON.parse(record.resultJson) as unknown, data };
@@ -128,7 +126,8 @@ class ViewInputs {
         try {
           return (await source.prepare(typed, params)) as unknown;
         } catch (thrown) {
-          throw viewError(this.view, `could not read its data: the data source's prepare failed: ${coerceError(thrown).message}`);
+          throw errors.viewDataUnreadable(this.view.name, coerceError(thrown).message);
+
         }
       })();
       this.prepared.set(id, entry);
@@ -141,7 +140,8 @@ class ViewInputs {
     if (!entry) {
       entry = (async () => {
         const record = await this.env.store.datasets.get(this.sessionId, key);
-        if (!record || (version !== undefined && record.version !== version)) throw conflict(`dataset '${key}' changed while its view was being drawn; ask again`);
+        if (!record || (version !== undefined && record.version !== version)) throw errors.datasetChangedWhileDrawn(key);
+
         return { key: record.key, kind: record.kind, createdAt: record.createdAt, tables: JSON.parse(record.tablesJson) as Tables };
       })();
       this.datasets.set(key, entry);

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { conflict, notFound } from '../errors.js';
 import { EVENT_TYPES, type EventType } from '../model/event-types.js';
 import type { Database } from '../store/database.js';
 import { WebhooksRepository, type DeliveryRow } from '../store/webhooks-repository.js';
 import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl } from './webhook-url.js';
 import type { WebhookPresence } from './webhook-presence.js';
+import { errors } from '../error-factories.js';
 
 export interface WebhookView {
   readonly id: string;
@@ -57,7 +57,7 @@ export class WebhookService {
     const secret = input.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
     const row = { id: randomUUID(), session_id: sessionId, url, events: JSON.stringify(events), secret, created_at: new Date().toISOString() };
     if ((await this.repo.countOf(sessionId)) >= MAX_WEBHOOKS_PER_SESSION) {
-      throw conflict(`the session already has ${MAX_WEBHOOKS_PER_SESSION} webhooks; delete one first`, 'WEBHOOK_LIMIT_REACHED');
+      throw errors.webhookLimitReached(MAX_WEBHOOKS_PER_SESSION);
     }
     await this.repo.insert(row);
     this.presence?.registered();
@@ -70,13 +70,15 @@ export class WebhookService {
 
   async get(sessionId: string, id: string): Promise<WebhookView> {
     const row = await this.repo.get(sessionId, id);
-    if (!row) throw notFound(`webhook '${id}' not found`, 'WEBHOOK_NOT_FOUND');
+    if (!row) throw errors.webhookNotFound(id);
+
     return viewOf(row);
   }
 
   /** Deletes a webhook and its delivery log; its pending deliveries are never sent. */
   async delete(sessionId: string, id: string): Promise<void> {
-    if (!(await this.repo.delete(sessionId, id))) throw notFound(`webhook '${id}' not found`, 'WEBHOOK_NOT_FOUND');
+    if (!(await this.repo.delete(sessionId, id))) throw errors.webhookNotFound(id);
+
   }
 
   /** The webhook's latest deliveries, newest event first. */

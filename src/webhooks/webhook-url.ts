@@ -1,5 +1,5 @@
-import { invalidRequest } from '../errors.js';
 import { literalAddress, refusalMessage, type AddressPolicy } from './address-policy.js';
+import { errors } from '../error-factories.js';
 
 /**
  * A receiver URL: absolute, http or https, no credentials in it (they would be logged and listed),
@@ -12,23 +12,19 @@ export function checkWebhookUrl(value: string, policy: AddressPolicy): string {
   try {
     url = new URL(value);
   } catch {
-    throw invalidRequest(`url: '${value}' is not an absolute URL`, [{ path: 'url', message: 'must be an absolute http or https URL' }]);
+    throw errors.webhookUrlNotAbsolute(value);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalidRequest(`url: the scheme '${url.protocol.slice(0, -1)}' is not allowed; use http or https`, [
-      { path: 'url', message: 'must use http or https' },
-    ]);
+    throw errors.webhookUrlScheme(url.protocol.slice(0, -1));
   }
   if (url.username !== '' || url.password !== '') {
-    throw invalidRequest('url: must not contain credentials; the signature authenticates deliveries', [
-      { path: 'url', message: 'must not contain user or password' },
-    ]);
+    throw errors.webhookUrlCredentials();
   }
   const address = literalAddress(url.hostname);
   const verdict = address === undefined ? undefined : policy.check(address);
   if (verdict && !verdict.allowed) {
-    const message = refusalMessage(`the host ${url.hostname}`, verdict.addressClass);
-    throw invalidRequest(`url: ${message}`, [{ path: 'url', message }], 'WEBHOOK_TARGET_REFUSED');
+    throw errors.webhookTargetRefused(refusalMessage(`the host ${url.hostname}`, verdict.addressClass));
+
   }
   return url.href;
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UploadStaging } from '../../src/datasets/ingest/staging.js';
+import { errors } from '../../src/error-factories.js';
 import { ThreadPoolGate } from '../support/thread-pool-gate.js';
 
 const dirs: string[] = [];
@@ -32,7 +33,8 @@ describe('staging an upload whose client goes away', () => {
     try {
       const source = new PassThrough();
       let filesWhenSettled: string[] | undefined;
-      const staged = staging.stage(source, 1024, 'too large').then(
+      const staged = staging.stage(source, 1024, () => errors.uploadTooLarge(1024))
+.then(
         () => undefined,
         (err: unknown) => {
           filesWhenSettled = readdirSync(dir);

@@ -205,7 +205,17 @@ describe.each(DIALECTS)('dataset routes on %s', (dialect) => {
     expect(await keys()).toEqual(before);
   });
 
+  it('names an unusable dataset_name in errors as every 422 names its field: the path, and what the value must be', async () => {
+    const res = await etl([{ name: 'dataset_name', value: 'x'.repeat(201) }, { name: 'files', filename: 'sku_data.csv', data: Buffer.from('a\n1\n') }]);
+    expect(res.statusCode).toBe(422);
+    const body = res.json<{ code: string; detail: string; errors: { path: string; message: string }[] }>();
+    expect(body.code).toBe('INVALID_REQUEST');
+    expect(body.detail).toMatch(/^dataset_name must be 1\.\.200 characters.*\(got 201 characters\)$/);
+    expect(body.errors).toEqual([{ path: 'dataset_name', message: expect.stringMatching(/^must be 1\.\.200 characters/) }]);
+  });
+
   it('answers a non-multipart ETL request with a 4xx', async () => {
+
     const res = await rawPost('/etl', '{}');
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conflict, ERROR_REGISTRY, type ErrorCode } from '../../src/errors.js';
+import { errors } from '../../src/error-factories.js';
+import { ERROR_REGISTRY, type ErrorCode } from '../../src/errors.js';
 import { installErrorHandling, type UndeclaredCodePolicy } from '../../src/http/errors.js';
 import { installRouteDefaults } from '../../src/http/openapi/route-defaults.js';
 import { DIALECTS } from '../support/dialects.js';
@@ -19,7 +20,7 @@ async function appAnsweringTagTaken(undeclared: UndeclaredCodePolicy, declared: 
   const app = Fastify({ loggerInstance: logger });
   installErrorHandling(app, { prefixes: [''], undeclared });
   app.post('/tags', { config: { errors: declared } }, async () => {
-    throw conflict('a scenario tagged x already exists', 'TAG_TAKEN');
+    throw errors.tagTaken('x');
   });
   await app.ready();
   return app;

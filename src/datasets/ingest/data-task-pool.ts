@@ -1,12 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { Piscina } from 'piscina';
 import { threadEntry } from '../../async/thread-entry.js';
-import { badInput, ScenaristError } from '../../errors.js';
+import { ScenaristError } from '../../errors.js';
 import type { IngestRunner, RunOptions } from './ingest-runner.js';
 import { unwrapOutcome } from './ingest-runner.js';
 import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
 import { PoolSlots, type PoolWork } from './pool-slots.js';
 import type { IngestWorkerConfig } from './worker-config.js';
+import { errors } from '../../error-factories.js';
 
 export interface DataTaskPoolOptions extends IngestWorkerConfig {
   /** What the pool runs: uploads, or domain views (whose refusals then name the view). */
@@ -109,16 +110,12 @@ async function isSmall(task: IngestTask): Promise<boolean> {
 
 function stopped(task: IngestTask, reason: unknown, timeLimitMs: number): ScenaristError {
   if (task.kind === 'view') {
-    const what = reason === TIME_LIMIT ? `needed more than the ${timeLimitMs / 1000} s a view may take (upload_time_limit) and was stopped` : 'was stopped: the client went away';
-    return new ScenaristError('VIEW_ERROR', `view '${task.view}' ${what}`);
+    return reason === TIME_LIMIT ? errors.viewTimeLimit(task.view, timeLimitMs) : errors.viewAbandoned(task.view);
   }
-  if (reason === TIME_LIMIT) {
-    return new ScenaristError('UPLOAD_TIME_LIMIT', `the upload needed more than the ${timeLimitMs / 1000} s an upload may take (upload_time_limit) and was stopped; nothing was stored. Send it in smaller files`);
-  }
-  return badInput('the client closed the connection; the upload was stopped and nothing was stored');
+  return reason === TIME_LIMIT ? errors.uploadTimeLimit(timeLimitMs) : errors.clientClosedUpload();
 }
 
 function outOfMemory(task: IngestTask, maxHeapMb: number): ScenaristError {
-  if (task.kind === 'view') return new ScenaristError('VIEW_ERROR', `view '${task.view}' needed more than the ${maxHeapMb} MB of memory a view may use`);
-  return new ScenaristError('TOO_LARGE', `the upload needs more than the ${maxHeapMb} MB of memory an upload may use; send it in smaller files`);
+  return task.kind === 'view' ? errors.viewOutOfMemory(task.view, maxHeapMb) : errors.uploadOutOfMemory(maxHeapMb);
+
 }

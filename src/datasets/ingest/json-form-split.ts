@@ -1,4 +1,4 @@
-import { badInput } from '../../errors.js';
+import { errors } from '../../error-factories.js';
 
 /** Deeper than this, a JSON form is not a dataset (the default form nests 5 levels); and serialising it again would overflow the stack. */
 export const MAX_JSON_DEPTH = 100;
@@ -90,7 +90,8 @@ function scan(text: string, split: boolean): SplitForm | undefined {
         }
       }
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > MAX_JSON_DEPTH) throw badInput(`the JSON nests deeper than ${MAX_JSON_DEPTH} levels; a dataset's JSON form is far flatter`, 'DATASET_FORM_INVALID');
+      if (++depth > MAX_JSON_DEPTH) throw errors.datasetJsonTooDeep(MAX_JSON_DEPTH);
+
       if (depth < ROWS_DEPTH) {
         levels[depth - 1] = { isObject: c === OPEN_OBJECT, keys: new Set(), key: undefined, expectsKey: c === OPEN_OBJECT };
       } else if (split && depth === ROWS_DEPTH && c === OPEN_ARRAY) {

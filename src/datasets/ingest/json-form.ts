@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { badInput, ScenaristError } from '../../errors.js';
+import { ScenaristError } from '../../errors.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { checkRows, checkTables, decodeDataset, encodeDataset } from '../codec.js';
 import type { Dataset, DatasetKind } from '../../domain/dataset-model.js';
 import { checkJsonDepth, splitJsonForm, type SplitForm } from './json-form-split.js';
+import { errors } from '../../error-factories.js';
 
 /** A dataset as it is stored: its tables as their JSON text (`JSON.stringify` of the checked tables). */
 export interface StoredForm {
@@ -19,7 +20,7 @@ export interface StoredForm {
  * `splitJsonForm`), so its time grows in step with its rows; a domain's own form is decoded whole.
  */
 export function readJsonForm(domain: DomainRegistry, text: string): StoredForm {
-  if (isBlank(text)) throw emptyBody();
+  if (isBlank(text)) throw errors.datasetBodyEmpty();
   // One pass checks the nesting depth, whichever way the form is then parsed.
   let split: SplitForm | undefined;
   if (domain.dataSource?.decode) checkJsonDepth(text);
@@ -54,20 +55,20 @@ function decodeJsonForm(domain: DomainRegistry, json: unknown): Dataset {
   // A domain decoder's output is checked like any other input before it is stored; a decoder that
   // returns no dataset at all is still the input's 400, never a 500.
   if (typeof decoded !== 'object' || decoded === null) {
-    throw badInput(`the data source could not decode the dataset: its decode() returned ${decoded === null ? 'null' : typeof decoded}, not a dataset`, 'DATASET_FORM_INVALID');
+    throw errors.datasetDecodeReturned(decoded === null ? 'null' : typeof decoded);
   }
   return decodeDataset(encodeDataset(decoded));
 }
 
 /** Stops at the first character that is not white space (trimming would copy a large text). */
 const isBlank = (text: string) => !/\S/.test(text);
-const emptyBody = () => badInput('the request body is empty; send the JSON form of a dataset', 'BODY_EMPTY');
 
 function parseWhole(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw badInput(`the request body is not valid JSON: ${(err as Error).message}`, 'BODY_MALFORMED');
+    throw errors.bodyNotJson((err as Error).message);
+
   }
 }
 
@@ -132,18 +133,18 @@ function decodeError(err: unknown, json: unknown): ScenaristError {
   if (err instanceof ScenaristError) return err;
   const message = err instanceof Error ? err.message : String(err);
   const table = typeof (err as { table?: unknown } | null)?.table === 'string' ? (err as { table: string }).table : undefined;
-  const where = table !== undefined ? ` (table '${table}')` : suspectTable(json);
-  return badInput(`the data source could not decode the dataset${where}: ${message}`, 'DATASET_FORM_INVALID');
+  return errors.datasetDecodeFailed(message, table ?? suspectTable(json));
 }
 
-function suspectTable(json: unknown): string {
+function suspectTable(json: unknown): string | undefined {
   const tables = typeof json === 'object' && json !== null ? (json as { tables?: unknown }).tables : undefined;
-  if (typeof tables !== 'object' || tables === null) return '';
+  if (typeof tables !== 'object' || tables === null) return undefined;
   try {
     checkTables(tables);
   } catch (err) {
     const match = err instanceof ScenaristError ? /^table "((?:[^"\\]|\\.)*)"/.exec(err.message) : null;
-    if (match) return ` (table '${match[1]}')`;
+    if (match) return match[1];
   }
-  return '';
+  return undefined;
 }
+

@@ -1,4 +1,6 @@
+import { errors } from '../../error-factories.js';
 import { ScenaristError } from '../../errors.js';
+
 
 /** What a client that got `UPLOAD_BUSY` or `VIEW_BUSY` is told to wait before trying again (`Retry-After`, seconds). */
 export const BUSY_RETRY_AFTER_SECONDS = 5;
@@ -10,7 +12,8 @@ export type PoolWork = 'upload' | 'view';
 export class PoolBusyError extends ScenaristError {
   readonly retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
   constructor(work: PoolWork, threads: number) {
-    super(work === 'upload' ? 'UPLOAD_BUSY' : 'VIEW_BUSY', `every ${work} thread is busy (${threads}); retry in ${BUSY_RETRY_AFTER_SECONDS} s`);
+    const worded = errors.poolBusy(work, threads, BUSY_RETRY_AFTER_SECONDS);
+    super(worded.code, worded.message);
   }
 }
 

@@ -1,6 +1,6 @@
-import { notFound } from '../../errors.js';
 import type { DatasetRecord } from '../../store/datasets-repository.js';
 import type { Store } from '../../store/store.js';
+import { errors } from '../../error-factories.js';
 
 /**
  * Stores a dataset, replacing one of the same key. A session deleted while its upload was being
@@ -10,7 +10,8 @@ export async function putDataset(store: Store, record: DatasetRecord): Promise<v
   try {
     await store.datasets.put(record);
   } catch (err) {
-    if (isForeignKeyViolation(err)) throw notFound(`session '${record.sessionId}' was deleted while its dataset '${record.key}' was being stored`, 'SESSION_NOT_FOUND');
+    if (isForeignKeyViolation(err)) throw errors.sessionGoneDuringStore(record.sessionId, record.key);
+
     throw err;
   }
 }

@@ -12,6 +12,7 @@ import { checkStagedShapes, streamThrough } from './staged-shape.js';
 import { putDataset } from './put-dataset.js';
 import { tablesJsonConsuming, type ConsumableTable } from './tables-json.js';
 import type { EtlTask, EtlTaskResult, FromJsonTask, FromJsonTaskResult, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
+import { errors } from '../../error-factories.js';
 
 /** What a task needs: the domain (schemas, data source) and a store to write the dataset to. */
 export interface IngestEnvironment {
@@ -76,7 +77,8 @@ async function runFromJsonTask(env: IngestEnvironment, task: FromJsonTask): Prom
   // A string over the limit fails as the body streams from disk, before the body is read into memory.
   // Nesting is checked by the form's own scan (`splitJsonForm`), with its own message.
   const maxStringBytes = maxFieldOf(env);
-  await streamThrough(task.path, new JsonShapeGuard({ maxStringBytes, maxDepth: Infinity }, (where, problem) => new ScenaristError('UPLOAD_STRUCTURE_LIMIT', `the request body, ${where}: ${problem}`)));
+  await streamThrough(task.path, new JsonShapeGuard({ maxStringBytes, maxDepth: Infinity }, errors.bodyStructureLimit
+));
   return storeJsonForm(env, task.sessionId, await readFile(task.path, 'utf8'));
 }
 

@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ScenaristError } from '../../errors.js';
+import type { ScenaristError } from '../../errors.js';
+
 import { stagedFileName } from './staged-name.js';
 
 /**
@@ -20,10 +21,10 @@ export class UploadStaging {
   constructor(private readonly dir: string) {}
 
   /**
-   * Streams `source` to a new staged file; once more than `maxBytes` arrived, stops with a 413 whose
-   * detail is `tooLarge`. Returns the file's path and size. Settles only once the file is closed.
+   * Streams `source` to a new staged file; once more than `maxBytes` arrived, stops with the 413 that
+   * `tooLarge` builds. Returns the file's path and size. Settles only once the file is closed.
    */
-  stage(source: Readable, maxBytes: number, tooLarge: string): Promise<{ path: string; bytes: number }> {
+  stage(source: Readable, maxBytes: number, tooLarge: () => ScenaristError): Promise<{ path: string; bytes: number }> {
     const staged = this.write(source, maxBytes, tooLarge);
     const forget = (): void => void this.inFlight.delete(settled);
     const settled: Promise<void> = staged.then(forget, forget);
@@ -43,7 +44,7 @@ export class UploadStaging {
     }
   }
 
-  private async write(source: Readable, maxBytes: number, tooLarge: string): Promise<{ path: string; bytes: number }> {
+  private async write(source: Readable, maxBytes: number, tooLarge: () => ScenaristError): Promise<{ path: string; bytes: number }> {
     // Synchronous (a no-op once the folder exists), so the source is piped before anything else can
     // happen to it: a multipart parser may end or destroy a part stream at any later turn.
     mkdirSync(this.dir, { recursive: true });
@@ -53,7 +54,7 @@ export class UploadStaging {
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         bytes += chunk.length;
-        done(bytes > maxBytes ? new ScenaristError('TOO_LARGE', tooLarge) : null, chunk);
+        done(bytes > maxBytes ? tooLarge() : null, chunk);
       },
     });
     const file = createWriteStream(path);

@@ -1,7 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { ErrorCode } from '../../errors.js';
+import { errors } from '../../error-factories.js';
+import { ERROR_REGISTRY, type ErrorCode, type ScenaristError } from '../../errors.js';
+
 import { SECURITY_HEADERS } from './security-headers.js';
 
 interface ClientError {
@@ -12,22 +14,25 @@ interface ClientError {
 
 /** What Node's HTTP parser (llhttp) or its timers reported, as the `{ detail }` error a client gets. */
 export function describeClientError(err: NodeJS.ErrnoException & { reason?: string }): ClientError {
+  const { code, message } = refusalOf(err);
+  return { status: ERROR_REGISTRY[code].status, code, detail: message };
+}
+
+function refusalOf(err: NodeJS.ErrnoException & { reason?: string }): ScenaristError {
   switch (err.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: 'REQUEST_TIMEOUT', detail: 'the request was not received in time (request_timeout / headers_timeout)' };
+      return errors.requestTimeout();
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, code: 'HEADERS_TOO_LARGE', detail: 'the request line and headers are larger than the server accepts' };
+      return errors.headersTooLarge();
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return { status: 413, code: 'BODY_TOO_LARGE', detail: 'the chunk extensions of the request body are too large' };
+      return errors.chunkExtensionsTooLarge();
     case 'HPE_INVALID_METHOD':
-      return { status: 400, code: 'HTTP_MALFORMED', detail: 'malformed HTTP request: unknown or invalid method' };
+      return errors.httpMalformed('unknown or invalid method');
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return { status: 400, code: 'HTTP_MALFORMED', detail: 'malformed HTTP request: both Content-Length and Transfer-Encoding are set' };
-    default: {
+      return errors.httpMalformed('both Content-Length and Transfer-Encoding are set');
+    default:
       // llhttp's reason names the fault without echoing the request's bytes.
-      const reason = typeof err.reason === 'string' && err.reason !== '' ? err.reason : 'it cannot be parsed';
-      return { status: 400, code: 'HTTP_MALFORMED', detail: `malformed HTTP request: ${reason}` };
-    }
+      return errors.httpMalformed(typeof err.reason === 'string' && err.reason !== '' ? err.reason : 'it cannot be parsed');
   }
 }
 

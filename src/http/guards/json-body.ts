@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { badInput } from '../../errors.js';
 import { MAX_BODY_DEPTH, offsetBeyondDepth } from './json-depth.js';
 import { mayHoldPrototypeKey, pathOfPrototypeKey } from './prototype-keys.js';
+import { errors } from '../../error-factories.js';
 
 /**
  * The one parser of every JSON request body. Before the parse, its depth is bounded (a 400
@@ -23,7 +23,7 @@ export function installJsonParser(app: FastifyInstance): void {
     }
     const tooDeep = offsetBeyondDepth(text, MAX_BODY_DEPTH);
     if (tooDeep !== undefined) {
-      done(badInput(`the JSON body nests deeper than ${MAX_BODY_DEPTH} levels (the bracket at character ${tooDeep + 1} opens level ${MAX_BODY_DEPTH + 1})`, 'BODY_TOO_DEEP'));
+      done(errors.bodyTooDeep(MAX_BODY_DEPTH, tooDeep));
       return;
     }
     // Fastify's default JSON parser is the callback form: it answers through `done` and returns nothing.
@@ -33,7 +33,8 @@ export function installJsonParser(app: FastifyInstance): void {
         done(err, value);
         return;
       }
-      done(badInput(`the JSON body's key '${refused}' is refused: '__proto__' and 'constructor.prototype' keys could replace the prototype of objects built from it`, 'BODY_KEY_REFUSED'));
+      done(errors.bodyKeyRefused(refused));
+
     });
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, preHandlerHookHandler, RouteOptions } from 'fastify';
-import { invalidRequest } from '../../errors.js';
+import { errors } from '../../error-factories.js';
 
 /**
  * NUL characters: no stored name or id can contain one, and PostgreSQL text cannot hold one at all
@@ -41,8 +41,8 @@ const refuseNulInBody: preHandlerHookHandler = (request, _reply, done) => {
   if (typeof request.body !== 'object') return done();
   const path = pathOfNul(request.body);
   if (path === undefined) return done();
-  const message = 'must not contain a NUL character (\\u0000)';
-  done(invalidRequest(`invalid request: ${path}: ${message}`, [{ path, message }]));
+  done(errors.bodyStringWithNul(path));
+
 };
 
 /** Adds the body check to every route with a JSON body schema, and to no other (status polls pay nothing). */

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Settings } from '../../config/settings.js';
-import { badInput, forbidden, ScenaristError } from '../../errors.js';
 import { hostAllowed } from './host.js';
 import { hasBody, hasBoundary, mediaType } from './media-type.js';
 import { parameterWithNul } from './nul-bytes.js';
 import { originAllowed } from './origin.js';
 import { SECURITY_HEADERS } from './security-headers.js';
+import { errors } from '../../error-factories.js';
 
 /** Methods that never change state: no Origin or content-type checks. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -13,8 +13,6 @@ const JSON_ONLY: readonly string[] = ['application/json'];
 /** Host header values already accepted; bounded, since each client may send its own spelling. */
 const MAX_REMEMBERED_HOSTS = 64;
 
-/** A header value quoted in a message, cut short: never echo a whole hostile header back. */
-const quote = (value: string) => JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
 
 /**
  * One `onRequest` hook (one per request keeps the status poll cheap) that sets the security headers
@@ -37,27 +35,27 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
     const host = request.host;
     if (allowedHosts !== '*' && !acceptedHosts.has(host)) {
       if (!hostAllowed(allowedHosts, host)) {
-        return done(forbidden(`host ${quote(host ?? '')} is not allowed on this server (see the allowed_hosts setting)`, 'HOST_NOT_ALLOWED'));
+        return done(errors.hostNotAllowed(host ?? ''));
       }
       if (acceptedHosts.size < MAX_REMEMBERED_HOSTS) acceptedHosts.add(host);
     }
     const withNul = parameterWithNul(request.params) ?? parameterWithNul(request.query);
-    if (withNul !== undefined) return done(badInput(`parameter ${quote(withNul)} contains a NUL character`, 'NUL_CHARACTER'));
+    if (withNul !== undefined) return done(errors.parameterWithNul(withNul));
     if (SAFE_METHODS.has(request.method)) return done();
 
     const origin = request.headers.origin;
     if (origin !== undefined && !originAllowed(origin, corsOrigins, host)) {
-      return done(forbidden(`cross-origin request from ${quote(origin)} refused; allowed are this server's own origin and cors_origins`, 'ORIGIN_NOT_ALLOWED'));
+      return done(errors.originNotAllowed(origin));
     }
     if (request.is404) return done();
     const contentType = request.headers['content-type'];
     const accepted = request.routeOptions.schema?.consumes ?? JSON_ONLY;
     if (contentType === undefined ? hasBody(request.headers) : !accepted.includes(mediaType(contentType))) {
-      const given = contentType === undefined ? 'no Content-Type' : `Content-Type ${quote(contentType)}`;
-      return done(new ScenaristError('UNSUPPORTED_MEDIA_TYPE', `this route takes ${accepted.join(' or ')}; the request has ${given}`));
+      return done(errors.mediaTypeUnsupported(accepted, contentType));
     }
     if (contentType !== undefined && contentType.toLowerCase().trimStart().startsWith('multipart/') && !hasBoundary(contentType)) {
-      return done(badInput('the multipart Content-Type has no boundary parameter', 'MULTIPART_INVALID'));
+      return done(errors.multipartWithoutBoundary());
+
     }
     done();
   });

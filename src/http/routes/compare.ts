@@ -1,11 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
-import { badInput, notFound } from '../../errors.js';
 import { compareScenarios } from '../../scenarios/compare.js';
 import { STATUSES } from '../../model/run-state/state-machine.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { errors } from '../../error-factories.js';
 
 /** At most this many scenarios side by side. */
 export const MAX_COMPARED = 50;
@@ -62,10 +62,10 @@ const CompareView = Type.Object({
 /** Splits `a,b,c` into distinct ids; 400 for an empty list, a blank or repeated id, or too many. */
 export function parseIds(text: string): string[] {
   const ids = text.split(',').map((id) => id.trim());
-  if (ids.some((id) => id === '')) throw badInput('ids must be a comma-separated list of scenario ids, without empty entries', 'QUERY_INVALID');
-  if (ids.length > MAX_COMPARED) throw badInput(`at most ${MAX_COMPARED} scenarios can be compared, got ${ids.length}`, 'QUERY_INVALID');
+  if (ids.some((id) => id === '')) throw errors.idsWithEmptyEntry();
+  if (ids.length > MAX_COMPARED) throw errors.tooManyCompared(MAX_COMPARED, ids.length);
   const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (repeated !== undefined) throw badInput(`scenario '${repeated}' is listed twice in ids`, 'QUERY_INVALID');
+  if (repeated !== undefined) throw errors.idListedTwice(repeated);
   return ids;
 }
 
@@ -90,10 +90,11 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       const session = await sessions.resolve(request.params.sid);
       const ids = parseIds(request.query.ids);
       const baseline = request.query.baseline ?? ids[0]!;
-      if (!ids.includes(baseline)) throw badInput(`baseline '${baseline}' is not one of the compared ids`, 'QUERY_INVALID');
+      if (!ids.includes(baseline)) throw errors.baselineNotCompared(baseline);
       const found = new Map((await scenarios.records(session.id, ids)).map((r) => [r.id, r]));
       const missing = ids.find((id) => !found.has(id));
-      if (missing !== undefined) throw notFound(`scenario '${missing}' not found`, 'SCENARIO_NOT_FOUND');
+      if (missing !== undefined) throw errors.scenarioNotFound(missing);
+
       return compareScenarios(
         ids.map((id) => found.get(id)!),
         baseline,

@@ -2,9 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { FilterText, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
-import { badInput } from '../../errors.js';
 import { CONTENT_TYPES, EXPORT_FORMATS, exportDataset } from '../../exports/dataset-export.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
+import { errors } from '../../error-factories.js';
 
 const tags = ['datasets'];
 const DatasetListQuery = Type.Object({
@@ -102,7 +102,8 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
         const file = exportDataset(await datasets.load(session.id, request.params.key), format, table);
         return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
       }
-      if (table !== undefined) throw badInput('table selects what a csv or xlsx export holds; add format=csv or format=xlsx', 'QUERY_INVALID');
+      if (table !== undefined) throw errors.exportTableWithoutFormat();
+
       // Sent as stored text: no parse and re-serialise of large datasets.
       const form = await datasets.jsonForm(session.id, request.params.key);
       return reply.type('application/json; charset=utf-8').send(form);

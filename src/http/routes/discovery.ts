@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
-import { notFound } from '../../errors.js';
 import { describeParams } from '../../params/describe.js';
 import { ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { errors } from '../../error-factories.js';
 
 const tags = ['discovery'];
 
@@ -65,7 +65,8 @@ export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (a
     async (request) => {
       await sessions.resolve(request.params.sid);
       const algorithm = domain.algorithm(request.params.name);
-      if (!algorithm) throw notFound(`algorithm '${request.params.name}' not found`, 'ALGORITHM_NOT_FOUND');
+      if (!algorithm) throw errors.algorithmNotFound(request.params.name);
+
       return { name: algorithm.name, parameters: describeParams(domain.parametersOf(algorithm)) };
     },
   );

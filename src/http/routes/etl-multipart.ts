@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
-import { badInput, ScenaristError } from '../../errors.js';
+import { ScenaristError } from '../../errors.js';
+import { errors } from '../../error-factories.js';
 
 export interface MultipartLimits {
   /** Bytes of one file. */
@@ -50,21 +51,21 @@ export function readMultipart(raw: IncomingMessage, limits: MultipartLimits, han
         return;
       }
       files.add(stream);
-      stream.once('limit', () => fail(new ScenaristError('TOO_LARGE', `file '${filename}' is larger than the upload limit of ${limits.fileSize} bytes`)));
+      stream.once('limit', () => fail(errors.uploadFileTooLarge(filename, limits.fileSize)));
       pending.push(handlers.file(fieldname, filename, stream).then(() => void files.delete(stream), (err: unknown) => fail(asClientError(err))));
     });
     parser.on('field', (fieldname: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
       if (settled) return;
-      if (valueTruncated) return fail(badInput(`field '${fieldname}' is longer than ${limits.fieldSize} bytes`, 'MULTIPART_INVALID'));
+      if (valueTruncated) return fail(errors.multipartFieldTooLong(fieldname, limits.fieldSize));
       try {
         handlers.field(fieldname, value);
       } catch (err) {
         fail(err);
       }
     });
-    parser.on('partsLimit', () => fail(badInput(`the upload has more than ${limits.parts} parts`, 'MULTIPART_INVALID')));
-    parser.on('filesLimit', () => fail(badInput(`the upload has more than ${limits.files} files`, 'MULTIPART_INVALID')));
-    parser.on('fieldsLimit', () => fail(badInput(`the upload has more than ${limits.fields} fields`, 'MULTIPART_INVALID')));
+    parser.on('partsLimit', () => fail(errors.multipartTooMany('parts', limits.parts)));
+    parser.on('filesLimit', () => fail(errors.multipartTooMany('files', limits.files)));
+    parser.on('fieldsLimit', () => fail(errors.multipartTooMany('fields', limits.fields)));
     parser.on('error', (err: unknown) => fail(unreadable(err)));
     parser.on('finish', () => {
       void Promise.all(pending).then(() => {
@@ -75,14 +76,15 @@ export function readMultipart(raw: IncomingMessage, limits: MultipartLimits, han
     });
     // A client that goes away mid-body never ends it: stop rather than wait forever.
     raw.once('close', () => {
-      if (raw.readableAborted) fail(badInput('the upload was interrupted before its end', 'MULTIPART_INVALID'));
+      if (raw.readableAborted) fail(errors.multipartInterrupted());
     });
     raw.pipe(parser);
   });
 }
 
 function unreadable(err: unknown): ScenaristError {
-  return badInput(`the multipart body cannot be read: ${err instanceof Error ? err.message : String(err)}`, 'MULTIPART_INVALID');
+  return errors.multipartUnreadable(err instanceof Error ? err.message : String(err));
+
 }
 
 /** Our errors pass; a file system error is the server's; any other stream error is the body's fault. */

@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { badInput, invalidRequest, ScenaristError } from '../../errors.js';
 import { checkName } from '../../datasets/names.js';
 import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
 import type { StagedFile } from '../../datasets/ingest/tasks.js';
@@ -8,6 +7,7 @@ import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { readMultipart, type MultipartLimits } from './etl-multipart.js';
 import { clientGoneSignal, withRetryAfter } from './upload-bounds.js';
+import { errors } from '../../error-factories.js';
 
 const EtlMessage = Type.Object({
   severity: Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]),
@@ -71,21 +71,17 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
     async (request, reply) => {
       const session = await services.sessions.resolve(request.params.sid);
       if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
-        throw badInput('send the upload as multipart/form-data with files and dataset_name', 'MULTIPART_INVALID');
+        throw errors.notMultipart();
       }
       const staging = new UploadStaging(dir);
       try {
         const { datasetName, files, bytes } = await receive(request, staging, limits);
         services.metrics.etlBytes.inc(bytes);
         if (datasetName === undefined || datasetName === '') {
-          throw invalidRequest('dataset_name is required', [{ path: 'dataset_name', message: 'is required and must not be empty' }]);
+          throw errors.uploadDatasetNameMissing();
         }
-        try {
-          checkName(datasetName, 'dataset_name');
-        } catch (err) {
-          throw invalidRequest((err as Error).message, [{ path: 'dataset_name', message: (err as Error).message }]);
-        }
-        if (files.length === 0) throw badInput('no file uploaded; send one or more files under files', 'UPLOAD_EMPTY');
+        checkName(datasetName, 'dataset_name');
+        if (files.length === 0) throw errors.uploadEmpty();
         const result = await services.datasets.etlStaged(session.id, datasetName, files, clientGoneSignal(reply)).catch((err: unknown) => withRetryAfter(reply, err));
         services.metrics.etlRows.inc(result.rows);
         return result;
@@ -103,17 +99,18 @@ async function receive(request: FastifyRequest, staging: UploadStaging, limits: 
   let total = 0;
   await readMultipart(request.raw, limits, {
     file: async (fieldname, filename, stream) => {
-      if (fieldname !== 'files') throw badInput(`unexpected file field '${fieldname}'; upload files under 'files'`, 'MULTIPART_INVALID');
+      if (fieldname !== 'files') throw errors.uploadFieldUnexpected(fieldname);
       // Files are staged in the order they arrive; the list keeps that order for messages.
       const slot = files.push({ filename, path: '' }) - 1;
-      const staged = await staging.stage(stream, limits.fileSize - total, `the upload is larger than the limit of ${limits.fileSize} bytes`);
+      const staged = await staging.stage(stream, limits.fileSize - total, () => errors.uploadTooLarge(limits.fileSize));
       total += staged.bytes;
-      if (total > limits.fileSize) throw new ScenaristError('TOO_LARGE', `the upload is larger than the limit of ${limits.fileSize} bytes`);
+      if (total > limits.fileSize) throw errors.uploadTooLarge(limits.fileSize);
       files[slot] = { filename, path: staged.path };
     },
     field: (fieldname, value) => {
       if (fieldname === 'dataset_name') datasetName = value;
-      else if (fieldname === 'files') throw badInput('an upload in files has no filename', 'MULTIPART_INVALID');
+      else if (fieldname === 'files') throw errors.uploadWithoutFilename();
+
     },
   });
   return { datasetName, files, bytes: total };

@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badInput } from '../../errors.js';
 import { SseStream } from '../../events/sse-stream.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { errors } from '../../error-factories.js';
 
 const tags = ['events'];
 const EVENT_ID = /^\d{1,15}$/;
@@ -16,7 +16,8 @@ const EventsQuery = Type.Object({
 function resumeAfter(header: string | string[] | undefined, since: string | undefined): number | undefined {
   const value = Array.isArray(header) ? header[header.length - 1] : header;
   if (value !== undefined && value.trim() !== '') {
-    if (!EVENT_ID.test(value.trim())) throw badInput(`Last-Event-ID must be an event id (a non-negative integer), not '${value}'`, 'LAST_EVENT_ID_INVALID');
+    if (!EVENT_ID.test(value.trim())) throw errors.lastEventIdInvalid(value);
+
     return Number(value.trim());
   }
   return since === undefined ? undefined : Number(since);

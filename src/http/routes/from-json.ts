@@ -1,9 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ScenaristError } from '../../errors.js';
 import { stagingDir, UploadStaging } from '../../datasets/ingest/staging.js';
 import { KeyList, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { clientGoneSignal, withRetryAfter } from './upload-bounds.js';
+import { errors } from '../../error-factories.js';
 
 /**
  * `POST .../data/from-json` takes the raw JSON form with no envelope, whatever its root and content
@@ -13,7 +13,6 @@ import { clientGoneSignal, withRetryAfter } from './upload-bounds.js';
 export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const limit = services.settings.bodyLimitBytes;
   const dir = stagingDir(services.settings.dataDir);
-  const tooLarge = 'the request body is larger than the configured limit';
   app.removeAllContentTypeParsers();
   // Leaves the body unread; the handler streams `request.raw` itself.
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -35,11 +34,12 @@ export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     },
     async (request, reply) => {
       const declared = Number(request.headers['content-length']);
-      if (declared > limit) throw new ScenaristError('TOO_LARGE', tooLarge);
+      if (declared > limit) throw errors.jsonFormTooLarge();
       const session = await services.sessions.resolve(request.params.sid);
       const staging = new UploadStaging(dir);
       try {
-        const { path } = await staging.stage(request.raw, limit, tooLarge);
+        const { path } = await staging.stage(request.raw, limit, errors.jsonFormTooLarge);
+
         const keys = await services.datasets.ingestStaged(session.id, path, clientGoneSignal(reply)).catch((err: unknown) => withRetryAfter(reply, err));
         return reply.code(201).send({ keys });
       } finally {

@@ -1,11 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badInput, conflict } from '../../errors.js';
 import { CONTENT_TYPES } from '../../exports/dataset-export.js';
 import { exportResultTable, type ResultRows } from '../../exports/result-export.js';
 import { isExternal } from '../../domain/external-algorithm.js';
 import { SessionParams } from '../schemas.js';
 import { withRetryAfter } from './upload-bounds.js';
 import type { RouteOptions } from '../services.js';
+import { errors } from '../../error-factories.js';
 
 const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.String({ description: 'scenario id' }) })]);
 
@@ -22,7 +22,7 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     if (table) return table;
     const algorithm = domain.algorithm(algoName);
     // An external algorithm has no `resultTable`: it returns JSON only, drawn by the domain's views.
-    if (!algorithm || isExternal(algorithm) || !algorithm.resultTable) throw badInput(`algorithm '${algoName}' declares no table view of its result; ask for format=json`, 'RESULT_NOT_TABULAR');
+    if (!algorithm || isExternal(algorithm) || !algorithm.resultTable) throw errors.resultNotTabular(algoName);
     // Deprecated, kept for domains written before views.
     const legacy = algorithm.resultTable(JSON.parse(resultJson));
     return { columns: legacy.columns.map((name) => ({ name, type: 'string' as const })), rows: legacy.rows };
@@ -58,7 +58,8 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const session = await sessions.resolve(request.params.sid);
       const record = await scenarios.record({ sessionId: session.id, id: request.params.id });
       if (record.status !== 'COMPLETE' || record.resultJson === null) {
-        throw conflict(`scenario '${record.id}' is ${record.status}; it has a result once COMPLETE`, 'RESULT_NOT_READY');
+        throw errors.resultNotReady(record.id, record.status);
+
       }
       const format = request.query.format;
       if (format === 'csv' || format === 'xlsx') {

@@ -2,11 +2,11 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import type { Readable } from 'node:stream';
 import { COLUMN_TYPES } from '../../domain/dataset-model.js';
 import { emptyGroupDataset, listSchemas } from '../../datasets/schema-listing.js';
-import { badInput, notFound } from '../../errors.js';
 import { attachment } from '../../exports/content-disposition.js';
 import { CONTENT_TYPES, exportDataset } from '../../exports/dataset-export.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { errors } from '../../error-factories.js';
 
 const tags = ['discovery'];
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -87,10 +87,11 @@ export const schemaRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const { group } = request.params;
       const format = request.query.format ?? 'csv';
       const empty = emptyGroupDataset(schemas, group);
-      if (!empty) throw notFound(`schema group '${group}' not found; the groups are ${Object.keys(schemas).map((g) => `'${g}'`).join(', ')}`);
+      if (!empty) throw errors.schemaGroupNotFound(group, Object.keys(schemas));
       const tables = Object.keys(empty.tables);
       if (format === 'csv' && tables.length !== 1) {
-        throw badInput(`schema group '${group}' has ${tables.length} tables (${tables.join(', ')}) and a CSV file holds one; ask for format=xlsx`, 'QUERY_INVALID');
+        throw errors.schemaGroupNotOneTable(group, tables);
+
       }
       const file = exportDataset(empty, format, format === 'csv' ? tables[0] : undefined);
       // Named after the group, whatever its tables are called: the ETL route picks the group by file name.

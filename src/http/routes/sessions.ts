@@ -1,8 +1,8 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { visibleSessions } from '../../auth/visible-sessions.js';
-import { forbidden } from '../../errors.js';
 import { Name, SessionList, SessionParams, SessionView } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
+import { errors } from '../../error-factories.js';
 
 const tags = ['sessions'];
 
@@ -10,7 +10,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   const { sessions, settings } = services;
   // Runs before body validation, so a disabled route answers 403 whatever the body.
   const creationAllowed = async () => {
-    if (!settings.allowSessionCreate) throw forbidden('session creation is disabled on this server', 'SESSION_CREATE_DISABLED');
+    if (!settings.allowSessionCreate) throw errors.sessionCreateDisabled();
+
   };
 
   app.get(
