@@ -155,12 +155,8 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       })
     ).json()) as { id: string };
     expect((await fetch(`${api}/sessions/main/scenarios/${created.id}/run`, { method: 'POST' })).status).toBe(202);
-    for (let i = 0; ; i++) {
-      const status = (await (await fetch(`${api}/sessions/main/scenarios/${created.id}/status`)).json()) as { status: string };
-      if (status.status === 'PROCESSING') break;
-      if (i > 200) throw new Error('never started');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const statusOn = async (id: string) => ((await (await fetch(`${api}/sessions/main/scenarios/${id}/status`)).json()) as { status: string }).status;
+    await until('the run to start', async () => (await statusOn(created.id)) === 'PROCESSING', { every: 100 });
     expect((await fetch(`${apis[1]!.url}/api/v1/sessions/main/scenarios/${created.id}`, { method: 'DELETE' })).status).toBe(204);
     // The next scenario of the session runs at once: the deleted run released its session and worker.
     const next = (await (
@@ -171,12 +167,7 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       })
     ).json()) as { id: string };
     await fetch(`${api}/sessions/main/scenarios/${next.id}/run`, { method: 'POST' });
-    for (let i = 0; ; i++) {
-      const status = (await (await fetch(`${api}/sessions/main/scenarios/${next.id}/status`)).json()) as { status: string };
-      if (status.status === 'COMPLETE') break;
-      if (i > 300) throw new Error(`next scenario stuck in ${status.status}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('the next scenario to complete', async () => (await statusOn(next.id)) === 'COMPLETE', { every: 100 });
     const { rows } = await client.query('select id from scenarios where id = $1', [created.id]);
     expect(rows).toEqual([]);
   }, 60_000);
