@@ -5,6 +5,7 @@ import { guardedRoutes, type GuardedRoute } from '../../src/http/auth/install.js
 import { SCOPES } from '../../src/model/token-scopes.js';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 import { call, PREFIX, tokenFor, type SessionList } from './support.js';
 
 /**
@@ -52,13 +53,11 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
     own.scenarioId = await create(own.id, 'mine');
     other.scenarioId = await create(other.id, 'theirs');
     expect((await call(t.app, 'POST', `/sessions/${other.id}/scenarios/${other.scenarioId}/run`, { token: admin })).statusCode).toBe(202);
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const status = (await call(t.app, 'GET', `/sessions/${other.id}/scenarios/${other.scenarioId}/status`, { token: admin })).json<{ status: string }>().status;
-      if (status === 'COMPLETE' || status === 'FAILED') break;
-      if (Date.now() > deadline) throw new Error(`the other session's scenario did not finish (${status})`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let status = '';
+    await until(() => `the other session's scenario to finish (${status})`, async () => {
+      status = (await call(t.app, 'GET', `/sessions/${other.id}/scenarios/${other.scenarioId}/status`, { token: admin })).json<{ status: string }>().status;
+      return status === 'COMPLETE' || status === 'FAILED';
+    });
     for (const scope of SCOPES) bound[scope] = await tokenFor(t, scope, own.id);
     routes = guardedRoutes(t.app);
     before = await snapshot();

@@ -3,17 +3,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScenaristClient, type ScenaristClient, type ScenaristEvent } from '../../src/client/index.js';
 import { REPO_ROOT, startServer, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 const sample = (name: string) => readFileSync(new URL(`../../examples/warehouse/sample/${name}`, import.meta.url));
-
-/** Waits until `done()` holds, checking every 20 ms, failing after `ms`. */
-async function until(done: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('the typed client against a real server process', () => {
   let server: ServerProcess;
@@ -66,7 +58,7 @@ describe('the typed client against a real server process', () => {
         expect(run.data?.status).toBe('QUEUED');
       }
 
-      await until(() => ids.every((id) => events.some((e) => e.type === 'scenario.completed' && e.scenario_id === id)), 60_000, 'both completions');
+      await until('both completions', () => ids.every((id) => events.some((e) => e.type === 'scenario.completed' && e.scenario_id === id)), { within: 60_000 });
       expect(events.map((e) => e.id)).toEqual([...events.map((e) => e.id)].sort((a, b) => a - b));
       expect(events.some((e) => e.type === 'dataset.created' && e.dataset_key === 'uploaded')).toBe(true);
 
@@ -137,7 +129,7 @@ describe('the typed client against a real server process', () => {
         body: { tag: 'marker', dataset_key: 'example', algo_name: 'Instant' },
       });
       const seen = (list: ScenaristEvent[]) => list.some((e) => e.scenario_id === marker.data!.id);
-      await until(() => seen(reference) && seen(resumed), 30_000, 'the marker event on both streams');
+      await until('the marker event on both streams', () => seen(reference) && seen(resumed), { within: 30_000 });
       const story = `errors: ${errors.map((e) => e.message).join('; ')}\nserver:\n${server.output().slice(-3000)}`;
       expect(errors.length, story).toBeGreaterThanOrEqual(1);
       expect(sent[0]!.get('last-event-id')).toBeNull();

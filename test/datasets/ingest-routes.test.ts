@@ -6,18 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
 import { multipartBody } from '../support/multipart.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 const sample = (name: string) => readFileSync(fileURLToPath(new URL(`../../examples/warehouse/sample/${name}`, import.meta.url)));
 const DECODING_DOMAIN = fileURLToPath(new URL('./fixtures/decoding-domain.ts', import.meta.url));
-
-/** Waits for `condition` with a deadline (never a fixed sleep). */
-async function until(condition: () => boolean, what: string, deadlineMs = 20_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /** POSTs `body` over a real connection and reads the whole response. */
 function send(base: string, path: string, body: Buffer, contentType: string): Promise<{ status: number; body: string }> {
@@ -110,7 +102,7 @@ describe.each(DIALECTS)('ingest routes: bad inputs are 4xx and change nothing, o
       req.on('error', reject);
       // The first half: the server has resolved the session and is staging the first file...
       req.write(body.subarray(0, body.length >> 1));
-      void until(() => existsSync(staged) && readdirSync(staged).length > stagedBefore, 'the upload to be staged')
+      void until('the upload to be staged', () => existsSync(staged) && readdirSync(staged).length > stagedBefore)
         // ...when the session goes away; then the rest of the upload arrives.
         .then(() => t.app.inject({ method: 'DELETE', url: `/api/v1/sessions/doomed-${dialect}` }))
         .then((deleted) => {

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServer, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 const running: ServerProcess[] = [];
 afterAll(async () => {
@@ -38,14 +39,6 @@ async function listTokens(server: ServerProcess): Promise<ListedToken[]> {
 }
 function get(server: ServerProcess, path: string, token?: string) {
   return fetch(`${server.url}/api/v1${path}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
-}
-async function untilStatus(request: () => Promise<Response>, expected: number): Promise<number> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const { status } = await request();
-    if (status === expected || Date.now() > deadline) return status;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('API tokens with the real CLI and a real server process', () => {
@@ -89,7 +82,7 @@ describe('API tokens with the real CLI and a real server process', () => {
     const revoked = await tokenCli(server, ['revoke', tokens[0]!.id]);
     expect(revoked.code, revoked.output).toBe(0);
     // Revocation reaches the running server within its few seconds of token cache.
-    expect(await untilStatus(() => get(server, '/sessions/main/scenarios', runner), 401)).toBe(401);
+    await until('the revoked token to be refused', async () => (await get(server, '/sessions/main/scenarios', runner)).status === 401);
     expect((await get(server, '/sessions/main/scenarios', admin)).status).toBe(200);
     expect((await tokenCli(server, ['revoke', tokens[0]!.id])).output).toContain('already revoked');
 

@@ -3,11 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, runCli, startServer, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 const running: ServerProcess[] = [];
 afterAll(async () => {
   await Promise.all(running.map((s) => s.dispose()));
 });
+/** The whole line (ended by its newline) the server logged for a request to `url`, once there is one. */
+function requestLine(server: ServerProcess, url: string): string | undefined {
+  return server.output().split('\n').slice(0, -1).find((line) => line.includes('"msg":"request"') && line.includes(`"url":"${url}"`));
+}
 async function serve(args: string[] = [], dataDir?: string, env?: NodeJS.ProcessEnv) {
   const server = await startServer({ args, ...(dataDir ? { dataDir } : {}), ...(env ? { env } : {}) });
   running.push(server);
@@ -36,11 +41,7 @@ describe('scenarist serve as a real process', () => {
     expect((await fetch(`${server.url}/api/v1/sessions/main/scenarios/${id}/run`, { method: 'POST' })).status).toBe(202);
     server.child.kill('SIGINT');
     // Signals of one kind do not queue: the second is sent once the first has started the drain.
-    const deadline = Date.now() + 10_000;
-    while (!server.output().includes('shutting down')) {
-      if (Date.now() > deadline) throw new Error(`no drain started:\n${server.output()}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until(() => `the drain to start:\n${server.output()}`, () => server.output().includes('shutting down'), { every: 10 });
     expect(await server.stop('SIGINT')).toBe(0);
     expect(server.child.signalCode).toBeNull();
   });
@@ -85,10 +86,12 @@ describe('scenarist serve as a real process', () => {
     await fetch(`${ignoring.url}/api/v1/sessions`, { headers });
     const listed = await serve(['--forwarded-allow-ips', '10.9.9.9']);
     await fetch(`${listed.url}/api/v1/sessions`, { headers });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(trusting.output()).toMatch(/"client":"203\.0\.113\.9","scheme":"https"/);
-    expect(ignoring.output()).toMatch(/"client":"127\.0\.0\.1","scheme":"http"/);
+    // The request is logged once its answer has gone: wait for each server's whole line of it.
+    const [trusted, ignored, unlisted] = await Promise.all([trusting, ignoring, listed].map((server) => until('the request\'s log line', () => requestLine(server, '/api/v1/sessions'))));
+    expect(trusted).toMatch(/"client":"203\.0\.113\.9","scheme":"https"/);
+    expect(ignored).toMatch(/"client":"127\.0\.0\.1","scheme":"http"/);
     expect(ignoring.output()).not.toContain('203.0.113.9');
+    expect(unlisted).toMatch(/"client":"127\.0\.0\.1","scheme":"http"/);
     expect(listed.output()).not.toContain('"client":"203.0.113.9"');
   });
 });

@@ -3,21 +3,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { BIN, REPO_ROOT, startServer, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 /**
  * The multi-process deployment of issue "PostgreSQL and many machines": two API nodes without
  * workers and three worker processes on one PostgreSQL database, all real processes.
  */
 // Only an explicit SCENARIST_TEST_DIALECTS without postgres leaves this out.
-/** Polls `check` until it holds; fails saying what was awaited once `ms` have passed. */
-async function until(what: string, ms: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API nodes and 3 worker processes', () => {
   let database: TestDatabase;
   let client: pg.Client;
@@ -95,10 +87,10 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
     // Kill one worker once every worker is in the middle of a run (three Sleep runs in flight, each
     // begun less than 250 ms of its 400 ago, so none can end before the kill lands); its run must be
     // taken over by another worker.
-    await until('every worker to be in the middle of a run', 60_000, async () => {
+    await until('every worker to be in the middle of a run', async () => {
       const { rows } = await client.query<{ algo_name: string; started_at: string }>("select algo_name, started_at from scenarios where status = 'PROCESSING'");
       return rows.length >= 3 && rows.every((r) => r.algo_name === 'Sleep' && Date.now() - Date.parse(r.started_at) < 250);
-    });
+    }, { within: 60_000 });
     workers[0]!.kill('SIGKILL');
 
     // Both API nodes give the same answer for a status poll.
@@ -109,14 +101,12 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
     expect(statuses[0]!.id).toBe(probe.id);
     expect(statuses[1]!.status).toBe(statuses[0]!.status);
 
-    const deadline = Date.now() + 120_000;
-    for (;;) {
+    let counts: Record<string, number> = {};
+    await until(() => `the queue to drain (counts: ${JSON.stringify(counts)})`, async () => {
       const { rows } = await client.query<{ status: string; n: string }>('select status, count(*) as n from scenarios group by status');
-      const counts = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-      if ((counts.COMPLETE ?? 0) + (counts.FAILED ?? 0) === scenarios.length) break;
-      if (Date.now() > deadline) throw new Error(`not drained: ${JSON.stringify(counts)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+      counts = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+      return (counts.COMPLETE ?? 0) + (counts.FAILED ?? 0) === scenarios.length;
+    }, { within: 120_000, every: 250 });
     sampling = false;
     await sampler;
 
@@ -141,7 +131,7 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
 
     const long = await create('cancelled elsewhere', { algo_name: 'Sleep', algo_params: { duration_ms: 600_000 } });
     expect((await fetch(`${a}/sessions/main/scenarios/${long.body.id as string}/run`, { method: 'POST' })).status).toBe(202);
-    await until('the long run to start on a worker', 60_000, async () => (await statusOf(long.body.id as string)) === 'PROCESSING');
+    await until('the long run to start on a worker', async () => (await statusOf(long.body.id as string)) === 'PROCESSING', { within: 60_000 });
 
     const cancelled = await json(await fetch(`${b}/sessions/main/scenarios/${long.body.id as string}/cancel`, { method: 'POST' }));
     expect(cancelled.status).toBe(200);
@@ -149,7 +139,7 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
 
     const next = await create('after cancel', { algo_name: 'Instant' });
     expect((await fetch(`${a}/sessions/main/scenarios/${next.body.id as string}/run`, { method: 'POST' })).status).toBe(202);
-    await until('the next scenario of the session to complete', 60_000, async () => (await statusOf(next.body.id as string)) === 'COMPLETE');
+    await until('the next scenario of the session to complete', async () => (await statusOf(next.body.id as string)) === 'COMPLETE', { within: 60_000 });
     // The worker that ran it was stopped and wrote nothing: the row is as the cancel left it.
     const { rows } = await client.query('select status, error, error_code, lease_owner from scenarios where id = $1', [long.body.id]);
     expect(rows).toEqual([{ status: 'FAILED', error: 'cancelled', error_code: 'CANCELLED', lease_owner: null }]);
@@ -165,12 +155,8 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       })
     ).json()) as { id: string };
     expect((await fetch(`${api}/sessions/main/scenarios/${created.id}/run`, { method: 'POST' })).status).toBe(202);
-    for (let i = 0; ; i++) {
-      const status = (await (await fetch(`${api}/sessions/main/scenarios/${created.id}/status`)).json()) as { status: string };
-      if (status.status === 'PROCESSING') break;
-      if (i > 200) throw new Error('never started');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const statusOn = async (id: string) => ((await (await fetch(`${api}/sessions/main/scenarios/${id}/status`)).json()) as { status: string }).status;
+    await until('the run to start', async () => (await statusOn(created.id)) === 'PROCESSING', { every: 100 });
     expect((await fetch(`${apis[1]!.url}/api/v1/sessions/main/scenarios/${created.id}`, { method: 'DELETE' })).status).toBe(204);
     // The next scenario of the session runs at once: the deleted run released its session and worker.
     const next = (await (
@@ -181,12 +167,7 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       })
     ).json()) as { id: string };
     await fetch(`${api}/sessions/main/scenarios/${next.id}/run`, { method: 'POST' });
-    for (let i = 0; ; i++) {
-      const status = (await (await fetch(`${api}/sessions/main/scenarios/${next.id}/status`)).json()) as { status: string };
-      if (status.status === 'COMPLETE') break;
-      if (i > 300) throw new Error(`next scenario stuck in ${status.status}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('the next scenario to complete', async () => (await statusOn(next.id)) === 'COMPLETE', { every: 100 });
     const { rows } = await client.query('select id from scenarios where id = $1', [created.id]);
     expect(rows).toEqual([]);
   }, 60_000);

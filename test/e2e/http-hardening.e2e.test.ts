@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 interface RawReply {
   readonly status: number;
@@ -100,8 +101,7 @@ describe('HTTP parser errors and timeouts on a real server', () => {
     await fetch(`${server.url}/api/v1/nowhere`);
     // Log lines come out in order: once the marker's line is there, every line of the requests before it is too.
     await fetch(`${server.url}/api/v1/health?marker`);
-    const deadline = Date.now() + 5000;
-    while (!server.output().includes('/api/v1/health?marker') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until('the marker request\'s log line', () => server.output().includes('/api/v1/health?marker'));
     const lines = server.output().split('\n').filter((l) => /"url":"\/api\/v1\/(sessions\?n=|nowhere)/.test(l));
     expect(lines).toHaveLength(6);
     expect(lines.every((l) => l.includes('"msg":"request"'))).toBe(true);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildXlsx } from '../datasets/etl/support/xlsx-builder.js';
 import { multipartBody } from '../support/multipart.js';
 import { BIN, freePort, REPO_ROOT, runCli } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scenarist-init-e2e-'));
 const project = join(root, 'shop');
@@ -68,19 +69,10 @@ async function startCli(command: 'serve' | 'dev', args: readonly string[]): Prom
   running.push(cli);
   await until(`scenarist ${command} to serve`, async () => {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}:\n${output}`);
-    return (await fetch(`${cli.base}/health`)).ok ? true : undefined;
-  }, 240_000);
+    // Refused until the server listens.
+    return (await fetch(`${cli.base}/health`).catch(() => undefined))?.ok;
+  }, { within: 240_000, every: 200 });
   return cli;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, limitMs = 120_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function json<T>(url: string, init?: RequestInit): Promise<T> {
@@ -147,7 +139,7 @@ describe('a scaffolded domain project', () => {
     const done = await until('the run to complete', async () => {
       const scenario = await json<{ status: string; kpis: Record<string, { value: number | null }>; result: unknown }>(`${base}/api/v1/sessions/main/scenarios/${created.id}`);
       return scenario.status === 'COMPLETE' || scenario.status === 'FAILED' ? scenario : undefined;
-    });
+    }, { within: 120_000, every: 200 });
     expect(done.status).toBe('COMPLETE');
     expect(done.result).toEqual({ picked: [{ label: 'A-3', value: 100 }, { label: 'A-1', value: 12.5 }], total: 112.5 });
     expect(done.kpis['Picked amount']?.value).toBe(112.5);
@@ -199,7 +191,9 @@ describe('scenarist dev', () => {
     const base = dev.base;
     try {
       const algorithms = () => json<{ algorithms: string[] }>(`${base}/api/v1/sessions/main/algorithms`).then((r) => r.algorithms);
-      expect(await until('the dev server', algorithms)).toEqual(['Top Rows']);
+      // Each wait on the dev server asks through its reloads, when a request may be refused.
+      const servedAlgorithms = () => algorithms().catch(() => undefined);
+      expect(await until('the dev server', servedAlgorithms, { within: 120_000, every: 200 })).toEqual(['Top Rows']);
       await uploadSamples(base, 'kept');
 
       const domainFile = join(dir, 'domain.ts');
@@ -207,25 +201,25 @@ describe('scenarist dev', () => {
         .replace("import { defineDomain } from 'scenarist';", "import { defineAlgorithm, defineDomain } from 'scenarist';\nconst noop = defineAlgorithm({ name: 'Noop', parameters: {}, run: () => ({ picked: [], total: 0 }) });")
         .replace('algorithms: [topRowsAlgorithm]', 'algorithms: [topRowsAlgorithm, noop]');
       writeFileSync(domainFile, source);
-      await until('the new algorithm', async () => ((await algorithms()).includes('Noop') ? true : undefined), 240_000);
+      await until('the new algorithm', async () => (await servedAlgorithms())?.includes('Noop'), { within: 240_000, every: 200 });
       expect(await algorithms()).toEqual(['Top Rows', 'Noop']);
       expect(await json(`${base}/api/v1/sessions/main/data`)).toEqual({ keys: ['sample', 'kept'] });
 
       writeFileSync(domainFile, `${source}\nexport const wrong: number = 'text';\n`);
-      await until('the type error report', async () => (dev.output().includes('still serving the last version that type-checked') ? true : undefined), 240_000);
+      await until('the type error report', () => dev.output().includes('still serving the last version that type-checked'), { within: 240_000, every: 200 });
       expect(dev.output()).toMatch(/does not type-check \(1 error in domain\.ts\):\n\ndomain\.ts\(\d+,14\): error TS2322/);
       expect(dev.output()).toMatch(/scenarist dev: reloaded in \d+ ms/);
       expect(await algorithms()).toEqual(['Top Rows', 'Noop']);
 
       // Type-checks, but throws as it loads: the next server refuses it before the running one stops.
       writeFileSync(domainFile, `${source}\nthrow new Error('broken at load');\n`);
-      await until('the load error report', async () => (dev.output().includes('the changed domain does not load') ? true : undefined), 240_000);
+      await until('the load error report', () => dev.output().includes('the changed domain does not load'), { within: 240_000, every: 200 });
       expect(dev.output()).toContain('broken at load');
       expect(await algorithms()).toEqual(['Top Rows', 'Noop']);
       // Fixed: served again, data kept.
       const reloads = dev.output().match(/reloaded in \d+ ms/g)!.length;
       writeFileSync(domainFile, source);
-      await until('the reload after the fix', async () => (dev.output().match(/reloaded in \d+ ms/g)!.length > reloads ? true : undefined), 240_000);
+      await until('the reload after the fix', () => dev.output().match(/reloaded in \d+ ms/g)!.length > reloads, { within: 240_000, every: 200 });
       expect(await algorithms()).toEqual(['Top Rows', 'Noop']);
       expect(await json(`${base}/api/v1/sessions/main/data`)).toEqual({ keys: ['sample', 'kept'] });
       expect(await dev.stop()).toBe(0);

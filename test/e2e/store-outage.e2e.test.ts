@@ -5,6 +5,7 @@ import { STORE_RETRY_AFTER_SECONDS } from '../../src/http/errors.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { until } from '../support/until.js';
 
 interface Answer {
   readonly status: number;
@@ -22,11 +23,7 @@ async function send(server: ServerProcess, method: string, path: string, body?: 
 
 /** Waits for the server to have printed a line matching `pattern` (its log is written asynchronously). */
 async function logged(server: ServerProcess, pattern: RegExp): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!pattern.test(server.output())) {
-    if (Date.now() > deadline) throw new Error(`the server never logged ${String(pattern)}:\n${server.output().slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await until(() => `the server to log ${String(pattern)}:\n${server.output().slice(-2000)}`, () => pattern.test(server.output()));
 }
 
 const createSession = (server: ServerProcess, name: string) => send(server, 'POST', '/api/v1/sessions', { display_name: name });

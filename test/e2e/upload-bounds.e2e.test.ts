@@ -7,6 +7,7 @@ import { stagingDir } from '../../src/datasets/ingest/staging.js';
 import { whitespaceWorkbook } from '../datasets/etl/support/whitespace-bomb.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 import { repeated, streamUpload, type StreamedPart, type StreamedUpload, type UploadAnswer } from './support/streamed-upload.js';
 
 const MiB = 1024 * 1024;
@@ -32,15 +33,6 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
     return await Promise.race([promise, late]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Waits for `condition` with a deadline (never a fixed sleep). */
-async function until(condition: () => boolean | Promise<boolean>, what: string, deadlineMs: number): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
@@ -166,7 +158,7 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
     const count = () => void settled++;
     for (const { answer } of slow) void answer.then(count, count);
     // Both bodies staged: their work is handed to the pool at once.
-    await until(() => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), 'both slow uploads staged', 60_000);
+    await until('both slow uploads staged', () => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), { within: 60_000 });
 
     const answer = await within(2_000 * BUSY_MACHINE, 'the small upload', small(server, 'small'));
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -183,17 +175,17 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
     expect(((await view.json()) as { kind: string }).kind).toBe('chart');
 
     for (const { disconnect } of slow) disconnect();
-    await until(async () => (await large(server, 'after-slow')).status === 200, 'a free thread after the slow uploads went away', 30_000);
+    await until('a free thread after the slow uploads went away', async () => (await large(server, 'after-slow')).status === 200, { within: 30_000 });
   }, 180_000);
 
   it('stops the work of a client that disconnects mid-upload and frees its thread within 1 s; nothing of it is stored', async () => {
     const slow = [1, 2].map((i) => upload(server, `gone-${i}`, [file('sku_data.csv', slowCsv), file('warehouse_layout.csv', LAYOUT)]));
-    await until(() => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), 'both slow uploads staged', 60_000);
+    await until('both slow uploads staged', () => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), { within: 60_000 });
     // Both shared threads are taken (a large upload is turned away), then both clients go away.
     expect((await large(server, 'turned-away')).status).toBe(503);
     for (const { disconnect } of slow) disconnect();
     // A large probe needs a shared thread: it may wait for one (upload_queue_wait, 1 s), then a fresh thread starts.
-    await until(async () => (await large(server, 'after-disconnect')).status === 200, 'a thread freed by the disconnect', 1_000 * BUSY_MACHINE + 2_000);
+    await until('a thread freed by the disconnect', async () => (await large(server, 'after-disconnect')).status === 200, { within: 1_000 * BUSY_MACHINE + 2_000 });
     const keys = await storedDatasets(server);
     expect(keys).not.toContain('gone-1');
     expect(keys).not.toContain('gone-2');

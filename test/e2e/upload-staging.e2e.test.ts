@@ -10,6 +10,7 @@ import { stagingDir } from '../../src/datasets/ingest/staging.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { multipartBody } from '../support/multipart.js';
 import { startServer, type ServerProcess } from '../support/server-process.js';
+import { until } from '../support/until.js';
 
 /** Deadline for starting a server process and uploading to it (on a busy 2-core machine). */
 const START_AND_UPLOAD_MS = 90_000;
@@ -21,15 +22,6 @@ async function deadPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
   await new Promise((resolve) => child.once('exit', resolve));
   return child.pid!;
-}
-
-/** Waits for `condition` with a deadline (never a fixed sleep). */
-async function until(condition: () => boolean, what: string, deadlineMs = 10_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function stage(dir: string, name: string, ageMs = 0): string {
@@ -87,7 +79,7 @@ describe.each(DIALECTS)('staged uploads left by a crash, on %s', (dialect) => {
     expect(readdirSync(uploads)).not.toContain(crashed);
     expect(readdirSync(uploads)).not.toContain(unownedOld);
     expect(readdirSync(uploads)).toEqual([inFlightElsewhere]);
-    await until(() => server.output().includes('"removed":2'), 'the start-up log line about the two removed files');
+    await until('the start-up log line about the two removed files', () => server.output().includes('"removed":2'));
 
     const upload = await etl(server, 'after-restart');
     expect(upload.status).toBe(200);

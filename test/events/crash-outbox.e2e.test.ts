@@ -5,14 +5,18 @@ import { api } from './support/api.js';
 import { connectSse, type SseConnection, type SseEvent } from './support/sse-client.js';
 
 /**
- * Crash consistency of the event log (both dialects): `kill -9` at 20+ points during 200 runs with an
+ * Crash consistency of the event log (both dialects): `kill -9` at 10 points during 120 runs with an
  * SSE client attached to every session. After each kill the server restarts on the same store and
  * every client resumes with the id of the last event it received. At the end, for every scenario, the
  * log's last state event equals the stored status, and each client received exactly the session's log:
  * same ids, same order, none twice, none missing.
+ *
+ * Each kill point is a moment when state changes are being committed (requests in flight, runs
+ * ending, runs mid-way, a recovery under way): a log written apart from the state it tells of loses
+ * or invents events exactly then. Most of the file's time is server starts, one a round.
  */
 
-const SCENARIOS = 200;
+const SCENARIOS = 120;
 const SESSION_NAMES = ['crash a', 'crash b', 'crash c'];
 /** Requests a round sends at once (create and run of one scenario follow each other). */
 const WIDTH = 6;
@@ -59,29 +63,17 @@ interface KillPoint {
   readonly when: (s: RoundState) => boolean;
 }
 
-/** 22 kill points, each a different moment of a round. */
+/** 10 kill points, each a different moment of a round when state changes are committing. */
 const KILL_POINTS: readonly KillPoint[] = [
+  { name: 'mid-batch with 6 requests in flight', when: (s) => s.inFlight >= 6 },
   { name: 'right after the 1st create returned (before its run)', when: (s) => s.creates >= 1 },
-  { name: 'right after the 3rd run request returned', when: (s) => s.runs >= 3 },
-  { name: 'mid-batch with 4 requests in flight', when: (s) => s.inFlight >= 4 },
-  { name: 'after the clients saw 2 scenario.started', when: (s) => s.seen('scenario.started') >= 2 },
   { name: 'after the clients saw 3 scenario.completed', when: (s) => s.seen('scenario.completed') >= 3 },
   { name: 'while a Sleep run is PROCESSING (its scenario.started seen)', sleeps: 2, when: (s) => s.seen('scenario.started', true) >= 1 },
-  { name: 'right after the 5th create returned', when: (s) => s.creates >= 5 },
-  { name: 'right after the 1st run request returned', when: (s) => s.runs >= 1 },
   { name: 'at once after the restart (recovery under way, clients not reconnected)', beforeReconnect: true, idle: true, when: () => true },
-  { name: 'mid-batch with 6 requests in flight', when: (s) => s.inFlight >= 6 },
-  { name: 'after the clients saw 5 scenario.completed', when: (s) => s.seen('scenario.completed') >= 5 },
   { name: 'while a Sleep run reports progress (scenario.progress seen)', sleeps: 2, when: (s) => s.seen('scenario.progress', true) >= 1 },
-  { name: 'right after the 7th run request returned', when: (s) => s.runs >= 7 },
-  { name: 'after the clients saw the 1st scenario.queued', when: (s) => s.seen('scenario.queued') >= 1 },
-  { name: 'right after the 3rd create returned', when: (s) => s.creates >= 3 },
   { name: 'mid-batch: 6 requests answered and 2 in flight', when: (s) => s.sent - s.inFlight >= 6 && s.inFlight >= 2 },
-  { name: 'after the clients saw the 1st scenario.started', when: (s) => s.seen('scenario.started') >= 1 },
-  { name: 'after the clients saw 2 Sleep runs start', sleeps: 3, when: (s) => s.seen('scenario.started', true) >= 2 },
   { name: 'right after every request of the round returned (runs still going)', when: (s) => s.workDone },
-  { name: 'after the clients saw 8 scenario.completed', when: (s) => s.seen('scenario.completed') >= 8 },
-  { name: 'right after the 4th run request returned', sleeps: 2, when: (s) => s.runs >= 4 },
+  { name: 'after the clients saw 2 Sleep runs start', sleeps: 3, when: (s) => s.seen('scenario.started', true) >= 2 },
   { name: 'at once after the restart and the clients resumed', idle: true, when: () => true },
 ];
 
@@ -325,7 +317,7 @@ describe.concurrent.each(DIALECTS)('the event log across kill -9 of the server (
         }
         await pause(100);
       }
-      expect(kills.length).toBeGreaterThanOrEqual(20);
+      expect(kills.length).toBe(KILL_POINTS.length);
       expect(stored.length).toBe(SCENARIOS);
 
       // A last event per session (a rename, logged after everything else) marks the end of its log.
@@ -375,8 +367,8 @@ describe.concurrent.each(DIALECTS)('the event log across kill -9 of the server (
       expect.soft(problems.delivery, header('sessions whose live client did not receive exactly the log', problems.delivery)).toEqual([]);
       expect.soft(problems.state, header(`of ${stored.length} scenarios whose last logged state event is not their stored status`, problems.state)).toEqual([]);
     },
-    // About 80 s on a quiet 2-core machine; 274 s for SQLite and over 300 s for PostgreSQL when two
-    // busy loops held the cores while the rest of `npm test` ran beside it (44 server starts).
+    // A deadline for a hang, not a bound on time: with 22 kill points, the PostgreSQL half once took
+    // over 300 s when two busy loops held the cores beside the rest of `npm test`.
     900_000,
   );
 });

@@ -5,6 +5,7 @@ import { EventLog } from '../../src/store/event-log.js';
 import type { LoggedEvent } from '../../src/model/event-types.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { createTestDatabase, type TestDatabase } from '../support/dialects.js';
+import { until } from '../support/until.js';
 
 /**
  * A sink that keeps what it is sent. Its client takes everything at once unless the test holds it
@@ -44,14 +45,6 @@ class Collecting implements FeedSink {
   }
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('the event feed', () => {
   let database: TestDatabase;
   let store: Store;
@@ -80,7 +73,7 @@ describe('the event feed', () => {
     await append('b', 10);
     await append('a', 10);
     feed.poke();
-    await until(() => feed.lastId === start + 30, 'the feed to read 30 events');
+    await until('the feed to read 30 events', () => feed.lastId === start + 30);
 
     const fromLog = new Collecting();
     const fromMemory = new Collecting();
@@ -90,7 +83,7 @@ describe('the event feed', () => {
     await append('a', 3);
     const more = { events: [1, 2, 3].map((i) => ({ id: before + i })) };
     feed.poke();
-    await until(() => fromLog.events.length === 23 && fromMemory.events.length === 6 && live.events.length === 3, 'the live events');
+    await until('the live events', () => fromLog.events.length === 23 && fromMemory.events.length === 6 && live.events.length === 3);
 
     const aIds = [...Array.from({ length: 10 }, (_, i) => start + 1 + i), ...Array.from({ length: 10 }, (_, i) => start + 21 + i), ...more.events.map((e) => e.id)];
     expect(fromLog.events.map((e) => e.id)).toEqual(aIds);
@@ -110,11 +103,11 @@ describe('the event feed', () => {
       subscribed = true;
       return stop;
     });
-    await until(() => paced.events.length > 0, 'the first page');
+    await until('the first page', () => paced.events.length > 0);
     // The client has not taken the first page: nothing more is handed to it meanwhile.
     await append('paced', 3);
     feed.poke();
-    await until(() => feed.lastId === start + 1_203, 'the feed to read the three events logged during the replay');
+    await until('the feed to read the three events logged during the replay', () => feed.lastId === start + 1_203);
     expect(paced.events.length).toBeLessThan(1_200);
     expect(subscribed).toBe(false);
 
@@ -123,14 +116,14 @@ describe('the event feed', () => {
     expect(paced.events.map((e) => e.id)).toEqual(Array.from({ length: 1_203 }, (_, i) => start + 1 + i));
     await append('paced', 1);
     feed.poke();
-    await until(() => paced.events.length === 1_204, 'the live event after the replay');
+    await until('the live event after the replay', () => paced.events.length === 1_204);
     stop();
   });
 
   it('sends heartbeats, and ends every stream on close', async () => {
     const sink = new Collecting();
     await feed.subscribe('quiet', undefined, sink);
-    await until(() => sink.pings >= 2, 'two heartbeats');
+    await until('two heartbeats', () => sink.pings >= 2);
     expect(feed.subscriberCount).toBeGreaterThan(0);
     feed.endStreams();
     expect(sink.ended).toBe(true);
@@ -147,7 +140,7 @@ describe('the event feed', () => {
       const start = own.lastId;
       await append('behind', 4);
       own.poke();
-      await until(() => sink.events.length === 4, 'the four events');
+      await until('the four events', () => sink.events.length === 4);
       expect(own.slowestPosition()).toBe(start + 4);
       // Its connection still holds the last two: the client has the events up to the second.
       sink.untaken = start + 3;
@@ -187,7 +180,7 @@ describe('the event feed', () => {
 
       await append('nobody', 2);
       idle.poke();
-      await until(() => live.events.length === 2 && resumed.events.length === 5, 'the two live events');
+      await until('the two live events', () => live.events.length === 2 && resumed.events.length === 5);
       expect(live.events.map((e) => e.id)).toEqual([start + 4, start + 5]);
       for (const stop of stops) stop();
     } finally {

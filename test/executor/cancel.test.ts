@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
-import { eventually, startHarness, type Harness } from './harness.js';
+import { until } from '../support/until.js';
+import { startHarness, type Harness } from './harness.js';
 
 describe.each(DIALECTS)('cancelling runs on %s', (dialect) => {
   let database: TestDatabase;
@@ -32,7 +33,7 @@ describe.each(DIALECTS)('cancelling runs on %s', (dialect) => {
   it('stops a CPU loop at its next progress report when its scenario is deleted', async () => {
     const session = await h.session();
     const ref = await h.start(session, { algoName: 'Spin', algoParams: { duration_ms: 600_000 } });
-    await eventually(async () => (await h.scenarios.status(ref)).progress > 0, 'the spinning run to report progress');
+    await until('the spinning run to report progress', async () => (await h.scenarios.status(ref)).progress > 0);
     await h.scenarios.delete(ref);
     expect(eventsOf(ref.id).filter((n) => n !== 'run:progress')).toEqual(['run:queued', 'run:started', 'run:cancelled']);
   });

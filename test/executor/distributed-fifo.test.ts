@@ -10,7 +10,7 @@ import type { ScenarioRef } from '../../src/store/scenarios-repository.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { TEST_DOMAIN } from '../fixtures/test-domain-path.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
-import { eventually } from './harness.js';
+import { until } from '../support/until.js';
 
 const ITEMS = JSON.stringify({ items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: [['a', 1.5]] } });
 
@@ -71,10 +71,10 @@ describe.runIf(DIALECTS.includes('postgres'))('distributed run order', () => {
     started.length = 0;
     // Queued without waiting for each other: their jobs are added while earlier ones still are.
     for (const ref of refs) await scenarios.run(ref);
-    await eventually(() => finished(refs), 'the session to drain', 60_000);
+    await until('the session to drain', () => finished(refs), { within: 60_000 });
     expect(started).toEqual(refs.map((r) => r.id));
     // The runs the session's job went on with leave no job of their own behind.
-    await eventually(async () => (await jobsOf(refs)) === 0, 'their jobs to be gone');
+    await until('their jobs to be gone', async () => (await jobsOf(refs)) === 0);
   }, 120_000);
 
   it("goes on with a session's next run only while that run is the oldest queued", async () => {
@@ -86,7 +86,7 @@ describe.runIf(DIALECTS.includes('postgres'))('distributed run order', () => {
     const b2 = await create(b, 'Sum');
     started.length = 0;
     for (const ref of [a1, b1, a2, b2]) await scenarios.run(ref);
-    await eventually(() => finished([a1, b1, a2, b2]), 'both sessions to drain', 60_000);
+    await until('both sessions to drain', () => finished([a1, b1, a2, b2]), { within: 60_000 });
     expect(started).toEqual([a1.id, b1.id, a2.id, b2.id]);
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 /**
  * The distributed executor (PostgreSQL) through the real app with its in-process graphile-worker:
@@ -25,13 +26,11 @@ describe.runIf(DIALECTS.includes('postgres'))('distributed executor recovery on 
     return res.json<{ id: string }>().id;
   }
 
-  async function settled(id: string): Promise<{ status: string; error: { message: string } | null }> {
-    for (let i = 0; i < 300; i++) {
+  function settled(id: string): Promise<{ status: string; error: { message: string } | null }> {
+    return until(`scenario ${id} to settle`, async () => {
       const scenario = (await api('GET', `/scenarios/${id}`)).json<{ status: string; error: { message: string } | null }>();
-      if (scenario.status === 'COMPLETE' || scenario.status === 'FAILED') return scenario;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`scenario ${id} never settled`);
+      return (scenario.status === 'COMPLETE' || scenario.status === 'FAILED') && scenario;
+    }, { every: 100 });
   }
 
   const past = () => new Date(Date.now() - 60_000).toISOString();

@@ -10,7 +10,7 @@ import type { ScenarioRef } from '../../src/store/scenarios-repository.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { TEST_DOMAIN } from '../fixtures/test-domain-path.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
-import { eventually } from './harness.js';
+import { until } from '../support/until.js';
 
 const ITEMS = JSON.stringify({ items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: [['a', 1.5]] } });
 
@@ -57,7 +57,7 @@ describe.runIf(DIALECTS.includes('postgres'))('distributed jobs put back after a
       await first.scenarios.run(refs.at(-1)!);
     }
     const [head, second, third] = refs as [ScenarioRef, ScenarioRef, ScenarioRef];
-    await eventually(() => firstStarts.includes(head.id), 'the first worker to start the head run');
+    await until('the first worker to start the head run', () => firstStarts.includes(head.id));
     await first.executor.close();
 
     // Back in the queue, and its job was put back without a failure: no attempt, no error, no backoff.
@@ -69,7 +69,7 @@ describe.runIf(DIALECTS.includes('postgres'))('distributed jobs put back after a
     const nextStarts: string[] = [];
     const next = await executorWith(nextStarts);
     try {
-      await eventually(async () => (await store.scenarios.status(third))?.status === 'COMPLETE', 'the session to drain', 60_000);
+      await until('the session to drain', async () => (await store.scenarios.status(third))?.status === 'COMPLETE', { within: 60_000 });
       expect(nextStarts).toEqual([head.id, second.id, third.id]);
     } finally {
       await next.executor.close();

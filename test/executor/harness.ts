@@ -129,15 +129,3 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     },
   };
 }
-
-/**
- * Polls until `check` holds; throws saying what was awaited once `deadlineMs` has passed (a bound
- * on a hang, not a timing assertion).
- */
-export async function eventually(check: () => Promise<boolean> | boolean, what = 'a condition', deadlineMs = 30_000): Promise<void> {
-  const deadline = Date.now() + deadlineMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

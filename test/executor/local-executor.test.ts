@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
-import { eventually, startHarness, type Harness } from './harness.js';
+import { until } from '../support/until.js';
+import { startHarness, type Harness } from './harness.js';
 
 describe.each(DIALECTS)('the local executor on %s', (dialect) => {
   let database: TestDatabase;
@@ -53,20 +54,20 @@ describe.each(DIALECTS)('the local executor on %s', (dialect) => {
     const [a, b, c] = [await h.session(), await h.session(), await h.session()];
     const long = { algoName: 'Sleep', algoParams: { duration_ms: 600_000 } };
     const refs = [await h.start(a, long), await h.start(b, long), await h.start(c, long)];
-    await eventually(async () => (await h.scenarios.status(refs[1]!)).status === 'PROCESSING');
+    await until('the second run to start', async () => (await h.scenarios.status(refs[1]!)).status === 'PROCESSING');
     expect((await h.scenarios.status(refs[0]!)).status).toBe('PROCESSING');
     // Two workers: the third session waits for a free thread.
     expect((await h.scenarios.status(refs[2]!)).status).toBe('QUEUED');
     await h.scenarios.delete(refs[0]!);
-    await eventually(async () => (await h.scenarios.status(refs[2]!)).status === 'PROCESSING');
+    await until('the third run to start', async () => (await h.scenarios.status(refs[2]!)).status === 'PROCESSING');
     await Promise.all([h.scenarios.delete(refs[1]!), h.scenarios.delete(refs[2]!)]);
   });
 
   it('serves live progress from memory while processing and writes it to the database in batches', async () => {
     const session = await h.session();
     const ref = await h.start(session, { algoName: 'Halfway', algoParams: { duration_ms: 600_000 } });
-    await eventually(async () => (await h.scenarios.status(ref)).progress === 0.5);
-    await eventually(async () => (await h.store.scenarios.status(ref))?.progress === 0.5);
+    await until('progress 0.5 through the service', async () => (await h.scenarios.status(ref)).progress === 0.5);
+    await until('progress 0.5 in the store', async () => (await h.store.scenarios.status(ref))?.progress === 0.5);
     expect(h.recorded).toContainEqual({ name: 'run:progress', scenarioId: ref.id, sessionId: session, progress: 0.5 });
     expect((await h.scenarios.get(ref)).progress).toBe(0.5);
     expect((await h.scenarios.processing(session))?.id).toBe(ref.id);
@@ -77,7 +78,7 @@ describe.each(DIALECTS)('the local executor on %s', (dialect) => {
   it('clamps progress to [0, 1] and never lets it decrease', async () => {
     const session = await h.session();
     const ref = await h.start(session, { algoName: 'Wobble', algoParams: { duration_ms: 600_000 } });
-    await eventually(async () => (await h.store.scenarios.status(ref))?.progress === 0.6);
+    await until('progress 0.6 in the store', async () => (await h.store.scenarios.status(ref))?.progress === 0.6);
     expect((await h.scenarios.status(ref)).progress).toBe(0.6);
     const reported = h.recorded.filter((e) => e.name === 'run:progress' && e.scenarioId === ref.id);
     expect(reported.map((e) => (e.name === 'run:progress' ? e.progress : -1))).toEqual([0.6]);
@@ -87,7 +88,7 @@ describe.each(DIALECTS)('the local executor on %s', (dialect) => {
   it('keeps HTTP-style reads answering while a CPU-bound run spins in a worker thread', async () => {
     const session = await h.session();
     const ref = await h.start(session, { algoName: 'Spin', algoParams: { duration_ms: 600_000 } });
-    await eventually(async () => (await h.scenarios.status(ref)).progress > 0);
+    await until('the run to report progress', async () => (await h.scenarios.status(ref)).progress > 0);
     // The main thread is free: many reads complete while the spin goes on.
     for (let i = 0; i < 20; i++) expect((await h.scenarios.status(ref)).status).toBe('PROCESSING');
     await h.scenarios.delete(ref);
@@ -102,7 +103,7 @@ describe.each(DIALECTS)('the local executor on %s', (dialect) => {
     expect(Object.values(reset.kpis).every((k) => k.value === null)).toBe(true);
     const completions = h.recorded.filter((e) => e.name === 'run:completed' && e.scenarioId === ref.id).length;
     await h.scenarios.run(ref);
-    await eventually(() => h.recorded.filter((e) => e.name === 'run:completed' && e.scenarioId === ref.id).length > completions);
+    await until('another run:completed of the scenario', () => h.recorded.filter((e) => e.name === 'run:completed' && e.scenarioId === ref.id).length > completions);
     expect((await h.scenarios.get(ref)).status).toBe('COMPLETE');
   });
 

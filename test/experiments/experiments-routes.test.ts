@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { injectSender, type Reply, type Send } from '../fixtures/scenario-client.js';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 interface ExperimentBody {
   id: string;
@@ -40,15 +41,14 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
   const scenarioCount = async () => ((await get<unknown[]>('/scenarios')).body as unknown[]).length;
 
   /** Polls the experiment until `done` holds, within a deadline. */
-  async function waitFor(id: string, done: (e: ExperimentBody) => boolean, deadlineMs = 30_000): Promise<ExperimentBody> {
-    const until = Date.now() + deadlineMs;
-    for (;;) {
+  async function waitFor(id: string, done: (e: ExperimentBody) => boolean, within = 30_000): Promise<ExperimentBody> {
+    let counts: ExperimentBody['counts'] | undefined;
+    return until(() => `the experiment to settle (counts: ${JSON.stringify(counts)})`, async () => {
       const reply = await get<ExperimentBody>(`/experiments/${id}`);
       expect(reply.status).toBe(200);
-      if (done(reply.body)) return reply.body;
-      if (Date.now() > until) throw new Error(`experiment did not settle: ${JSON.stringify(reply.body.counts)}`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+      counts = reply.body.counts;
+      return done(reply.body) && reply.body;
+    }, { within });
   }
 
   beforeAll(async () => {

@@ -2,17 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { injectSender, ScenarioClient, type Reply, type Send } from '../fixtures/scenario-client.js';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-
-/** Waits for `check` to answer something, within `ms`. */
-async function within<T>(ms: number, check: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+import { until } from '../support/until.js';
 
 describe.each(DIALECTS)('experiments beside other sessions, and their events, on %s', (dialect) => {
   let t: TestApp;
@@ -39,10 +29,10 @@ describe.each(DIALECTS)('experiments beside other sessions, and their events, on
     const other = new ScenarioClient(send, 'other');
     const single = await other.created({ tag: 'single', algo_name: 'Sleep', algo_params: { duration_ms: 60_000 } });
     expect((await other.run(single.id)).status).toBe(202);
-    const started = await within(1_000, async () => {
+    const started = await until('the other session\'s run to start beside the experiment', async () => {
       const status = (await other.status(single.id)).body.status;
       return status === 'PROCESSING' || status === 'COMPLETE' ? status : undefined;
-    });
+    }, { within: 1_000, every: 0 });
     expect(started).toBe('PROCESSING');
     await other.delete(single.id);
     expect((await send('DELETE', `/sessions/main/experiments/${created.body.id}`)).body).toMatchObject({ changed: 1_000 });
@@ -60,7 +50,7 @@ describe.each(DIALECTS)('experiments beside other sessions, and their events, on
     expect(created.status).toBe(201);
     const db = t.runtime.services.store.db;
     const events = () => db.selectFrom('event_log').select(['type', 'data']).where('type', 'like', 'experiment.%').orderBy('id').execute();
-    const logged = await within(30_000, async () => {
+    const logged = await until('experiment.completed in the log', async () => {
       const rows = await events();
       return rows.some((r) => r.type === 'experiment.completed') ? rows : undefined;
     });
@@ -90,14 +80,14 @@ describe.each(DIALECTS)('experiments beside other sessions, and their events, on
         (r) => (JSON.parse(r.data) as { experiment_id: string }).experiment_id === experimentId,
       ).length;
     const detail = async () => (await send('GET', `/sessions/main/experiments/${experimentId}`)) as Reply<{ completed_at: string | null }>;
-    await within(20_000, async () => ((await completions()) === 1 ? true : undefined));
+    await until('the first experiment.completed', async () => (await completions()) === 1);
     const first = (await detail()).body.completed_at!;
 
     const scenarios = new ScenarioClient(send, 'main');
     const [one] = ((await send('GET', `/sessions/main/scenarios?experiment=${experimentId}`)) as Reply<{ items: { id: string }[] }>).body.items;
     expect((await scenarios.reset(one!.id)).status).toBe(200);
     expect((await scenarios.run(one!.id)).status).toBe(202);
-    await within(20_000, async () => ((await completions()) === 2 ? true : undefined));
+    await until('the second experiment.completed', async () => (await completions()) === 2);
     expect((await detail()).body.completed_at! > first).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 import { injectSender, ScenarioClient, type Send } from '../fixtures/scenario-client.js';
 
 interface ErrorReply {
@@ -56,15 +57,12 @@ describe.each(DIALECTS)('error codes on %s', (dialect) => {
     expect(status).toMatchObject({ status: 'FAILED', error_code: 'ALGORITHM_ERROR' });
     expect((await s.get(failing.id)).body.error).toMatchObject({ code: 'ALGORITHM_ERROR' });
     const db = t.runtime.services.store.db;
-    const deadline = Date.now() + 30_000;
-    let data: string | undefined;
-    while (data === undefined && Date.now() < deadline) {
+    const data = await until('the scenario.failed event in the log', async () => {
       const rows = await db.selectFrom('event_log').select('data').where('type', '=', 'scenario.failed').execute();
-      data = rows.map((r) => r.data).find((d) => d.includes(failing.id));
-      if (data === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
+      return rows.map((r) => r.data).find((d) => d.includes(failing.id));
+    });
     // The row of a scenario.failed event (its type is a column; `data` holds the event's own fields).
-    expect(JSON.parse(data!)).toMatchObject({ scenario_id: failing.id, code: 'ALGORITHM_ERROR' });
+    expect(JSON.parse(data)).toMatchObject({ scenario_id: failing.id, code: 'ALGORITHM_ERROR' });
     // A run that did not fail carries no code.
     const fine = await s.started({ tag: 'fine', algo_name: 'Instant' });
     expect(await s.waitFor(fine.id)).not.toHaveProperty('error_code');

@@ -6,6 +6,7 @@ import { TEST_DOMAIN } from '../fixtures/test-domain-path.js';
 import { injectSender, ScenarioClient, type Reply, type Send } from '../fixtures/scenario-client.js';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 const ITEMS = JSON.stringify({ items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: [['a', 1.5]] } });
 const LIMIT_MS = 90_000;
@@ -46,13 +47,6 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
     (await t.runtime.services.store.db.selectFrom('event_log').select(['type', 'data']).where('session_id', '=', s.sid).orderBy('id').execute())
       .map((row) => ({ type: row.type, ...(JSON.parse(row.data) as { scenario_id?: string; report?: unknown }) }))
       .filter((event) => event.scenario_id === id);
-  const waitUntil = async (what: string, check: () => Promise<boolean>) => {
-    const deadline = Date.now() + 30_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
 
   it('has no report (nor seed before a run) for an algorithm that never reports, and empty logs', async () => {
     const created = await s.created({ tag: randomUUID(), dataset_key: 'items', algo_name: 'Sum' });
@@ -66,17 +60,17 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
     expect(done).not.toHaveProperty('report');
     expect(Number.isInteger(done.seed)).toBe(true);
     expect((await logs(created.id)).body).toEqual({ lines: [], truncated: false });
-    await waitUntil('the completed event', async () => (await loggedEvents(created.id)).some((e) => e.type === 'scenario.completed'));
+    await until('the completed event', async () => (await loggedEvents(created.id)).some((e) => e.type === 'scenario.completed'));
     expect((await loggedEvents(created.id)).find((e) => e.type === 'scenario.completed')).not.toHaveProperty('report');
   });
 
   it('serves the latest report on status, scenario and progress events while running, and the final one once complete', async () => {
     const running = await s.started(insight({ hold_ms: 600_000 }));
-    await waitUntil('a report on the status route', async () => (await s.status(running.id)).body.report !== undefined);
+    await until('a report on the status route', async () => (await s.status(running.id)).body.report !== undefined);
     const status = (await s.status(running.id)).body;
     expect(status).toEqual({ id: running.id, tag: running.tag, status: 'PROCESSING', progress: 0, report: FINAL_REPORT });
     expect((await s.get(running.id)).body.report).toEqual(FINAL_REPORT);
-    await waitUntil('a progress event with the report', async () =>
+    await until('a progress event with the report', async () =>
       (await loggedEvents(running.id)).some((e) => e.type === 'scenario.progress' && e.report !== undefined),
     );
     const progress = (await loggedEvents(running.id)).find((e) => e.type === 'scenario.progress' && e.report !== undefined);
@@ -86,7 +80,7 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
       const apiNode = await startTestApp(dialect, { domain: TEST_DOMAIN, workers: 0 }, t.database);
       try {
         const other = new ScenarioClient(injectSender(apiNode.app), s.sid);
-        await waitUntil('the report on another API node', async () => (await other.status(running.id)).body.report !== undefined);
+        await until('the report on another API node', async () => (await other.status(running.id)).body.report !== undefined);
         expect((await other.status(running.id)).body).toMatchObject({ status: 'PROCESSING', report: FINAL_REPORT });
         const lines = (await injectSender(apiNode.app)('GET', `/sessions/${s.sid}/scenarios/${running.id}/logs`)).body as LogsView;
         expect(lines.lines.map((l) => l.message)).toEqual(['line 1', 'line 2', 'line 3', 'a warning']);
@@ -99,7 +93,7 @@ describe.each(DIALECTS)('run insight on %s', (dialect) => {
     const done = await s.started(insight());
     expect((await s.waitFor(done.id)).report).toEqual(FINAL_REPORT);
     expect((await s.get(done.id)).body.report).toEqual(FINAL_REPORT);
-    await waitUntil('the completed event', async () => (await loggedEvents(done.id)).some((e) => e.type === 'scenario.completed'));
+    await until('the completed event', async () => (await loggedEvents(done.id)).some((e) => e.type === 'scenario.completed'));
     expect((await loggedEvents(done.id)).find((e) => e.type === 'scenario.completed')?.report).toEqual(FINAL_REPORT);
   });
 

@@ -3,6 +3,7 @@ import type { ScenarioView } from '../../src/scenarios/view.js';
 import { injectSender, ScenarioClient, type Send } from '../fixtures/scenario-client.js';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 describe.each(DIALECTS)('concurrent scenario requests on %s', (dialect) => {
   let t: TestApp;
@@ -72,13 +73,9 @@ describe.each(DIALECTS)('concurrent scenario requests on %s', (dialect) => {
       return { lists, counts };
     };
     // Two workers: two sessions process at once while the third waits.
-    while ((await processingCounts()).counts.filter((c) => c === 1).length < 2) await new Promise((r) => setTimeout(r, 5));
+    await until('two sessions processing at once', async () => (await processingCounts()).counts.filter((c) => c === 1).length >= 2, { every: 5 });
     for (const [i, session] of sessions.entries()) expect((await session.delete(heads[i]!.id)).status).toBe(204);
-    for (;;) {
-      const { lists } = await processingCounts();
-      if (lists.every((l) => l.body.every((s) => s.status === 'COMPLETE'))) break;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await until('every run to complete', async () => (await processingCounts()).lists.every((l) => l.body.every((s) => s.status === 'COMPLETE')), { every: 5 });
     // Within a session: FIFO, each run starting after the previous one finished.
     for (const session of sessions) {
       const done = (await session.list()).body;

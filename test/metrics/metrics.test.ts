@@ -4,6 +4,7 @@ import { tokenFor } from '../auth/support.js';
 import { DIALECTS } from '../support/dialects.js';
 import { parsePrometheusText, sumOf, type Exposition } from '../support/prometheus-text.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
+import { until } from '../support/until.js';
 
 const RUNS = 200;
 
@@ -14,15 +15,12 @@ async function scrape(t: TestApp, headers: Record<string, string> = {}): Promise
   return parsePrometheusText(res.body);
 }
 
-/** Scrapes until `done` holds of a scrape, or fails at the deadline with the last figures. */
-async function scrapeUntil(t: TestApp, done: (e: Exposition) => boolean, deadlineMs = 60_000): Promise<Exposition> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
+/** Scrapes until `done` holds of a scrape. */
+function scrapeUntil(t: TestApp, what: string, done: (e: Exposition) => boolean): Promise<Exposition> {
+  return until(what, async () => {
     const exposition = await scrape(t);
-    if (done(exposition)) return exposition;
-    if (Date.now() > deadline) return exposition;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+    return done(exposition) && exposition;
+  }, { within: 60_000 });
 }
 
 describe.each(DIALECTS)('GET /metrics on %s', (dialect) => {
@@ -55,7 +53,7 @@ describe.each(DIALECTS)('GET /metrics on %s', (dialect) => {
     await scraper;
     expect(scrapes).toBeGreaterThan(0);
 
-    const after = await scrapeUntil(t, (e) => sumOf(e, 'scenarist_runs_ended_total', { status: 'complete' }) - ended >= RUNS);
+    const after = await scrapeUntil(t, 'every run to be counted as ended', (e) => sumOf(e, 'scenarist_runs_ended_total', { status: 'complete' }) - ended >= RUNS);
     expect(sumOf(after, 'scenarist_runs_started_total', { algorithm: 'Instant' }) - started).toBe(RUNS);
     expect(sumOf(after, 'scenarist_runs_ended_total', { status: 'complete', algorithm: 'Instant' }) - ended).toBe(RUNS);
     expect(sumOf(after, 'scenarist_runs_ended_total', { status: 'failed' })).toBe(0);

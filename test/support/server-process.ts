@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from './until.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(REPO_ROOT, 'bin', 'scenarist.js');
@@ -51,20 +52,15 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    try {
-      const res = await fetch(`${url}/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become ready:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await until(() => `the server to become ready:\n${output}`, async () => {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+      // Refused until it listens.
+      return (await fetch(`${url}/health`).catch(() => undefined))?.ok;
+    }, { every: 100 });
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
   }
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);

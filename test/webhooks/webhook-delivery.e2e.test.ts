@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../src/webhooks/signature.js';
 import { freePort, startServer, type ServerProcess } from '../support/server-process.js';
 import { api } from '../events/support/api.js';
-import { eventually, startReceiver, type Receiver } from './support/receiver.js';
+import { until } from '../support/until.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 
 interface Delivery {
   id: string;
@@ -44,7 +45,10 @@ describe('webhook deliveries (real server process and receiver)', () => {
       (await c.call<{ deliveries: Delivery[] }>('GET', `/sessions/main/webhooks/${hook.id}/deliveries`)).deliveries;
 
     // Down: attempted, failed, scheduled again with a growing delay.
-    const failing = await eventually(deliveries(client), (d) => d.length === 1 && d[0]!.attempts >= 2, 60_000, 'two failed attempts');
+    const failing = await until('two failed attempts', async () => {
+      const d = await deliveries(client)();
+      return d.length === 1 && d[0]!.attempts >= 2 && d;
+    }, { within: 60_000 });
     expect(failing[0]).toMatchObject({ event_type: 'scenario.completed', status: 'pending', response_status: null, delivered_at: null });
     // The network error's text would map the host's network for a client: the log says no more than this.
     expect(failing[0]!.error).toBe('the receiver could not be reached');
@@ -72,7 +76,10 @@ describe('webhook deliveries (real server process and receiver)', () => {
     const body = JSON.parse(request.body) as Record<string, unknown>;
     expect(body).toMatchObject({ type: 'scenario.completed', scenario_id: scenario, tag: 'notify me', status: 'COMPLETE' });
 
-    const delivered = await eventually(deliveries(client), (d) => d[0]?.status === 'delivered', 30_000, 'the delivered status');
+    const delivered = await until('the delivered status', async () => {
+      const d = await deliveries(client)();
+      return d[0]?.status === 'delivered' && d;
+    }, { within: 30_000 });
     expect(delivered).toHaveLength(1);
     expect(delivered[0]).toMatchObject({ id: request.headers['x-scenarist-delivery'], event_id: body.id, response_status: 204, error: null, next_attempt_at: null });
     expect(delivered[0]!.attempts).toBeGreaterThanOrEqual(3);

@@ -5,7 +5,8 @@ import { MAX_WEBHOOKS_PER_SESSION } from '../../src/webhooks/webhook-service.js'
 import { DIALECTS } from '../support/dialects.js';
 import { freePort } from '../support/server-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { eventually, startReceiver, type Receiver } from './support/receiver.js';
+import { until } from '../support/until.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 
 interface Webhook {
   id: string;
@@ -122,10 +123,16 @@ describe.each(DIALECTS)('webhook routes and deliveries on %s', (dialect) => {
     await api('PATCH', '/sessions/logged', { display_name: 'logged 2' });
     const path = `/sessions/logged 2/webhooks/${hook.id}/deliveries`;
     const read = async () => (await api('GET', encodeURI(path))).json<{ deliveries: Record<string, unknown>[] }>().deliveries;
-    const failedOnce = await eventually(read, (d) => d.length === 1 && (d[0]!.attempts as number) >= 1, 30_000, 'a failed attempt');
+    const failedOnce = await until('a failed attempt', async () => {
+      const d = await read();
+      return d.length === 1 && (d[0]!.attempts as number) >= 1 && d;
+    }, { within: 30_000 });
     expect(failedOnce[0]).toMatchObject({ event_type: 'session.renamed', status: 'pending', response_status: 500, error: 'the receiver answered 500' });
     receiver.status = 200;
-    const delivered = await eventually(read, (d) => d[0]?.status === 'delivered', 30_000, 'the retry');
+    const delivered = await until('the retry', async () => {
+      const d = await read();
+      return d[0]?.status === 'delivered' && d;
+    }, { within: 30_000 });
     expect(delivered[0]).toMatchObject({ response_status: 200, error: null, next_attempt_at: null });
     expect(delivered[0]!.attempts).toBeGreaterThanOrEqual(2);
   });

@@ -9,7 +9,8 @@ import { DIALECTS } from '../support/dialects.js';
 import { freePort } from '../support/server-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { useTestStore } from '../support/test-store.js';
-import { eventually, startReceiver, type Receiver } from './support/receiver.js';
+import { until } from '../support/until.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 
 /** Internal targets by class, each in the spellings a client could try (the WHATWG parser reads them all). */
 const LITERAL_TARGETS: readonly (readonly [string, string])[] = [
@@ -110,7 +111,10 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
       const read = async () =>
         (await api('GET', `/sessions/aimed%20at%20localhost/webhooks/${hook.id}/deliveries`)).json<{ deliveries: { status: string; error: string | null; response_status: number | null; attempts: number }[] }>()
           .deliveries;
-      const [failed] = await eventually(read, (d) => d[0]?.status === 'failed', 30_000, 'the refused delivery');
+      const [failed] = await until('the refused delivery', async () => {
+        const d = await read();
+        return d[0]?.status === 'failed' && d;
+      }, { within: 30_000 });
       expect(failed).toMatchObject({ attempts: 1, response_status: null });
       expect(failed!.error).toMatch(/^the host localhost is an? (loopback|unspecified) address; .*webhook_allow_networks/);
       expect(receiver.requests).toEqual([]);
@@ -156,7 +160,10 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
       });
       dispatcher.start();
       try {
-        const [delivery] = await eventually(() => hooks.deliveries(sessionId, hook.id), (d) => d[0]?.status === 'failed', 30_000, 'the refused delivery');
+        const [delivery] = await until('the refused delivery', async () => {
+          const d = await hooks.deliveries(sessionId, hook.id);
+          return d[0]?.status === 'failed' && d;
+        }, { within: 30_000 });
         expect(delivery).toMatchObject({ attempts: 1, response_status: null, delivered_at: null });
         expect(delivery!.error).toBe(
           `the host receiver.internal.test is ${/^[aeiou]/i.test(addressClass) ? 'an' : 'a'} ${addressClass} address; webhooks go only to public addresses (an operator may allow an internal range with the webhook_allow_networks setting)`,
@@ -184,7 +191,10 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
       dispatcher.start();
       try {
         await receiver.waitFor((r) => r.length >= 1, 30_000, 'the pinned request');
-        const [delivery] = await eventually(() => hooks.deliveries(sessionId, hook.id), (d) => (d[0]?.attempts ?? 0) >= 1, 30_000, 'the recorded attempt');
+        const [delivery] = await until('the recorded attempt', async () => {
+          const d = await hooks.deliveries(sessionId, hook.id);
+          return (d[0]?.attempts ?? 0) >= 1 && d;
+        }, { within: 30_000 });
         expect(delivery).toMatchObject({ status: 'pending', response_status: 302, error: 'the receiver answered 302' });
       } finally {
         await dispatcher.close();

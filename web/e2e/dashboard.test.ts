@@ -47,7 +47,7 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
   });
 
   /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at desktop and phone width in both themes. */
-  const inspect = (name: string) => inspectPage(page, name, { viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-${name}-${width}-${theme}.png` });
+  const inspect = (name: string) => inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-${name}-${width}-${theme}.png` });
 
   it('uploads the example files by drag and drop and shows the ETL report and a preview', async () => {
     await page.goto(`${server.url}${PREFIX}/ui/#/s/main/data`);

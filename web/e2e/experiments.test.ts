@@ -55,7 +55,7 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
 
   /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at 1280 and 390 px in both themes. */
   async function inspect(name: string): Promise<void> {
-    await inspectPage(page, name, { viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-experiments-${name}-${width}-${theme}.png` });
+    await inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-experiments-${name}-${width}-${theme}.png` });
     expect(pageErrors).toEqual([]);
   }
 

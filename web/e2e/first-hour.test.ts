@@ -60,7 +60,7 @@ describe.each(DIALECTS)("the planner's first hour (%s)", (dialect) => {
   });
 
   /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at both widths in both themes. */
-  const inspect = (name: string) => inspectPage(page, name, { viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-home-${name}-${width}-${theme}.png` });
+  const inspect = (name: string) => inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-home-${name}-${width}-${theme}.png` });
 
   async function drop(files: { name: string; data: number[] }[]): Promise<void> {
     const transfer = await page.evaluateHandle((list) => {

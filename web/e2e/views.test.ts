@@ -74,7 +74,7 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
 
   /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at both widths in both themes, charts drawn. */
   async function inspect(name: string): Promise<void> {
-    await inspectPage(page, name, { viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-views-${name}-${width}-${theme}.png`, settle: chartsSettled });
+    await inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-views-${name}-${width}-${theme}.png`, settle: chartsSettled });
     expect(pageErrors).toEqual([]);
   }
 

@@ -52,14 +52,3 @@ export async function startReceiver(port: number): Promise<Receiver> {
   });
   return receiver;
 }
-
-/** Waits until `read` answers something `check` accepts; throws with the last value after `ms`. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 60_000, what = 'the condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
