@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTERNAL_DOMAIN } from '../fixtures/external/external-domain-path.js';
-import { isAlive, readPids, until } from '../executor/external/process-table.js';
+import { isAlive, readPids } from '../executor/external/process-table.js';
+import { until } from '../support/until.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
 import { BIN, REPO_ROOT, startServer, type ServerProcess } from '../support/server-process.js';
 
@@ -81,10 +82,14 @@ describe.each(deployments)('external algorithms on %s', (_name, start) => {
 
   const settled = async (id: string) => {
     let scenario: Record<string, unknown> = {};
-    await until(`scenario ${id} to settle`, 60_000, async () => {
-      scenario = await call('GET', `/sessions/${sid}/scenarios/${id}`);
-      return scenario.status === 'COMPLETE' || scenario.status === 'FAILED';
-    });
+    await until(
+      `scenario ${id} to settle`,
+      async () => {
+        scenario = await call('GET', `/sessions/${sid}/scenarios/${id}`);
+        return scenario.status === 'COMPLETE' || scenario.status === 'FAILED';
+      },
+      { within: 60_000 },
+    );
     return scenario as { status: string; result: unknown; kpis: Record<string, { value: number | null }>; error: { message: string; code: string } | null };
   };
 
@@ -162,21 +167,21 @@ describe.each(deployments)('external algorithms on %s', (_name, start) => {
   it('cancels a program that ignores SIGTERM and forked a child: no process of it is left', async () => {
     const pidFile = join(scratch, `fork-${count}.pids`);
     const id = await runContract({ mode: 'fork', pid_file: pidFile });
-    await until('the program and its child to start', 60_000, () => readPids(pidFile) !== undefined);
+    await until('the program and its child to start', () => readPids(pidFile) !== undefined, { within: 60_000 });
     const pids = readPids(pidFile)!;
     await call('POST', `/sessions/${sid}/scenarios/${id}/cancel`);
     const scenario = await settled(id);
     expect(scenario.error?.code).toBe('CANCELLED');
-    await until('no process of the program left', 30_000, () => !pids.some(isAlive));
+    await until('no process of the program left', () => !pids.some(isAlive), { within: 30_000 });
   }, 90_000);
 
   it('stops a program that ignores SIGTERM at the time limit: FAILED TIME_LIMIT, no process left', async () => {
     const pidFile = join(scratch, `term-${count}.pids`);
     const id = await runContract({ mode: 'ignore-term', pid_file: pidFile }, 'Contract (time-limited)');
-    await until('the program to start', 60_000, () => readPids(pidFile) !== undefined);
+    await until('the program to start', () => readPids(pidFile) !== undefined, { within: 60_000 });
     const pids = readPids(pidFile)!;
     const scenario = await settled(id);
     expect(scenario.error?.code).toBe('TIME_LIMIT');
-    await until('no process of the program left', 30_000, () => !pids.some(isAlive));
+    await until('no process of the program left', () => !pids.some(isAlive), { within: 30_000 });
   }, 90_000);
 });

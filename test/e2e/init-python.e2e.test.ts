@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../executor/external/process-table.js';
+import { until } from '../support/until.js';
 import { REPO_ROOT, runCli, startServer } from '../support/server-process.js';
 
 /**
@@ -56,10 +56,14 @@ describe('a project scaffolded with --language python', () => {
       ).json()) as { id: string };
       expect((await fetch(`${api}/scenarios/${created.id}/run`, { method: 'POST' })).status).toBe(202);
       let scenario: { status?: string; result?: unknown; kpis?: Record<string, { value: number | null }>; error?: unknown } = {};
-      await until('the run to settle', 120_000, async () => {
-        scenario = (await (await fetch(`${api}/scenarios/${created.id}`)).json()) as typeof scenario;
-        return scenario.status === 'COMPLETE' || scenario.status === 'FAILED';
-      });
+      await until(
+        'the run to settle',
+        async () => {
+          scenario = (await (await fetch(`${api}/scenarios/${created.id}`)).json()) as typeof scenario;
+          return scenario.status === 'COMPLETE' || scenario.status === 'FAILED';
+        },
+        { within: 120_000 },
+      );
       expect(scenario.error ?? null).toBeNull();
       expect(scenario.result).toEqual({ picked: [{ label: 'A-3', value: 100 }, { label: 'A-1', value: 12.5 }], total: 112.5 });
       expect(scenario.kpis?.['Picked amount']?.value).toBe(112.5);

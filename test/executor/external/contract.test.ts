@@ -10,7 +10,8 @@ import type { RunReport } from '../../../src/domain/run-context.js';
 import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../../../src/executor/run/external/external-limits.js';
 import type { RunOutcome } from '../../../src/executor/run/job.js';
 import { runScenario } from '../../../src/executor/run/run-scenario.js';
-import { isAlive, readPids, until } from './process-table.js';
+import { isAlive, readPids } from './process-table.js';
+import { until } from '../../support/until.js';
 
 /**
  * The contract of external algorithms (docs/external-algorithms.md) through the run core every
@@ -149,13 +150,13 @@ describe('an external algorithm', () => {
     const pidFile = join(scratch, 'fork.pids');
     const abort = new AbortController();
     const running = run({ mode: 'fork', pid_file: pidFile }, { signal: abort.signal, limits: { killGraceMs: 200 } });
-    await until('the program and its child to start', 30_000, () => readPids(pidFile) !== undefined);
+    await until('the program and its child to start', () => readPids(pidFile) !== undefined, { within: 30_000 });
     const pids = readPids(pidFile)!;
     expect(pids.every(isAlive)).toBe(true);
     abort.abort(new Error('cancelled'));
     const outcome = failed(await running);
     expect(outcome.message).toBe('cancelled');
-    await until('no process of the program left', 10_000, () => !pids.some(isAlive));
+    await until('no process of the program left', () => !pids.some(isAlive), { within: 10_000 });
   });
 
   it('leaves no process behind when it exits after forking a child that ignores SIGTERM', async () => {
@@ -163,6 +164,6 @@ describe('an external algorithm', () => {
     const seen = await run({ mode: 'fork-and-exit', pid_file: pidFile });
     expect(seen.outcome.status).toBe('COMPLETE');
     const pids = readPids(pidFile)!;
-    await until('the forked child to be gone', 10_000, () => !pids.some(isAlive));
+    await until('the forked child to be gone', () => !pids.some(isAlive), { within: 10_000 });
   });
 });

@@ -16,15 +16,6 @@ export function isAlive(pid: number): boolean {
   return state !== 'Z' && state !== 'X';
 }
 
-/** Polls `check` until it holds; fails naming what was awaited once `ms` have passed. */
-export async function until(what: string, ms: number, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** The pids a test program wrote to `file` once it has. */
 export function readPids(file: string): number[] | undefined {
   try {
