@@ -1,3 +1,4 @@
+import type { AlgorithmDeclaration } from './algorithm-declaration.js';
 import type { Cell, Dataset } from './dataset-model.js';
 import type { Schemas } from './dataset-schema.js';
 import type { ParamDecls, ParamValues } from '../params/kinds.js';
@@ -16,26 +17,8 @@ export type { RunContext, RunLogger, RunRandom, RunReport } from './run-context.
  * `P` parameters, `TData` the data it takes, `R` what it returns, `N` its name, `RT` the result type it
  * declares (`R` is that type or a subtype of it).
  */
-export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R = unknown, N extends string = string, RT = R> {
-  readonly name: N;
-  readonly description?: string;
-  /**
-   * Labels clients can filter on, listed by `GET .../algorithms` (e.g. `diagnostic` for algorithms that
-   * test the service rather than solve anything, which a user interface may hide).
-   */
-  readonly tags?: readonly string[];
-  readonly parameters: P;
-  /** This algorithm's run time limit in ms, instead of the `run_time_limit` setting. */
-  readonly timeLimitMs?: number;
-  /**
-   * The parameter that fixes the algorithm's randomness, when it has one: an `integer` with no default
-   * and not required, so that left unset every run takes its own seed (`ctx.random.seed`, recorded on
-   * the scenario as `seed`) and given a value (a run's recorded seed, say) it repeats that run exactly.
-   * Declaring it lets the server tell a client what would defeat repeats: an experiment with repeats
-   * above 1 that gives this parameter a value is refused (every repeat would be the same run), and
-   * `GET .../algorithms` names it (`seed_parameter`).
-   */
-  readonly seedParameter?: keyof P & string;
+export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R = unknown, N extends string = string, RT = R>
+  extends AlgorithmDeclaration<P, N> {
   /** The result type `run` returns, for KPIs declared `appliesTo` it. */
   readonly result?: ResultType<RT>;
   // A function property, not a method: the compiler then checks `data` strictly (contravariantly), so a

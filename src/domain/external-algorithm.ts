@@ -1,4 +1,5 @@
 import type { ParamDecls } from '../params/kinds.js';
+import type { AlgorithmDeclaration } from './algorithm-declaration.js';
 import type { ResultType } from './define.js';
 
 /**
@@ -27,19 +28,7 @@ export interface ExternalCommand {
  * type exactly as a TypeScript algorithm does; its result type must carry a schema (`defineResultType(name,
  * schema)`), against which its output is checked before KPIs and views see it.
  */
-export interface ExternalAlgorithm<P extends ParamDecls = ParamDecls, R = unknown, N extends string = string> {
-  readonly name: N;
-  readonly description?: string;
-  /** Labels clients can filter on, as for a TypeScript algorithm. */
-  readonly tags?: readonly string[];
-  readonly parameters: P;
-  /** This algorithm's run time limit in ms, instead of the `run_time_limit` setting. */
-  readonly timeLimitMs?: number;
-  /**
-   * The parameter that fixes the program's randomness, as for a TypeScript algorithm (`seedParameter` in
-   * `defineAlgorithm`): left unset, the program seeds from the `seed` of its input, which differs per run.
-   */
-  readonly seedParameter?: keyof P & string;
+export interface ExternalAlgorithm<P extends ParamDecls = ParamDecls, R = unknown, N extends string = string> extends AlgorithmDeclaration<P, N> {
   /** What the program's stdout must be; KPIs and views declared `appliesTo` it measure and draw it. */
   readonly result: ResultType<R>;
   readonly external: ExternalCommand;
