@@ -68,10 +68,6 @@ export class ApiConfig {
   notifyUnauthorized(): void {
     for (const listener of this.unauthorizedListeners) listener();
   }
-
-  headers(extra: Record<string, string> = {}): Record<string, string> {
-    return this.tokenValue ? { ...extra, authorization: `Bearer ${this.tokenValue}` } : extra;
-  }
 }
 
 function safeLocalStorage(): Storage | null {

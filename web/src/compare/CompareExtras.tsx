@@ -5,6 +5,7 @@ import { keys } from '../api/keys.ts';
 import type { CompareResult } from '../api/types.ts';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { formatNumber } from '../format.ts';
+import { higherIsBetter } from '../kpis/direction.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
 import { normalisedScores } from './normalise.ts';
@@ -47,7 +48,7 @@ function KpisTogether({ result }: { result: CompareResult }) {
               <th scope="col">Scenario</th>
               {result.kpis.map((k) => (
                 <th key={k.name} scope="col">
-                  {k.name} <span className="muted small">({k.better_when === 'HIGHER' || k.better_when === 'AT_LEAST' ? 'higher' : 'lower'} is better)</span>
+                  {k.name} <span className="muted small">({higherIsBetter(k.better_when) ? 'higher' : 'lower'} is better)</span>
                 </th>
               ))}
             </tr>

@@ -12,7 +12,9 @@ import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
 import { formatNumber, formatTime } from '../format.ts';
-import { directionText, keyParameters, runDuration } from './card-facts.ts';
+import { directionText } from '../kpis/direction.ts';
+import { finishedRunDuration } from '../scenarios/run-duration.ts';
+import { keyParameters } from './card-facts.ts';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 /** One scenario: status badge, live progress and run report, actions, KPIs, a failure's message, and logs. */
@@ -53,7 +55,7 @@ export function ScenarioCard({
   const active = s.status === 'QUEUED' || s.status === 'PROCESSING';
   const kpis = Object.values(s.kpis);
   const titleId = `scenario-${s.id}`;
-  const duration = runDuration(s);
+  const duration = finishedRunDuration(s);
   const params = keyParameters(s);
 
   return (
@@ -90,7 +92,7 @@ export function ScenarioCard({
           {kpis.map((k) => (
             <div key={k.name} style={{ display: 'contents' }}>
               <dt>
-                {k.name} <span className="muted">({directionText(k)})</span>
+                {k.name} <span className="muted">({directionText(k.better_when)})</span>
               </dt>
               <dd style={{ margin: 0 }}>
                 <span className="number" data-testid="card-kpi-value">

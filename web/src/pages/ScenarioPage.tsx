@@ -16,13 +16,15 @@ import { RunReportLine } from '../components/RunReportLine.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { saveBlob } from '../csv.ts';
 import { formatNumber, formatParam, formatTime } from '../format.ts';
-import { useLiveMode } from '../live-mode.ts';
 import { usePageTitle } from '../page-title.ts';
+import { humanise } from '../params/parameter-labels.ts';
+import { ACTIVE } from '../scenarios/active.ts';
+import { bestInSession } from '../scenarios/best-values.ts';
+import { formatDuration, runDuration } from '../scenarios/run-duration.ts';
+import { useScenarioList } from '../scenarios/scenario-list.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
 import { RunLogPanel } from './RunLogPanel.tsx';
-import { ACTIVE } from './ScenariosPage.tsx';
-import { bestInSession, formatDuration, humanise, runDuration } from './scenario-facts.ts';
 
 const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
 
@@ -36,13 +38,8 @@ export function ScenarioPage() {
   const sid = useSid();
   const params: { id?: string } = useParams({ strict: false });
   const id = params.id ?? '';
-  const mode = useLiveMode();
   // The session's list is what live events update in place (status, progress, report): read it first.
-  const list = useQuery({
-    queryKey: keys.scenarios(sid),
-    queryFn: () => api.listScenarios(sid),
-    refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
-  });
+  const list = useScenarioList(sid);
   const single = useQuery({ queryKey: keys.scenario(sid, id), queryFn: () => api.scenario(sid, id), retry: false });
   const scenario = list.data?.find((s) => s.id === id) ?? single.data;
   usePageTitle(scenario ? `Scenario ${scenario.tag}` : 'Scenario');
