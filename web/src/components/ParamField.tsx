@@ -136,4 +136,4 @@ function hintOf(d: ParameterDescriptor): string {
 export const labelOf = (d: ParameterDescriptor) => d.label ?? d.name;
 
 /** "(optional)" only where leaving the field alone sends nothing: not required and no default to fall back on. */
-export const optionalNote = (d: ParameterDescriptor) => (!d.required && d.default === undefined ? ' (optional)' : '');
+const optionalNote = (d: ParameterDescriptor) => (!d.required && d.default === undefined ? ' (optional)' : '');
