@@ -8,8 +8,8 @@ import { keys } from '../api/keys.ts';
 import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.ts';
 import { downloadResult } from '../api/result-download.ts';
 import type { Scenario } from '../api/types.ts';
-import { DeleteScenarioDialog } from '../components/DeleteScenarioDialog.tsx';
-import { ResetScenarioDialog, resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
+import { resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
+import { ScenarioConfirmations, type Confirming } from '../components/ScenarioConfirmations.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
@@ -287,8 +287,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
   const api = useApi();
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [confirmReset, setConfirmReset] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming>(null);
   const active = ACTIVE.has(s.status);
   const act = useMutation({
     mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
@@ -296,9 +295,9 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
       void client.invalidateQueries({ queryKey: keys.scenario(sid, s.id) });
       void client.invalidateQueries({ queryKey: keys.views(sid, 'scenario', s.id) });
-      if (action === 'reset') setConfirmReset(false);
+      if (action === 'reset') setConfirming(null);
       if (action === 'delete') {
-        setConfirmDelete(false);
+        setConfirming(null);
         void navigate({ to: '/s/$sid/scenarios', params: { sid } });
       }
     },
@@ -317,41 +316,19 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
           </button>
         )}
         {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
-          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirmReset(true) : act.mutate('reset'))} disabled={act.isPending}>
+          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirming('reset') : act.mutate('reset'))} disabled={act.isPending}>
             Reset
           </button>
         )}
         <Link className="button" to="/s/$sid/scenarios" params={{ sid }} search={{ copy: s.id }}>
           Copy as new scenario
         </Link>
-        <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>
+        <button type="button" className="danger" onClick={() => setConfirming('delete')}>
           Delete
         </button>
       </div>
-      {!confirmDelete && !confirmReset && <ErrorNote error={act.error} />}
-      <ResetScenarioDialog
-        open={confirmReset}
-        scenario={s}
-        busy={act.isPending}
-        error={act.error}
-        onConfirm={() => act.mutate('reset')}
-        onCancel={() => {
-          setConfirmReset(false);
-          act.reset();
-        }}
-      />
-      <DeleteScenarioDialog
-        open={confirmDelete}
-        scenario={s}
-        active={active}
-        busy={act.isPending}
-        error={act.error}
-        onConfirm={() => act.mutate('delete')}
-        onCancel={() => {
-          setConfirmDelete(false);
-          act.reset();
-        }}
-      />
+      {confirming === null && <ErrorNote error={act.error} />}
+      <ScenarioConfirmations scenario={s} active={active} confirming={confirming} act={act} onDismiss={() => setConfirming(null)} />
     </>
   );
 }
