@@ -5,7 +5,7 @@ import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
 import { isDiagnostic } from '../api/algorithm-tags.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { ParamFields } from '../components/ParamForm.tsx';
+import { ParamFieldset } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
 import type { ScenarioPrefill } from './copy-prefill.ts';
 
@@ -146,31 +146,27 @@ export function CreateScenarioForm({ sid, prefill, initialDataset }: { sid: stri
           </div>
         </div>
         <ErrorNote error={algoParams.error ?? dataParams.error ?? algorithms.error ?? datasets.error} />
-        {algoParams.data && algoParams.data.parameters.length > 0 && (
-          <fieldset>
-            <legend>Algorithm parameters</legend>
-            <ParamFields
-              key={chosenAlgo}
-              descriptors={algoParams.data.parameters}
-              values={algoValues}
-              errors={fieldErrors}
-              idPrefix="algo"
-              onChange={(name, value) => setAlgoValues((v) => ({ ...v, [name]: value }))}
-            />
-          </fieldset>
+        {algoParams.data && (
+          <ParamFieldset
+            key={chosenAlgo}
+            legend="Algorithm parameters"
+            descriptors={algoParams.data.parameters}
+            values={algoValues}
+            errors={fieldErrors}
+            idPrefix="algo"
+            onChange={(name, value) => setAlgoValues((v) => ({ ...v, [name]: value }))}
+          />
         )}
-        {dataParams.data && dataParams.data.parameters.length > 0 && (
-          <fieldset>
-            <legend>Data parameters</legend>
-            <ParamFields
-              key={chosenDataset}
-              descriptors={dataParams.data.parameters}
-              values={dataValues}
-              errors={fieldErrors}
-              idPrefix="data"
-              onChange={(name, value) => setDataValues((v) => ({ ...v, [name]: value }))}
-            />
-          </fieldset>
+        {dataParams.data && (
+          <ParamFieldset
+            key={chosenDataset}
+            legend="Data parameters"
+            descriptors={dataParams.data.parameters}
+            values={dataValues}
+            errors={fieldErrors}
+            idPrefix="data"
+            onChange={(name, value) => setDataValues((v) => ({ ...v, [name]: value }))}
+          />
         )}
         <div className="row">
           <label className="check">
