@@ -8,6 +8,7 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ParamFieldset } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
 import type { ScenarioPrefill } from './copy-prefill.ts';
+import { AlgorithmSelect } from '../components/AlgorithmSelect.tsx';
 
 /**
  * Creates a scenario: tag, dataset, algorithm, then a form generated from the algorithm's (and the
@@ -124,22 +125,17 @@ export function CreateScenarioForm({ sid, prefill, initialDataset }: { sid: stri
           </div>
           <div className="field">
             <label htmlFor="scenario-algo">Algorithm</label>
-            <select
+            <AlgorithmSelect
               id="scenario-algo"
+              offered={offered}
               value={chosenAlgo}
-              onChange={(e) => {
-                setAlgo(e.target.value);
+              onChange={(name) => {
+                setAlgo(name);
                 setAlgoValues({});
                 setFieldErrors({});
               }}
-              aria-describedby="scenario-algo-hint"
-            >
-              {offered.map((a) => (
-                <option key={a.name} value={a.name}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
+              describedBy="scenario-algo-hint"
+            />
             <span id="scenario-algo-hint" className="hint">
               {description ?? ''}
             </span>
