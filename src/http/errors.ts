@@ -14,11 +14,6 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = Object.fromEn
   ERROR_CODES.map((code) => [code, ERROR_REGISTRY[code].status]),
 ) as Record<ErrorCode, number>;
 
-/** The HTTP status an error code is answered with. */
-export function statusOfCode(code: ErrorCode): number {
-  return STATUS_BY_CODE[code];
-}
-
 /** The generic code of a status that carries no code of its own (Fastify's other 4xx errors). */
 const GENERIC_CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
   400: 'BAD_INPUT',

@@ -21,6 +21,9 @@ function bucketOf(depth: number): string {
   return DEPTH_BUCKETS.find((bucket) => depth <= bucket.max)!.label;
 }
 
+/** One bucket of the queue: its queued runs, its sessions, and the oldest run's queue time (ms since the epoch). */
+type QueueBucket = { runs: number; sessions: number; oldest: number };
+
 /**
  * The gauges that describe the shared store, read from the database when scraped: on PostgreSQL every
  * process answers the same queue and delivery figures. The event-feed lag is this process's own (its
@@ -28,41 +31,28 @@ function bucketOf(depth: number): string {
  */
 export function registerStoreGauges(metrics: ServiceMetrics, db: Kysely<Database>, feed: EventFeed | undefined): void {
   const registers = [metrics.registry];
-  let queue: Promise<Map<string, { runs: number; sessions: number; oldest: number }>> | undefined;
+  let queue: Promise<Map<string, QueueBucket>> | undefined;
   // The three queue gauges of one scrape share one query.
   const readQueue = () => (queue ??= queueByBucket(db).finally(() => setImmediate(() => (queue = undefined))));
 
-  new Gauge({
-    name: 'scenarist_queue_runs',
-    help: 'Queued runs, by how many runs their session has queued',
-    labelNames: ['session_queue'] as const,
-    registers,
-    async collect() {
-      this.reset();
-      for (const [session_queue, bucket] of await readQueue()) this.set({ session_queue }, bucket.runs);
-    },
-  });
-  new Gauge({
-    name: 'scenarist_queue_sessions',
-    help: 'Sessions with queued runs, by how many they have queued',
-    labelNames: ['session_queue'] as const,
-    registers,
-    async collect() {
-      this.reset();
-      for (const [session_queue, bucket] of await readQueue()) this.set({ session_queue }, bucket.sessions);
-    },
-  });
-  new Gauge({
-    name: 'scenarist_queue_oldest_age_seconds',
-    help: 'Age of the oldest queued run, by how many runs its session has queued',
-    labelNames: ['session_queue'] as const,
-    registers,
-    async collect() {
-      this.reset();
-      const now = Date.now();
-      for (const [session_queue, bucket] of await readQueue()) this.set({ session_queue }, Math.max(0, (now - bucket.oldest) / 1000));
-    },
-  });
+  // One gauge per figure of the queue's buckets, labelled by bucket, read when scraped.
+  const queueGauge = (name: string, help: string, figure: (bucket: QueueBucket, now: number) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['session_queue'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        const now = Date.now();
+        for (const [session_queue, bucket] of await readQueue()) this.set({ session_queue }, figure(bucket, now));
+      },
+    });
+  queueGauge('scenarist_queue_runs', 'Queued runs, by how many runs their session has queued', (bucket) => bucket.runs);
+  queueGauge('scenarist_queue_sessions', 'Sessions with queued runs, by how many they have queued', (bucket) => bucket.sessions);
+  queueGauge('scenarist_queue_oldest_age_seconds', 'Age of the oldest queued run, by how many runs its session has queued', (bucket, now) =>
+    Math.max(0, (now - bucket.oldest) / 1000),
+  );
   new Gauge({
     name: 'scenarist_webhook_deliveries',
     help: 'Webhook deliveries in the store, by outcome (pending, delivered, failed)',
@@ -85,11 +75,11 @@ export function registerStoreGauges(metrics: ServiceMetrics, db: Kysely<Database
   });
 }
 
-/** Per depth bucket: queued runs, sessions, and the oldest queued time (ms since the epoch). */
-async function queueByBucket(db: Kysely<Database>): Promise<Map<string, { runs: number; sessions: number; oldest: number }>> {
+/** The queue by depth bucket; an empty bucket reads as oldest now (age 0). */
+async function queueByBucket(db: Kysely<Database>): Promise<Map<string, QueueBucket>> {
   const rows = await queuedBySession(db);
   const now = Date.now();
-  const buckets = new Map<string, { runs: number; sessions: number; oldest: number }>(
+  const buckets = new Map<string, QueueBucket>(
     DEPTH_BUCKETS.map(({ label }) => [label, { runs: 0, sessions: 0, oldest: now }]),
   );
   for (const row of rows) {

@@ -43,14 +43,6 @@ export interface EventFacts {
   readonly counts?: Readonly<Record<ScenarioStatus, number>>;
 }
 
-/** An event as delivered: the `data` of an SSE frame and the body of a webhook request. */
-export interface EventData extends EventFacts {
-  /** Store-wide, increasing in commit order. */
-  readonly id: number;
-  /** ISO 8601 time the event was logged. */
-  readonly at: string;
-}
-
 /** A logged event with its JSON text, serialized once and sent as is to every subscriber. */
 export interface LoggedEvent {
   readonly id: number;

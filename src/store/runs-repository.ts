@@ -26,15 +26,8 @@ export interface RunKey {
   readonly runToken: string;
 }
 
-/** A scenario just moved to PROCESSING by `claim`. */
-export interface ClaimedRow {
-  readonly id: string;
-  readonly sessionId: string;
-  readonly tag: string;
-  readonly datasetKey: string;
-  readonly algoName: string;
-  readonly algoParamsJson: string;
-  readonly dataParamsJson: string;
+/** A scenario just moved to PROCESSING by `claim`: what a run needs of its row, and this start's facts. */
+export interface ClaimedRow extends Pick<ScenarioRecord, 'id' | 'sessionId' | 'tag' | 'datasetKey' | 'algoName' | 'algoParamsJson' | 'dataParamsJson'> {
   /** Starts since the client queued it: 1, or 2 after one interruption. */
   readonly attempts: number;
   /** The database's time of the claim (ISO). */

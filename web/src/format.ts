@@ -39,7 +39,7 @@ export function formatParam(value: unknown): string {
 }
 
 /** Every digit of the shortest text that reads back as `value` (JavaScript's own `String(value)`), in the locale's form. */
-export function formatExact(value: number): string {
+function formatExact(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   return oneMinus(new Intl.NumberFormat(undefined, { maximumFractionDigits: fractionDigits(value) }).format(value));
 }

@@ -57,7 +57,7 @@ const experiment = createRoute({
   component: lazyRouteComponent(() => import('./pages/ExperimentPage.tsx'), 'ExperimentPage'),
 });
 
-export const routeTree = root.addChildren([
+const routeTree = root.addChildren([
   sessions,
   session.addChildren([sessionIndex, data, scenarios, scenario, compare, overview, experiments, experiment]),
 ]);

@@ -8,7 +8,7 @@ export function useSid(): string {
   return params.sid ?? lastSession();
 }
 
-export function lastSession(): string {
+function lastSession(): string {
   try {
     return localStorage.getItem(LAST_SESSION_KEY) ?? 'main';
   } catch {

@@ -29,7 +29,7 @@ export function applyTheme(theme: Theme): void {
 }
 
 /** Only a theme the user picks is saved: until then the page follows the system as it changes. */
-export function saveTheme(theme: Theme): void {
+function saveTheme(theme: Theme): void {
   try {
     localStorage.setItem(THEME_KEY, theme);
   } catch {

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../src/api/types.ts';
 import { paretoPoints } from '../src/compare/pareto.ts';
-import { humanise } from '../src/pages/scenario-facts.ts';
+import { humanise } from '../src/params/parameter-labels.ts';
 import { buildRouter } from '../src/router.tsx';
 import type { Route } from './answering-fetch.ts';
 import { kpi, scenario } from './fixtures.ts';

@@ -43,9 +43,8 @@ export function createApi(config: ApiConfig, fetchImpl: typeof fetch = (input, i
 
   return {
     config,
-    /** For calls the generated schema does not describe yet (see `./logs.ts`): same fetch, same base. */
-    fetch: fetchImpl,
-    baseUrl,
+    /** The typed client itself, for the calls kept in a file of their own (`./views.ts`, `./result-download.ts`). */
+    http,
 
     // Sessions
     listSessions: () => unwrap(config, http.GET('/sessions')),

@@ -68,10 +68,6 @@ export class ApiConfig {
   notifyUnauthorized(): void {
     for (const listener of this.unauthorizedListeners) listener();
   }
-
-  headers(extra: Record<string, string> = {}): Record<string, string> {
-    return this.tokenValue ? { ...extra, authorization: `Bearer ${this.tokenValue}` } : extra;
-  }
 }
 
 function safeLocalStorage(): Storage | null {
@@ -100,7 +96,7 @@ export async function unwrap<Data>(config: ApiConfig, answer: Promise<ClientAnsw
 }
 
 /** The API's `{ detail, code?, errors? }` error body (or whatever else a proxy sent) as an `ApiError`. */
-export function toApiError(config: ApiConfig, response: Response, body: unknown): ApiError {
+function toApiError(config: ApiConfig, response: Response, body: unknown): ApiError {
   if (response.status === 401) config.notifyUnauthorized();
   const b = (typeof body === 'object' && body !== null ? body : {}) as { detail?: unknown; code?: unknown; errors?: unknown };
   const detail = typeof b.detail === 'string' ? b.detail : `${response.status} ${response.statusText}`;

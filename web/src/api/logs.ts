@@ -4,5 +4,3 @@ import type { paths } from 'scenarist/client';
 export type RunLogs = paths['/sessions/{sid}/scenarios/{id}/logs']['get']['responses']['200']['content']['application/json'];
 export type LogLine = RunLogs['lines'][number];
 export type LogLevel = LogLine['level'];
-/** The error a FAILED run threw: its class, message and stack lines (the domain module's first). */
-export type RunError = NonNullable<RunLogs['error']>;

@@ -1,69 +1,40 @@
+import type { components, View } from 'scenarist/client';
 import type { Api } from './client.ts';
-import { toApiError } from './http.ts';
+import { unwrap } from './http.ts';
 import { keys } from './keys.ts';
 
 /**
- * The view routes (docs/api: views): what a domain declares to show a dataset, a result or a comparison,
- * rendered by the server into one JSON spec of four kinds. Declared here by hand, as the wire contract
- * describes them, and called through the API's fetch and base (token included), so the dashboard does
- * not depend on the generated schema carrying them.
+ * The view routes (docs/api/views.md): what a domain declares to show a dataset, a result or a
+ * comparison, rendered by the server into one JSON spec of four kinds. Every type comes from the
+ * generated schema (`scenarist/client`) and every call goes through the API's typed client.
  */
-export type ViewKind = 'table' | 'chart' | 'metrics' | 'text';
+type Schemas = components['schemas'];
 
-export interface ViewSummary {
-  name: string;
-  title: string;
-  kind: ViewKind;
-}
-
-export type Cell = string | number | boolean | null;
-export type ColumnType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime';
-export type Direction = 'HIGHER' | 'LOWER' | 'AT_LEAST' | 'AT_MOST';
-
-export interface TableColumn {
-  name: string;
-  label: string;
-  unit: string | null;
-  format: string | null;
-  type: ColumnType;
-}
-
-export interface TableSpec {
-  columns: TableColumn[];
-  rows: Cell[][];
-  total: number;
-  next_cursor: string | null;
-  sort: { column: string; descending: boolean } | null;
-}
-
+export type ViewSummary = Schemas['ViewSummary'];
+export type ViewKind = ViewSummary['kind'];
+export type TableSpec = Schemas['TableViewSpec'];
+export type TableColumn = TableSpec['columns'][number];
+export type Cell = TableSpec['rows'][number][number];
+export type ChartSpec = Schemas['ChartViewSpec'];
 /** A Vega-Lite spec as JSON: the renderer hands it to vega-embed as is. */
-export type VegaLiteSpec = Record<string, unknown>;
+export type VegaLiteSpec = ChartSpec['vega_lite'];
+export type MetricsSpec = Schemas['MetricsViewSpec'];
+export type Direction = NonNullable<MetricsSpec['items'][number]['better_when']>;
+export type TextSpec = Schemas['TextViewSpec'];
 
-export interface ChartSpec {
-  vega_lite: VegaLiteSpec;
+/**
+ * The spec each kind carries. The schema types `kind` and `spec` side by side (a spec is any of the
+ * four); the server always pairs them, so the dashboard reads them as one union to switch on. A kind
+ * added to the schema and missing here fails the build at `RenderedView`.
+ */
+interface SpecOfKind {
+  table: TableSpec;
+  chart: ChartSpec;
+  metrics: MetricsSpec;
+  text: TextSpec;
 }
 
-export interface MetricItem {
-  label: string;
-  value: number | null;
-  unit: string | null;
-  better_when: Direction | null;
-  format: string | null;
-}
-
-export interface MetricsSpec {
-  items: MetricItem[];
-}
-
-export interface TextSpec {
-  markdown: string;
-}
-
-export type RenderedView =
-  | { name: string; title: string; kind: 'table'; spec: TableSpec }
-  | { name: string; title: string; kind: 'chart'; spec: ChartSpec }
-  | { name: string; title: string; kind: 'metrics'; spec: MetricsSpec }
-  | { name: string; title: string; kind: 'text'; spec: TextSpec };
+export type RenderedView = { [K in ViewKind]: Omit<View, 'kind' | 'spec'> & { kind: K; spec: SpecOfKind[K] } }[ViewKind];
 
 /** Whose views: a scenario's result, a dataset, or a comparison of 2-6 complete scenarios. */
 export type ViewTarget =
@@ -78,17 +49,6 @@ export interface TableQuery {
   sort?: string;
 }
 
-const enc = encodeURIComponent;
-
-function base(target: ViewTarget): { path: string; query: URLSearchParams } {
-  const query = new URLSearchParams();
-  const session = `/sessions/${enc(target.sid)}`;
-  if (target.of === 'scenario') return { path: `${session}/scenarios/${enc(target.id)}/views`, query };
-  if (target.of === 'dataset') return { path: `${session}/data/${enc(target.key)}/views`, query };
-  query.set('ids', target.ids.join(','));
-  return { path: `${session}/compare/views`, query };
-}
-
 /** A stable cache key for a target (TanStack Query; live events invalidate by its prefix). */
 export function targetKey(target: ViewTarget): readonly string[] {
   if (target.of === 'scenario') return keys.views(target.sid, 'scenario', target.id);
@@ -96,31 +56,24 @@ export function targetKey(target: ViewTarget): readonly string[] {
   return keys.views(target.sid, 'compare', target.ids.join(','));
 }
 
-async function getJson<T>(api: Api, path: string, query: URLSearchParams): Promise<T> {
-  const qs = query.toString();
-  const response = await api.fetch(`${api.baseUrl}${path}${qs ? `?${qs}` : ''}`, { headers: api.config.headers({ accept: 'application/json' }) });
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  if (!response.ok) throw toApiError(api.config, response, body);
-  return body as T;
-}
-
 /** The views that apply to the target. */
-export async function listViews(api: Api, target: ViewTarget): Promise<ViewSummary[]> {
-  const { path, query } = base(target);
-  return (await getJson<{ items: ViewSummary[] }>(api, path, query)).items;
+export async function listViews({ http, config }: Api, target: ViewTarget): Promise<ViewSummary[]> {
+  const { sid } = target;
+  if (target.of === 'scenario') return (await unwrap(config, http.GET('/sessions/{sid}/scenarios/{id}/views', { params: { path: { sid, id: target.id } } }))).items;
+  if (target.of === 'dataset') return (await unwrap(config, http.GET('/sessions/{sid}/data/{key}/views', { params: { path: { sid, key: target.key } } }))).items;
+  return (await unwrap(config, http.GET('/sessions/{sid}/compare/views', { params: { path: { sid }, query: { ids: target.ids.join(',') } } }))).items;
 }
 
 /** One view rendered; a table view takes its page and order from `table`. */
-export function renderView(api: Api, target: ViewTarget, name: string, table: TableQuery = {}): Promise<RenderedView> {
-  const { path, query } = base(target);
-  if (table.limit !== undefined) query.set('limit', String(table.limit));
-  if (table.cursor) query.set('cursor', table.cursor);
-  if (table.sort) query.set('sort', table.sort);
-  return getJson<RenderedView>(api, `${path}/${enc(name)}`, query);
+export async function renderView({ http, config }: Api, target: ViewTarget, name: string, table: TableQuery = {}): Promise<RenderedView> {
+  const { sid } = target;
+  // The query string carries the limit as text; an empty cursor or sort means none.
+  const page = { limit: table.limit === undefined ? undefined : String(table.limit), cursor: table.cursor || undefined, sort: table.sort || undefined };
+  const view =
+    target.of === 'scenario'
+      ? await unwrap(config, http.GET('/sessions/{sid}/scenarios/{id}/views/{name}', { params: { path: { sid, id: target.id, name }, query: page } }))
+      : target.of === 'dataset'
+        ? await unwrap(config, http.GET('/sessions/{sid}/data/{key}/views/{name}', { params: { path: { sid, key: target.key, name }, query: page } }))
+        : await unwrap(config, http.GET('/sessions/{sid}/compare/views/{name}', { params: { path: { sid, name }, query: { ids: target.ids.join(','), ...page } } }));
+  return view as RenderedView;
 }

@@ -5,12 +5,14 @@ import { keys } from '../api/keys.ts';
 import type { CompareResult } from '../api/types.ts';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { formatNumber } from '../format.ts';
+import { higherIsBetter } from '../kpis/direction.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
 import { normalisedScores } from './normalise.ts';
 import { KpiScatter } from '../charts/KpiScatter.tsx';
 import { scenarioHref } from '../charts/scenario-href.ts';
 import { kpiAxes, paretoPoints } from './pareto.ts';
+import { ScrollTable } from '../components/ScrollTable.tsx';
 
 /**
  * What Compare shows under the KPI cards: the domain's comparison views of the compared scenarios,
@@ -40,46 +42,43 @@ function KpisTogether({ result }: { result: CompareResult }) {
       <h2 id="together-title" style={{ marginTop: 0 }}>
         All KPIs together <span className="muted small">(100 = best of these, 0 = worst)</span>
       </h2>
-      <div className="table-scroll">
-        <table className="plain kpis-together" data-testid="kpis-together">
-          <thead>
-            <tr>
-              <th scope="col">Scenario</th>
-              {result.kpis.map((k) => (
-                <th key={k.name} scope="col">
-                  {k.name} <span className="muted small">({k.better_when === 'HIGHER' || k.better_when === 'AT_LEAST' ? 'higher' : 'lower'} is better)</span>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {result.scenarios.map((s) => (
-              <tr key={s.id}>
-                <th scope="row">
-                  <ScenarioLink id={s.id} tag={s.tag} />
-                </th>
-                {result.kpis.map((k) => {
-                  const score = scores.get(k.name)?.get(s.id) ?? null;
-                  const value = k.values.find((v) => v.scenario_id === s.id)?.value ?? null;
-                  return (
-                    <td key={k.name} data-score={score ?? ''}>
-                      <div className="score">
-                        <span className="score-bar" aria-hidden="true">
-                          <span style={{ width: `${Math.round((score ?? 0) * 100)}%` }} />
-                        </span>
-                        <span className="score-text">{score === null ? '—' : Math.round(score * 100)}</span>
-                      </div>
-                      <span className="small muted">
-                        {formatNumber(value)} {k.unit}
-                      </span>
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable
+        className="plain kpis-together"
+        testId="kpis-together"
+        headings={[
+          'Scenario',
+          ...result.kpis.map((k) => (
+            <>
+              {k.name} <span className="muted small">({higherIsBetter(k.better_when) ? 'higher' : 'lower'} is better)</span>
+            </>
+          )),
+        ]}
+      >
+        {result.scenarios.map((s) => (
+          <tr key={s.id}>
+            <th scope="row">
+              <ScenarioLink id={s.id} tag={s.tag} />
+            </th>
+            {result.kpis.map((k) => {
+              const score = scores.get(k.name)?.get(s.id) ?? null;
+              const value = k.values.find((v) => v.scenario_id === s.id)?.value ?? null;
+              return (
+                <td key={k.name} data-score={score ?? ''}>
+                  <div className="score">
+                    <span className="score-bar" aria-hidden="true">
+                      <span style={{ width: `${Math.round((score ?? 0) * 100)}%` }} />
+                    </span>
+                    <span className="score-text">{score === null ? '—' : Math.round(score * 100)}</span>
+                  </div>
+                  <span className="small muted">
+                    {formatNumber(value)} {k.unit}
+                  </span>
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </ScrollTable>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { CompareResult } from '../api/types.ts';
-import { better } from '../pages/scenario-facts.ts';
+import { better } from '../kpis/direction.ts';
 
 /**
  * Every KPI of a comparison on one scale: 1 for the best of the compared values, 0 for the worst (by

@@ -1,5 +1,5 @@
 import type { BetterWhen, Scenario } from '../api/types.ts';
-import { better } from '../pages/scenario-facts.ts';
+import { better } from '../kpis/direction.ts';
 
 export interface ParetoPoint {
   id: string;

@@ -1,5 +1,6 @@
 import type { EtlResult, SchemaGroup } from '../api/types.ts';
 import { useRowPlaces } from '../data/row-places.ts';
+import { ScrollTable } from './ScrollTable.tsx';
 
 /**
  * The ETL outcome: success or not, and every message located by file, table, column and row; a row
@@ -18,39 +19,25 @@ export function EtlReport({ result, files = [], groups }: { result: EtlResult; f
         {errors} error{errors === 1 ? '' : 's'}, {warnings} warning{warnings === 1 ? '' : 's'}.
       </div>
       {result.messages.length > 0 && (
-        <div className="table-scroll" tabIndex={0} role="region" aria-label="ETL messages">
-          <table className="plain">
-            <thead>
-              <tr>
-                <th scope="col">Severity</th>
-                <th scope="col">File</th>
-                <th scope="col">Table</th>
-                <th scope="col">Column</th>
-                <th scope="col">Row</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.messages.map((m, i) => (
-                <tr key={i}>
-                  <td>
-                    <span className="badge" data-status={m.severity === 'error' ? 'FAILED' : m.severity === 'warning' ? 'QUEUED' : 'CREATED'}>
-                      {m.severity}
-                    </span>
-                  </td>
-                  <td>{m.file ?? ''}</td>
-                  <td>{m.table ?? ''}</td>
-                  <td>{m.column ?? ''}</td>
-                  <td data-testid="etl-row">
-                    {m.row ?? ''}
-                    {places.has(i) && <RowPlaceText place={places.get(i)!} />}
-                  </td>
-                  <td>{m.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="ETL messages" headings={['Severity', 'File', 'Table', 'Column', 'Row', 'Message']}>
+          {result.messages.map((m, i) => (
+            <tr key={i}>
+              <td>
+                <span className="badge" data-status={m.severity === 'error' ? 'FAILED' : m.severity === 'warning' ? 'QUEUED' : 'CREATED'}>
+                  {m.severity}
+                </span>
+              </td>
+              <td>{m.file ?? ''}</td>
+              <td>{m.table ?? ''}</td>
+              <td>{m.column ?? ''}</td>
+              <td data-testid="etl-row">
+                {m.row ?? ''}
+                {places.has(i) && <RowPlaceText place={places.get(i)!} />}
+              </td>
+              <td>{m.message}</td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );

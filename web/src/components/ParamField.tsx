@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ParameterDescriptor } from '../api/types.ts';
 import type { FormValue } from '../params/form-values.ts';
 
@@ -18,6 +19,28 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
   const hint = hintOf(d);
   const invalid = error ? true : undefined;
   const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid, name: d.name };
+  // The hint, and the server's message for this field, under any control.
+  const notes = (
+    <>
+      <span id={hintId} className="hint">{hint}</span>
+      {error && (
+        <span id={errorId} className="error" role="alert">
+          {error}
+        </span>
+      )}
+    </>
+  );
+  // A control of several inputs is a fieldset named by its legend (a single input is named by its label).
+  const group = (controls: ReactNode) => (
+    <fieldset className="field" data-invalid={invalid} aria-describedby={describedBy}>
+      <legend>
+        {labelOf(d)}
+        {optionalNote(d)}
+      </legend>
+      {controls}
+      {notes}
+    </fieldset>
+  );
 
   let control;
   switch (d.type) {
@@ -53,28 +76,20 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
       break;
     case 'multi_enum': {
       const selected = new Set(value as string[]);
-      return (
-        <fieldset className="field" data-invalid={invalid} aria-describedby={describedBy}>
-          <legend>
-            {labelOf(d)}
-            {optionalNote(d)}
-          </legend>
-          <div>
-            {(d.choices ?? []).map((c) => (
-              <label key={c} className="check">
-                <input
-                  type="checkbox"
-                  name={d.name}
-                  checked={selected.has(c)}
-                  onChange={(e) => onChange((d.choices ?? []).filter((x) => (x === c ? e.target.checked : selected.has(x))))}
-                />
-                {c}
-              </label>
-            ))}
-          </div>
-          <span id={hintId} className="hint">{hint}</span>
-          {error && <span id={errorId} className="error" role="alert">{error}</span>}
-        </fieldset>
+      return group(
+        <div>
+          {(d.choices ?? []).map((c) => (
+            <label key={c} className="check">
+              <input
+                type="checkbox"
+                name={d.name}
+                checked={selected.has(c)}
+                onChange={(e) => onChange((d.choices ?? []).filter((x) => (x === c ? e.target.checked : selected.has(x))))}
+              />
+              {c}
+            </label>
+          ))}
+        </div>
       );
     }
     case 'time':
@@ -82,21 +97,13 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
       break;
     case 'interval': {
       const [start, end] = value as [string, string];
-      return (
-        <fieldset className="field" data-invalid={invalid} aria-describedby={describedBy}>
-          <legend>
-            {labelOf(d)}
-            {optionalNote(d)}
-          </legend>
-          <div className="row">
-            <label className="check" htmlFor={`${id}-start`}>from</label>
-            <input id={`${id}-start`} type="text" placeholder="2026-01-01 or 2026-01-01T08:00:00Z" value={start} onChange={(e) => onChange([e.target.value, end])} />
-            <label className="check" htmlFor={`${id}-end`}>to</label>
-            <input id={`${id}-end`} type="text" placeholder="2026-01-31" value={end} onChange={(e) => onChange([start, e.target.value])} />
-          </div>
-          <span id={hintId} className="hint">{hint}</span>
-          {error && <span id={errorId} className="error" role="alert">{error}</span>}
-        </fieldset>
+      return group(
+        <div className="row">
+          <label className="check" htmlFor={`${id}-start`}>from</label>
+          <input id={`${id}-start`} type="text" placeholder="2026-01-01 or 2026-01-01T08:00:00Z" value={start} onChange={(e) => onChange([e.target.value, end])} />
+          <label className="check" htmlFor={`${id}-end`}>to</label>
+          <input id={`${id}-end`} type="text" placeholder="2026-01-31" value={end} onChange={(e) => onChange([start, e.target.value])} />
+        </div>
       );
     }
     default:
@@ -110,12 +117,7 @@ export function ParamField({ descriptor: d, value, error, idPrefix, onChange }: 
         {optionalNote(d)}
       </label>
       {control}
-      <span id={hintId} className="hint">{hint}</span>
-      {error && (
-        <span id={errorId} className="error" role="alert">
-          {error}
-        </span>
-      )}
+      {notes}
     </div>
   );
 }
@@ -136,4 +138,4 @@ function hintOf(d: ParameterDescriptor): string {
 export const labelOf = (d: ParameterDescriptor) => d.label ?? d.name;
 
 /** "(optional)" only where leaving the field alone sends nothing: not required and no default to fall back on. */
-export const optionalNote = (d: ParameterDescriptor) => (!d.required && d.default === undefined ? ' (optional)' : '');
+const optionalNote = (d: ParameterDescriptor) => (!d.required && d.default === undefined ? ' (optional)' : '');

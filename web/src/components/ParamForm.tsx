@@ -1,15 +1,18 @@
+import type { ReactNode } from 'react';
 import type { ParameterDescriptor } from '../api/types.ts';
 import { initialFormValue, type FormValue } from '../params/form-values.ts';
 import { ParamField } from './ParamField.tsx';
 
-/** The fields of a parameter schema, in declaration order. */
-export function ParamFields(props: {
+interface ParamFieldsProps {
   descriptors: readonly ParameterDescriptor[];
   values: Record<string, FormValue>;
   errors: Record<string, string>;
   idPrefix: string;
   onChange: (name: string, value: FormValue) => void;
-}) {
+}
+
+/** The fields of a parameter schema, in declaration order. */
+export function ParamFields(props: ParamFieldsProps) {
   return (
     <div className="form-grid">
       {props.descriptors.map((d) => (
@@ -23,5 +26,16 @@ export function ParamFields(props: {
         />
       ))}
     </div>
+  );
+}
+
+/** A group of parameter fields under its legend (the algorithm's, the dataset's); nothing when the schema has no parameter. */
+export function ParamFieldset({ legend, testId, ...fields }: ParamFieldsProps & { legend: ReactNode; testId?: string }) {
+  if (fields.descriptors.length === 0) return null;
+  return (
+    <fieldset data-testid={testId}>
+      <legend>{legend}</legend>
+      <ParamFields {...fields} />
+    </fieldset>
   );
 }

@@ -4,7 +4,7 @@ import type { Scenario, Status } from '../api/types.ts';
 export const isCancelled = (s: Pick<Scenario, 'status' | 'error'>) => s.status === 'FAILED' && s.error?.code === 'CANCELLED';
 
 /** What a badge says: the status, or CANCELLED (neutral, not a failure) for a cancelled run. */
-export function shownStatus(s: Pick<Scenario, 'status' | 'error'>): Status | 'CANCELLED' {
+function shownStatus(s: Pick<Scenario, 'status' | 'error'>): Status | 'CANCELLED' {
   return isCancelled(s) ? 'CANCELLED' : s.status;
 }
 

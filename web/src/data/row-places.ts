@@ -19,7 +19,7 @@ export interface RowPlace {
  * and for CSV the file the planner picked is read again here, for the exact line (a quoted field can
  * span lines) and the row's key.
  */
-export async function rowPlaces(messages: readonly EtlMessage[], files: readonly File[], groups: readonly SchemaGroup[]): Promise<Map<number, RowPlace>> {
+async function rowPlaces(messages: readonly EtlMessage[], files: readonly File[], groups: readonly SchemaGroup[]): Promise<Map<number, RowPlace>> {
   const places = new Map<number, RowPlace>();
   const located = messages.flatMap((m, index) => (m.row === undefined || m.file === undefined ? [] : [{ m, index, row: m.row, file: m.file }]));
   const byFile = new Map<string, typeof located>();

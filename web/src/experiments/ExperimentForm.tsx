@@ -11,6 +11,7 @@ import { axisBody, axisLength, axisProblem, countProblem, newAxis, scenarioCount
 import { formErrorsOf, NO_ERRORS } from './field-errors.ts';
 import { FixedValues } from './FixedValues.tsx';
 import { SeedNote } from './SeedNote.tsx';
+import { AlgorithmSelect } from '../components/AlgorithmSelect.tsx';
 
 /** Messages under a field, announced (the server's or the count's). */
 function FieldMessages({ id, messages }: { id: string; messages: readonly string[] | undefined }) {
@@ -126,21 +127,16 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
           </div>
           <div className="field">
             <label htmlFor="experiment-algo">Algorithm</label>
-            <select
+            <AlgorithmSelect
               id="experiment-algo"
+              offered={offered}
               value={chosenAlgo}
-              onChange={(e) => {
-                setAlgo(e.target.value);
+              onChange={(name) => {
+                setAlgo(name);
                 setAxes([]);
                 setAlgoValues({});
               }}
-            >
-              {offered.map((a) => (
-                <option key={a.name} value={a.name}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
+            />
             <FieldMessages id="experiment-algo-error" messages={errors.fields.algo_name} />
           </div>
           <div className="field">

@@ -1,5 +1,5 @@
 import type { ParameterDescriptor } from '../api/types.ts';
-import { ParamFields } from '../components/ParamForm.tsx';
+import { ParamFieldset } from '../components/ParamForm.tsx';
 import type { FormValue } from '../params/form-values.ts';
 
 /**
@@ -21,18 +21,24 @@ export function FixedValues(props: {
 }) {
   return (
     <>
-      {props.algorithm.length > 0 && (
-        <fieldset data-testid="fixed-algo-params">
-          <legend>Fixed values of the other parameters</legend>
-          <ParamFields descriptors={props.algorithm} values={props.algoValues} errors={props.algoErrors} idPrefix="fixed-algo" onChange={props.onAlgo} />
-        </fieldset>
-      )}
-      {props.data.length > 0 && (
-        <fieldset data-testid="fixed-data-params">
-          <legend>Data parameters{props.dataset ? ` (as ${props.dataset} declares them)` : ''}</legend>
-          <ParamFields descriptors={props.data} values={props.dataValues} errors={props.dataErrors} idPrefix="fixed-data" onChange={props.onData} />
-        </fieldset>
-      )}
+      <ParamFieldset
+        testId="fixed-algo-params"
+        legend="Fixed values of the other parameters"
+        descriptors={props.algorithm}
+        values={props.algoValues}
+        errors={props.algoErrors}
+        idPrefix="fixed-algo"
+        onChange={props.onAlgo}
+      />
+      <ParamFieldset
+        testId="fixed-data-params"
+        legend={`Data parameters${props.dataset ? ` (as ${props.dataset} declares them)` : ''}`}
+        descriptors={props.data}
+        values={props.dataValues}
+        errors={props.dataErrors}
+        idPrefix="fixed-data"
+        onChange={props.onData}
+      />
     </>
   );
 }

@@ -7,7 +7,7 @@ import type { ParameterDescriptor } from '../api/types.ts';
  */
 
 /** The server's default `max_experiment_size`; the API does not expose the setting, so a 413 can still come below it. */
-export const DEFAULT_MAX_EXPERIMENT_SIZE = 10_000;
+const DEFAULT_MAX_EXPERIMENT_SIZE = 10_000;
 
 export type AxisMode = 'list' | 'range';
 
@@ -32,7 +32,7 @@ export const newAxis = (path: string, d?: Pick<ParameterDescriptor, 'type'>): Ax
   steps: '2',
 });
 
-export const listItems = (text: string): string[] =>
+const listItems = (text: string): string[] =>
   text
     .split(',')
     .map((v) => v.trim())

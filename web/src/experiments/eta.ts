@@ -4,7 +4,7 @@ import { useState } from 'react';
  * Seconds left, from the rate of completion seen since this page first saw the experiment unfinished:
  * null until at least one run has finished meanwhile (no rate yet) or when nothing is left.
  */
-export function etaSeconds(first: { at: number; done: number }, now: { at: number; done: number }, total: number): number | null {
+function etaSeconds(first: { at: number; done: number }, now: { at: number; done: number }, total: number): number | null {
   const finished = now.done - first.done;
   const elapsed = (now.at - first.at) / 1000;
   if (now.done >= total || finished <= 0 || elapsed <= 0) return null;

@@ -12,7 +12,7 @@ export interface FormErrors {
 
 export const NO_ERRORS: FormErrors = { fields: {}, other: [] };
 
-export function fieldOf(path: string): string | null {
+function fieldOf(path: string): string | null {
   const axis = /^axes\.(.+?)(\[\d+\])?$/.exec(path);
   if (axis?.[1] !== undefined) return axis[1] === 'dataset_key' ? 'datasets' : axis[1];
   if (path === 'dataset_key') return 'datasets';

@@ -1,7 +1,5 @@
 import type { KpiInfo, Scenario } from '../api/types.ts';
-
-/** Whether a larger value of a KPI is the better one (AT_LEAST counts as higher, AT_MOST as lower). */
-export const higherIsBetter = (kpi: Pick<KpiInfo, 'better_when'>) => kpi.better_when === 'HIGHER' || kpi.better_when === 'AT_LEAST';
+import { better } from '../kpis/direction.ts';
 
 /**
  * The best finished scenario by the domain's first KPI that any of them reports (the domain lists its
@@ -12,7 +10,7 @@ export function bestScenario(completed: readonly Scenario[], kpis: readonly KpiI
     const measured = completed.filter((s) => typeof s.kpis[kpi.name]?.value === 'number');
     if (measured.length === 0) continue;
     const value = (s: Scenario) => s.kpis[kpi.name]!.value as number;
-    const best = measured.reduce((a, b) => (higherIsBetter(kpi) ? (value(b) > value(a) ? b : a) : value(b) < value(a) ? b : a));
+    const best = measured.reduce((a, b) => (better(kpi.better_when, value(b), value(a)) ? b : a));
     return { scenario: best, kpi: kpi.name };
   }
   return null;

@@ -14,7 +14,7 @@ import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { useParameterLabels } from '../params/parameter-labels.ts';
 
-export const MIN_COMPARED = 2;
+const MIN_COMPARED = 2;
 export const MAX_COMPARED = 6;
 
 export interface CompareSearch {

@@ -5,9 +5,10 @@ import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
 import { isDiagnostic } from '../api/algorithm-tags.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { ParamFields } from '../components/ParamForm.tsx';
+import { ParamFieldset } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
 import type { ScenarioPrefill } from './copy-prefill.ts';
+import { AlgorithmSelect } from '../components/AlgorithmSelect.tsx';
 
 /**
  * Creates a scenario: tag, dataset, algorithm, then a form generated from the algorithm's (and the
@@ -124,53 +125,44 @@ export function CreateScenarioForm({ sid, prefill, initialDataset }: { sid: stri
           </div>
           <div className="field">
             <label htmlFor="scenario-algo">Algorithm</label>
-            <select
+            <AlgorithmSelect
               id="scenario-algo"
+              offered={offered}
               value={chosenAlgo}
-              onChange={(e) => {
-                setAlgo(e.target.value);
+              onChange={(name) => {
+                setAlgo(name);
                 setAlgoValues({});
                 setFieldErrors({});
               }}
-              aria-describedby="scenario-algo-hint"
-            >
-              {offered.map((a) => (
-                <option key={a.name} value={a.name}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
+              describedBy="scenario-algo-hint"
+            />
             <span id="scenario-algo-hint" className="hint">
               {description ?? ''}
             </span>
           </div>
         </div>
         <ErrorNote error={algoParams.error ?? dataParams.error ?? algorithms.error ?? datasets.error} />
-        {algoParams.data && algoParams.data.parameters.length > 0 && (
-          <fieldset>
-            <legend>Algorithm parameters</legend>
-            <ParamFields
-              key={chosenAlgo}
-              descriptors={algoParams.data.parameters}
-              values={algoValues}
-              errors={fieldErrors}
-              idPrefix="algo"
-              onChange={(name, value) => setAlgoValues((v) => ({ ...v, [name]: value }))}
-            />
-          </fieldset>
+        {algoParams.data && (
+          <ParamFieldset
+            key={chosenAlgo}
+            legend="Algorithm parameters"
+            descriptors={algoParams.data.parameters}
+            values={algoValues}
+            errors={fieldErrors}
+            idPrefix="algo"
+            onChange={(name, value) => setAlgoValues((v) => ({ ...v, [name]: value }))}
+          />
         )}
-        {dataParams.data && dataParams.data.parameters.length > 0 && (
-          <fieldset>
-            <legend>Data parameters</legend>
-            <ParamFields
-              key={chosenDataset}
-              descriptors={dataParams.data.parameters}
-              values={dataValues}
-              errors={fieldErrors}
-              idPrefix="data"
-              onChange={(name, value) => setDataValues((v) => ({ ...v, [name]: value }))}
-            />
-          </fieldset>
+        {dataParams.data && (
+          <ParamFieldset
+            key={chosenDataset}
+            legend="Data parameters"
+            descriptors={dataParams.data.parameters}
+            values={dataValues}
+            errors={fieldErrors}
+            idPrefix="data"
+            onChange={(name, value) => setDataValues((v) => ({ ...v, [name]: value }))}
+          />
         )}
         <div className="row">
           <label className="check">

@@ -16,6 +16,7 @@ import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { DatasetPreview } from './DatasetPreview.tsx';
 import { DatasetViews } from './DatasetViews.tsx';
+import { ScrollTable } from '../components/ScrollTable.tsx';
 
 /** Data: ETL upload with its report, the dataset list, previews, derive, delete, downloads. */
 export function DataPage() {
@@ -122,49 +123,37 @@ export function DataPage() {
         <ErrorNote error={datasets.error} />
         <ErrorNote error={download.error} />
         {datasets.data?.length === 0 && <p className="muted">No datasets yet: upload files above.</p>}
-        <div className="table-scroll">
-          <table className="plain stack-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Tables</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {datasets.data?.map((d) => (
-                <tr key={d.key} aria-selected={selected === d.key}>
-                  <td>
-                    <button type="button" className="link" onClick={() => setSelected(d.key)} aria-label={`Preview ${d.key}`}>
-                      {d.key}
-                    </button>
-                  </td>
-                  <td data-label="Kind">{d.kind}</td>
-                  <td className="small" data-label="Tables">
-                    {describeTables(d)}
-                  </td>
-                  <td>
-                    <div className="row">
-                      <button type="button" onClick={() => setAction({ kind: 'derive', key: d.key })} aria-label={`Derive from ${d.key}`}>
-                        Derive
-                      </button>
-                      <button type="button" onClick={() => download.mutate({ key: d.key, format: 'csv' })} aria-label={`Download ${d.key} as CSV`}>
-                        CSV
-                      </button>
-                      <button type="button" onClick={() => download.mutate({ key: d.key, format: 'xlsx' })} aria-label={`Download ${d.key} as XLSX`}>
-                        XLSX
-                      </button>
-                      <button type="button" className="danger" onClick={() => setAction({ kind: 'delete', key: d.key })} aria-label={`Delete ${d.key}`}>
-                        Delete
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable className="plain stack-on-phone" headings={['Key', 'Kind', 'Tables', 'Actions']}>
+          {datasets.data?.map((d) => (
+            <tr key={d.key} aria-selected={selected === d.key}>
+              <td>
+                <button type="button" className="link" onClick={() => setSelected(d.key)} aria-label={`Preview ${d.key}`}>
+                  {d.key}
+                </button>
+              </td>
+              <td data-label="Kind">{d.kind}</td>
+              <td className="small" data-label="Tables">
+                {describeTables(d)}
+              </td>
+              <td>
+                <div className="row">
+                  <button type="button" onClick={() => setAction({ kind: 'derive', key: d.key })} aria-label={`Derive from ${d.key}`}>
+                    Derive
+                  </button>
+                  <button type="button" onClick={() => download.mutate({ key: d.key, format: 'csv' })} aria-label={`Download ${d.key} as CSV`}>
+                    CSV
+                  </button>
+                  <button type="button" onClick={() => download.mutate({ key: d.key, format: 'xlsx' })} aria-label={`Download ${d.key} as XLSX`}>
+                    XLSX
+                  </button>
+                  <button type="button" className="danger" onClick={() => setAction({ kind: 'delete', key: d.key })} aria-label={`Delete ${d.key}`}>
+                    Delete
+                  </button>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       </section>
 
       {selected && (

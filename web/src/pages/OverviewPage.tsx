@@ -22,7 +22,7 @@ import { usePageTitle } from '../page-title.ts';
 import { overviewCsv, overviewFileName } from './overview-csv.ts';
 
 /** The overview's rows: one per completed scenario, KPI values by name. */
-export function overviewColumns(kpiNames: readonly string[]): ColumnDef<Scenario>[] {
+function overviewColumns(kpiNames: readonly string[]): ColumnDef<Scenario>[] {
   return [
     { id: 'tag', header: 'Scenario', accessorFn: (s) => s.tag, cell: (c) => <ScenarioLink id={c.row.original.id} tag={c.getValue<string>()} /> },
     { id: 'algorithm', header: 'Algorithm', accessorFn: (s) => s.algorithm.name },

@@ -4,15 +4,18 @@ import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.ts';
 import type { Scenario } from '../api/types.ts';
-import { DeleteScenarioDialog } from '../components/DeleteScenarioDialog.tsx';
-import { ResetScenarioDialog, resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
+import { resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
+import { ScenarioConfirmations, type Confirming } from '../components/ScenarioConfirmations.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
 import { formatNumber, formatTime } from '../format.ts';
-import { directionText, keyParameters, runDuration } from './card-facts.ts';
+import { directionText } from '../kpis/direction.ts';
+import { ACTIVE } from '../scenarios/active.ts';
+import { finishedRunDuration } from '../scenarios/run-duration.ts';
+import { keyParameters } from './card-facts.ts';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 /** One scenario: status badge, live progress and run report, actions, KPIs, a failure's message, and logs. */
@@ -32,8 +35,7 @@ export function ScenarioCard({
 }) {
   const api = useApi();
   const client = useQueryClient();
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [confirmReset, setConfirmReset] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming>(null);
   const [showLogs, setShowLogs] = useState(false);
   // A server without the logs route: no Logs button or panel.
   const [logsUnavailable, setLogsUnavailable] = useState(false);
@@ -45,15 +47,14 @@ export function ScenarioCard({
   const act = useMutation({
     mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
     onSuccess: (_r, action) => {
-      if (action === 'delete') setConfirmDelete(false);
-      if (action === 'reset') setConfirmReset(false);
+      if (action === 'delete' || action === 'reset') setConfirming(null);
       void refresh();
     },
   });
-  const active = s.status === 'QUEUED' || s.status === 'PROCESSING';
+  const active = ACTIVE.has(s.status);
   const kpis = Object.values(s.kpis);
   const titleId = `scenario-${s.id}`;
-  const duration = runDuration(s);
+  const duration = finishedRunDuration(s);
   const params = keyParameters(s);
 
   return (
@@ -90,7 +91,7 @@ export function ScenarioCard({
           {kpis.map((k) => (
             <div key={k.name} style={{ display: 'contents' }}>
               <dt>
-                {k.name} <span className="muted">({directionText(k)})</span>
+                {k.name} <span className="muted">({directionText(k.better_when)})</span>
               </dt>
               <dd style={{ margin: 0 }}>
                 <span className="number" data-testid="card-kpi-value">
@@ -129,7 +130,7 @@ export function ScenarioCard({
           </button>
         )}
         {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
-          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirmReset(true) : act.mutate('reset'))} disabled={act.isPending} aria-label={`Reset ${s.tag}`}>
+          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirming('reset') : act.mutate('reset'))} disabled={act.isPending} aria-label={`Reset ${s.tag}`}>
             Reset
           </button>
         )}
@@ -138,35 +139,13 @@ export function ScenarioCard({
             Logs
           </button>
         )}
-        <button type="button" className="danger" onClick={() => setConfirmDelete(true)} aria-label={`Delete ${s.tag}`}>
+        <button type="button" className="danger" onClick={() => setConfirming('delete')} aria-label={`Delete ${s.tag}`}>
           Delete
         </button>
       </div>
-      {!confirmDelete && !confirmReset && <ErrorNote error={act.error} />}
+      {confirming === null && <ErrorNote error={act.error} />}
       {showLogs && !logsUnavailable && <RunLogPanel sid={sid} id={s.id} running={active} onUnavailable={hideLogs} />}
-      <ResetScenarioDialog
-        open={confirmReset}
-        scenario={s}
-        busy={act.isPending}
-        error={act.error}
-        onConfirm={() => act.mutate('reset')}
-        onCancel={() => {
-          setConfirmReset(false);
-          act.reset();
-        }}
-      />
-      <DeleteScenarioDialog
-        open={confirmDelete}
-        scenario={s}
-        active={active}
-        busy={act.isPending}
-        error={act.error}
-        onConfirm={() => act.mutate('delete')}
-        onCancel={() => {
-          setConfirmDelete(false);
-          act.reset();
-        }}
-      />
+      <ScenarioConfirmations scenario={s} active={active} confirming={confirming} act={act} onDismiss={() => setConfirming(null)} />
     </article>
   );
 }

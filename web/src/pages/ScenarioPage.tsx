@@ -8,21 +8,23 @@ import { keys } from '../api/keys.ts';
 import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.ts';
 import { downloadResult } from '../api/result-download.ts';
 import type { Scenario } from '../api/types.ts';
-import { DeleteScenarioDialog } from '../components/DeleteScenarioDialog.tsx';
-import { ResetScenarioDialog, resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
+import { resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
+import { ScenarioConfirmations, type Confirming } from '../components/ScenarioConfirmations.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { saveBlob } from '../csv.ts';
 import { formatNumber, formatParam, formatTime } from '../format.ts';
-import { useLiveMode } from '../live-mode.ts';
 import { usePageTitle } from '../page-title.ts';
+import { humanise } from '../params/parameter-labels.ts';
+import { ACTIVE } from '../scenarios/active.ts';
+import { bestInSession } from '../scenarios/best-values.ts';
+import { formatDuration, runDuration } from '../scenarios/run-duration.ts';
+import { useScenarioList } from '../scenarios/scenario-list.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
 import { RunLogPanel } from './RunLogPanel.tsx';
-import { ACTIVE } from './ScenariosPage.tsx';
-import { bestInSession, formatDuration, humanise, runDuration } from './scenario-facts.ts';
 
 const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
 
@@ -36,13 +38,8 @@ export function ScenarioPage() {
   const sid = useSid();
   const params: { id?: string } = useParams({ strict: false });
   const id = params.id ?? '';
-  const mode = useLiveMode();
   // The session's list is what live events update in place (status, progress, report): read it first.
-  const list = useQuery({
-    queryKey: keys.scenarios(sid),
-    queryFn: () => api.listScenarios(sid),
-    refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
-  });
+  const list = useScenarioList(sid);
   const single = useQuery({ queryKey: keys.scenario(sid, id), queryFn: () => api.scenario(sid, id), retry: false });
   const scenario = list.data?.find((s) => s.id === id) ?? single.data;
   usePageTitle(scenario ? `Scenario ${scenario.tag}` : 'Scenario');
@@ -290,8 +287,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
   const api = useApi();
   const client = useQueryClient();
   const navigate = useNavigate();
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [confirmReset, setConfirmReset] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming>(null);
   const active = ACTIVE.has(s.status);
   const act = useMutation({
     mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
@@ -299,9 +295,9 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
       void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
       void client.invalidateQueries({ queryKey: keys.scenario(sid, s.id) });
       void client.invalidateQueries({ queryKey: keys.views(sid, 'scenario', s.id) });
-      if (action === 'reset') setConfirmReset(false);
+      if (action === 'reset') setConfirming(null);
       if (action === 'delete') {
-        setConfirmDelete(false);
+        setConfirming(null);
         void navigate({ to: '/s/$sid/scenarios', params: { sid } });
       }
     },
@@ -320,41 +316,19 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
           </button>
         )}
         {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
-          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirmReset(true) : act.mutate('reset'))} disabled={act.isPending}>
+          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirming('reset') : act.mutate('reset'))} disabled={act.isPending}>
             Reset
           </button>
         )}
         <Link className="button" to="/s/$sid/scenarios" params={{ sid }} search={{ copy: s.id }}>
           Copy as new scenario
         </Link>
-        <button type="button" className="danger" onClick={() => setConfirmDelete(true)}>
+        <button type="button" className="danger" onClick={() => setConfirming('delete')}>
           Delete
         </button>
       </div>
-      {!confirmDelete && !confirmReset && <ErrorNote error={act.error} />}
-      <ResetScenarioDialog
-        open={confirmReset}
-        scenario={s}
-        busy={act.isPending}
-        error={act.error}
-        onConfirm={() => act.mutate('reset')}
-        onCancel={() => {
-          setConfirmReset(false);
-          act.reset();
-        }}
-      />
-      <DeleteScenarioDialog
-        open={confirmDelete}
-        scenario={s}
-        active={active}
-        busy={act.isPending}
-        error={act.error}
-        onConfirm={() => act.mutate('delete')}
-        onCancel={() => {
-          setConfirmDelete(false);
-          act.reset();
-        }}
-      />
+      {confirming === null && <ErrorNote error={act.error} />}
+      <ScenarioConfirmations scenario={s} active={active} confirming={confirming} act={act} onDismiss={() => setConfirming(null)} />
     </>
   );
 }

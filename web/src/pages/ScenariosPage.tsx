@@ -1,20 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
-import { useApi } from '../api/context.tsx';
-import { keys } from '../api/keys.ts';
 import { STATUSES, type Status } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { useLiveMode } from '../live-mode.ts';
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
+import { bestByKpi } from '../scenarios/best-values.ts';
+import { useScenarioList } from '../scenarios/scenario-list.ts';
 import { useCopyPrefill } from './copy-prefill.ts';
 import { CreateScenarioForm } from './CreateScenarioForm.tsx';
-import { bestByKpi, newestFirst } from './card-facts.ts';
+import { newestFirst } from './card-facts.ts';
 import { ScenarioBatchBar } from './ScenarioBatchBar.tsx';
 import { ScenarioCard } from './ScenarioCard.tsx';
-
-export const ACTIVE: ReadonlySet<Status> = new Set(['QUEUED', 'PROCESSING']);
 
 /**
  * `?dataset=` preselects the create form's dataset (the home page's button); `?tag=` fills the tag filter;
@@ -33,20 +29,13 @@ export const scenariosSearch = (search: Record<string, unknown>): ScenariosSearc
 
 /** Scenarios: the create form and every scenario with live status, progress and actions. */
 export function ScenariosPage() {
-  const api = useApi();
   usePageTitle('Scenarios');
   const sid = useSid();
   const [filter, setFilter] = useState<Status | ''>('');
   const search: ScenariosSearch = useSearch({ strict: false });
   const [query, setQuery] = useState(search.tag ?? '');
-  const mode = useLiveMode();
   const copying = useCopyPrefill(sid, search.copy);
-  const list = useQuery({
-    queryKey: keys.scenarios(sid),
-    queryFn: () => api.listScenarios(sid),
-    // Polls only when the event stream is unavailable (often while something runs); otherwise events keep it current.
-    refetchInterval: (q) => (mode !== 'polling' ? false : q.state.data?.some((s) => ACTIVE.has(s.status)) ? 1000 : 5000),
-  });
+  const list = useScenarioList(sid);
   const shown = useMemo(
     () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())).sort(newestFirst),
     [list.data, filter, query],

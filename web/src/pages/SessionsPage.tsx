@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../components/Modal.tsx';
 import { PromptDialog } from '../components/PromptDialog.tsx';
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
+import { ScrollTable } from '../components/ScrollTable.tsx';
 
 type Action = { kind: 'rename' | 'copy' | 'delete'; session: Session } | null;
 
@@ -81,46 +82,35 @@ export function SessionsPage() {
           All sessions
         </h2>
         <ErrorNote error={sessions.error} />
-        <div className="table-scroll">
-          <table className="plain">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Actions</th>
+        <ScrollTable headings={['Name', 'Id', 'Actions']}>
+          {sessions.data?.sessions.map((s) => {
+            const isCurrent = s.id === currentSid || s.display_name === currentSid;
+            return (
+              <tr key={s.id}>
+                <td>
+                  <Link to="/s/$sid" params={{ sid: s.id }}>
+                    {s.display_name}
+                  </Link>
+                  {isCurrent && <span className="badge" style={{ marginLeft: 6 }}>current</span>}
+                </td>
+                <td className="mono small">{s.id}</td>
+                <td>
+                  <div className="row">
+                    <button type="button" onClick={() => setAction({ kind: 'rename', session: s })} aria-label={`Rename ${s.display_name}`}>
+                      Rename
+                    </button>
+                    <button type="button" onClick={() => setAction({ kind: 'copy', session: s })} aria-label={`Copy ${s.display_name}`}>
+                      Copy
+                    </button>
+                    <button type="button" className="danger" onClick={() => setAction({ kind: 'delete', session: s })} aria-label={`Delete ${s.display_name}`}>
+                      Delete
+                    </button>
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {sessions.data?.sessions.map((s) => {
-                const isCurrent = s.id === currentSid || s.display_name === currentSid;
-                return (
-                  <tr key={s.id}>
-                    <td>
-                      <Link to="/s/$sid" params={{ sid: s.id }}>
-                        {s.display_name}
-                      </Link>
-                      {isCurrent && <span className="badge" style={{ marginLeft: 6 }}>current</span>}
-                    </td>
-                    <td className="mono small">{s.id}</td>
-                    <td>
-                      <div className="row">
-                        <button type="button" onClick={() => setAction({ kind: 'rename', session: s })} aria-label={`Rename ${s.display_name}`}>
-                          Rename
-                        </button>
-                        <button type="button" onClick={() => setAction({ kind: 'copy', session: s })} aria-label={`Copy ${s.display_name}`}>
-                          Copy
-                        </button>
-                        <button type="button" className="danger" onClick={() => setAction({ kind: 'delete', session: s })} aria-label={`Delete ${s.display_name}`}>
-                          Delete
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ScrollTable>
       </section>
 
       <PromptDialog

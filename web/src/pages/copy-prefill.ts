@@ -35,7 +35,7 @@ export function useCopyPrefill(sid: string, id: string | undefined): { prefill?:
   return { prefill: toPrefill(source.data, dataParams.data?.parameters ?? []), error, loading: false };
 }
 
-export function toPrefill(s: Scenario, dataDescriptors: readonly Parameters<typeof initialFormValue>[0][]): ScenarioPrefill {
+function toPrefill(s: Scenario, dataDescriptors: readonly Parameters<typeof initialFormValue>[0][]): ScenarioPrefill {
   const algoValues = Object.fromEntries(s.algorithm.parameters.map((d) => [d.name, initialFormValue(d)]));
   const given = s.data_parameters ?? {};
   const dataValues = Object.fromEntries(

@@ -2,7 +2,16 @@ import { useQueries } from '@tanstack/react-query';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { ParameterDescriptor } from '../api/types.ts';
-import { humanise } from '../pages/scenario-facts.ts';
+
+/** A parameter's name as a label: "max_moves" and "maxMoves" read "Max moves". */
+export function humanise(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 /** What the pages call a parameter by its path: `algo_params.<name>`, `data_params.<name>`, a bare algorithm parameter name, or `dataset_key`. */
 export type LabelOf = (path: string) => string;

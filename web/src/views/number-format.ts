@@ -10,7 +10,7 @@ const PATTERN = /^(?:(.)?([<>=^]))?([+\-( ])?([$#])?(0)?(\d+)?(,)?(?:\.(\d+))?(~
 const cache = new Map<string, (value: number) => string>();
 
 /** A formatter for `spec` (null: the number as is, in the browser's locale). */
-export function numberFormatter(spec: string | null, locale?: string): (value: number) => string {
+function numberFormatter(spec: string | null, locale?: string): (value: number) => string {
   const key = `${locale ?? ''}|${spec ?? ''}`;
   let f = cache.get(key);
   if (!f) {
