@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_EXAMPLES } from '../../scripts/error-examples.js';
+import { etlErrors } from '../../src/datasets/etl/error-factories.js';
 import { errors } from '../../src/error-factories.js';
 import { ERROR_CODES, ScenaristError } from '../../src/errors.js';
 
@@ -83,5 +84,16 @@ describe('error wording', () => {
       expect(example.message.length, code).toBeGreaterThan(10);
     }
     expect(errors.scenarioNotFound('42')).toMatchObject({ code: 'SCENARIO_NOT_FOUND', message: "scenario '42' not found" });
+    // The upload's factories keep the file an error is about, which the pipeline reports it under.
+    expect(etlErrors.extensionUnsupported('notes', '')).toMatchObject({
+      code: 'ETL_INPUT_INVALID',
+      file: 'notes',
+      message: "file 'notes': no extension; upload .csv, .json or .xlsx files",
+    });
+    expect(etlErrors.sheetTextTooLong('plan.xlsx', 'Orders', 7, 1024 * 1024)).toMatchObject({
+      code: 'UPLOAD_STRUCTURE_LIMIT',
+      file: 'plan.xlsx',
+      message: "file 'plan.xlsx', sheet 'Orders', after row 7: a run of text without a tag is longer than the limit of 1 MiB (upload_max_field)",
+    });
   });
 });
