@@ -1,3 +1,4 @@
+import { etlErrors } from '../src/datasets/etl/error-factories.js';
 import { errors } from '../src/error-factories.js';
 import type { ErrorCode, ScenaristError } from '../src/errors.js';
 import { transition } from '../src/model/run-state/state-machine.js';
@@ -7,8 +8,8 @@ const cancelRefusal = transition('COMPLETE', 'cancel');
 
 /**
  * One error per code for docs/api/errors.md, each made by calling a factory with sample values, so
- * the page shows the wording the server sends. A code worded elsewhere has none (`undefined`): the ETL
- * codes, whose file problems the ETL readers word (EtlInputError, part of the public API), and
+ * the page shows the wording the server sends (the upload codes' by the upload code's own factories,
+ * which build the EtlInputError the pipeline needs). A code worded elsewhere has none (`undefined`):
  * FORBIDDEN, which only a framework 403 without a code of its own would answer.
  */
 export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, ScenaristError | undefined>> = {
@@ -26,8 +27,8 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, ScenaristError | undefin
   MULTIPART_INVALID: errors.uploadFieldUnexpected('file'),
   UPLOAD_EMPTY: errors.uploadEmpty(),
   DATASET_FORM_INVALID: errors.cellTypeInvalid('orders', 3, 'quantity', '"two"', 'number'),
-  ETL_INPUT_INVALID: undefined,
-  ETL_SCHEMA_MISMATCH: undefined,
+  ETL_INPUT_INVALID: etlErrors.fileNotUtf8('orders.csv'),
+  ETL_SCHEMA_MISMATCH: etlErrors.jsonNoTableOfGroup('orders.json', 'orders', ['orders', 'order_lines']),
   UPLOAD_STRUCTURE_LIMIT: errors.bodyStructureLimit('at character 5120', 'a string is longer than 4096 bytes'),
   PARAMETER_INVALID: errors.experimentParametersInvalid([{ path: 'axes.algo_params.horizon[1]', message: 'must be >= 1' }]),
   EXPERIMENT_AXES_INVALID: errors.experimentAxesInvalid([{ path: 'axes.algo_params.horizon', message: 'an axis needs at least one value' }]),

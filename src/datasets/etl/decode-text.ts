@@ -1,4 +1,4 @@
-import { fileError } from './errors.js';
+import { etlErrors } from './error-factories.js';
 
 /** `fatal` so that Latin-1 or Windows-1252 bytes fail loudly instead of turning into U+FFFD silently. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -15,18 +15,18 @@ const BINARY_CHAR = /[\u0000-\u0008\u000e-\u0019\u001b-\u001f]/;
  * `EtlInputError` naming the file when the bytes are empty, whitespace only, not UTF-8, or binary.
  */
 export function decodeText(file: string, data: Uint8Array): string {
-  if (data.length === 0) throw fileError(file, 'the file is empty');
+  if (data.length === 0) throw etlErrors.fileEmpty(file);
   if ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0xfe && data[1] === 0xff)) {
-    throw fileError(file, 'the file is UTF-16 encoded; save it as UTF-8');
+    throw etlErrors.fileUtf16(file);
   }
   let text: string;
   try {
     // The decoder drops a leading UTF-8 BOM itself (ignoreBOM is false by default).
     text = utf8.decode(data);
   } catch {
-    throw fileError(file, 'the file is not valid UTF-8 text (if it was saved as Latin-1 or Windows-1252, save it as UTF-8)');
+    throw etlErrors.fileNotUtf8(file);
   }
-  if (BINARY_CHAR.test(text)) throw fileError(file, 'the file holds binary data, not text');
-  if (!/\S/.test(text)) throw fileError(file, 'the file is empty (only whitespace)');
+  if (BINARY_CHAR.test(text)) throw etlErrors.fileBinary(file);
+  if (!/\S/.test(text)) throw etlErrors.fileOnlyWhitespace(file);
   return text;
 }

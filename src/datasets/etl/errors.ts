@@ -15,16 +15,3 @@ export class EtlInputError extends ScenaristError {
     super(code, message);
   }
 }
-
-/** An `EtlInputError` whose message starts with the file's name, so the client knows which upload to fix. */
-export function fileError(file: string, problem: string, code?: 'ETL_SCHEMA_MISMATCH'): EtlInputError {
-  return new EtlInputError(`file '${file}': ${problem}`, file, code);
-}
-
-/**
- * A file whose structure passes the `maxFieldBytes` limit (a row, cell, record or run of text): a 400 with
- * the code `UPLOAD_STRUCTURE_LIMIT`, its message naming the file and where in it (sheet, row or line).
- */
-export function structureError(file: string, where: string, problem: string): EtlInputError {
-  return new EtlInputError(`file '${file}', ${where}: ${problem}`, file, 'UPLOAD_STRUCTURE_LIMIT');
-}

@@ -1,6 +1,6 @@
 import type { Schemas } from '../../domain/dataset-schema.js';
 import { matchName } from './column-match.js';
-import { EtlInputError, fileError } from './errors.js';
+import { etlErrors } from './error-factories.js';
 import type { UploadedFile } from './upload.js';
 
 export const EXTENSIONS = ['csv', 'json', 'xlsx'] as const;
@@ -27,7 +27,7 @@ export interface GroupedUploads {
  * file is read.
  */
 export function groupUploads(schemas: Schemas, files: readonly UploadedFile[]): GroupedUploads {
-  if (files.length === 0) throw new EtlInputError('no file uploaded; send one file per schema group');
+  if (files.length === 0) throw etlErrors.noFileUploaded();
   const named = files.map(nameUpload);
   const groups = Object.keys(schemas);
   const byGroup = new Map<string, NamedUpload>();
@@ -40,7 +40,7 @@ export function groupUploads(schemas: Schemas, files: readonly UploadedFile[]): 
     }
     const earlier = byGroup.get(group);
     if (earlier) {
-      throw new EtlInputError(`files '${earlier.file.filename}' and '${upload.file.filename}' are both for schema group '${group}'; send one file per group`, upload.file.filename);
+      throw etlErrors.twoFilesForGroup(earlier.file.filename, upload.file.filename, group);
     }
     byGroup.set(group, upload);
   }
@@ -53,15 +53,14 @@ export function groupUploads(schemas: Schemas, files: readonly UploadedFile[]): 
  */
 export function nameUpload(file: UploadedFile): NamedUpload {
   const name = file.filename;
-  if (name.trim() === '') throw new EtlInputError('an uploaded file has no filename');
+  if (name.trim() === '') throw etlErrors.uploadWithoutFilename();
   const base = name.split(/[\\/]/).pop()!.trim();
   const dot = base.lastIndexOf('.');
   const extension = dot < 0 ? '' : base.slice(dot + 1).toLowerCase();
   if (!(EXTENSIONS as readonly string[]).includes(extension)) {
-    const shown = extension === '' ? 'no extension' : `unsupported extension '.${extension}'`;
-    throw fileError(name, `${shown}; upload .csv, .json or .xlsx files`);
+    throw etlErrors.extensionUnsupported(name, extension);
   }
   const stem = base.slice(0, dot).trim();
-  if (stem === '') throw fileError(name, 'the file name has nothing before its extension, so it names no schema group');
+  if (stem === '') throw etlErrors.fileNameWithoutStem(name);
   return { file, stem, extension: extension as Extension };
 }

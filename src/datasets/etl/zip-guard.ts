@@ -1,7 +1,7 @@
 import { createInflateRaw } from 'node:zlib';
-import { fileError } from './errors.js';
+import { etlErrors } from './error-factories.js';
 import type { EtlLimits } from './limits.js';
-import { formatBytes, type InflateBudget } from './readers/inflate-budget.js';
+import type { InflateBudget } from './readers/inflate-budget.js';
 import { entryData, openCentralDirectory, ZipFormatError, type ZipEntry } from './zip-directory.js';
 
 /**
@@ -39,22 +39,22 @@ export async function checkUnreadEntries(file: string, data: Buffer, entries: re
 function checkDirectory(file: string, data: Buffer, limits: EtlLimits): ZipEntry[] {
   const directory = openCentralDirectory(data);
   if (directory.declaredEntries > limits.maxZipEntries) {
-    throw fileError(file, `the workbook's zip archive has ${directory.declaredEntries} entries, more than the limit of ${limits.maxZipEntries}`);
+    throw etlErrors.zipEntriesOverLimit(file, directory.declaredEntries, limits.maxZipEntries);
   }
   const entries = directory.entries();
   let total = 0;
   for (const entry of entries) {
-    if (entry.flags & 1) throw fileError(file, 'the workbook is encrypted or password-protected');
+    if (entry.flags & 1) throw etlErrors.workbookEncrypted(file);
     if (entry.method !== STORED && entry.method !== DEFLATED) {
       throw new ZipFormatError(`zip entry '${entry.name}' uses unsupported compression method ${entry.method}`);
     }
     if (entry.method === STORED && entry.compressedSize !== entry.uncompressedSize) throw new ZipFormatError(`corrupt zip entry '${entry.name}'`);
     total += entry.uncompressedSize;
     if (total > limits.maxUncompressedBytes) {
-      throw fileError(file, `the workbook expands to more than the limit of ${formatBytes(limits.maxUncompressedBytes)} uncompressed`);
+      throw etlErrors.workbookExpandsOverLimit(file, limits.maxUncompressedBytes);
     }
     if (entry.uncompressedSize > RATIO_CHECK_FROM_BYTES && entry.uncompressedSize > entry.compressedSize * MAX_COMPRESSION_RATIO) {
-      throw fileError(file, `zip entry '${entry.name}' claims a compression ratio above ${MAX_COMPRESSION_RATIO}:1 (a zip bomb?)`);
+      throw etlErrors.zipRatioOverLimit(file, entry.name, MAX_COMPRESSION_RATIO);
     }
   }
   return entries;
@@ -70,7 +70,7 @@ async function checkInflatedSize(file: string, data: Buffer, entry: ZipEntry): P
     throw new ZipFormatError(`zip entry '${entry.name}' is corrupt`);
   }
   if (inflated > entry.uncompressedSize) {
-    throw fileError(file, `zip entry '${entry.name}' inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb?)`);
+    throw etlErrors.zipEntryInflatesPastSize(file, entry.name, entry.uncompressedSize);
   }
 }
 

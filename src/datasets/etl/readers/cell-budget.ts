@@ -1,4 +1,4 @@
-import { fileError } from '../errors.js';
+import { etlErrors } from '../error-factories.js';
 
 /** Counts the cells read from all files of one upload and stops the upload once they exceed the limit. */
 export class CellBudget {
@@ -15,7 +15,7 @@ export class CellBudget {
   charge(file: string, rows: number, columns: number): void {
     this.used += rows * Math.max(columns, 1);
     if (this.used > this.max) {
-      throw fileError(file, `the upload holds more than the limit of ${this.max} cells`);
+      throw etlErrors.cellsOverLimit(file, this.max);
     }
   }
 }

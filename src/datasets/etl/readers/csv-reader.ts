@@ -1,4 +1,4 @@
-import { structureError } from '../errors.js';
+import { etlErrors } from '../error-factories.js';
 import { decodeText } from '../decode-text.js';
 import { rootTables } from '../group-tables.js';
 import { detectDialect } from './csv-dialect.js';
@@ -42,5 +42,5 @@ function targetTable({ group, groupName, file, log }: ReadContext): string | und
 
 /** The record-length check of a CSV upload, failing with a 400 that names the file and line. */
 export function csvRecordGuard(file: string, maxFieldBytes: number): CsvRecordGuard {
-  return new CsvRecordGuard(maxFieldBytes, (where, problem) => structureError(file, where, problem));
+  return new CsvRecordGuard(maxFieldBytes, (where, problem) => etlErrors.structureLimit(file, where, problem));
 }

@@ -1,4 +1,4 @@
-import { formatBytes } from './inflate-budget.js';
+import { formatBytes } from '../format-bytes.js';
 import type { ShapeFailure, ShapeGuard } from './shape-guard.js';
 
 const QUOTE = 0x22;

@@ -1,5 +1,5 @@
 import { CsvError, parse } from 'csv-parse/sync';
-import { fileError } from '../errors.js';
+import { etlErrors } from '../error-factories.js';
 import type { CsvDialect } from './csv-dialect.js';
 
 const QUOTE = 0x22;
@@ -122,7 +122,7 @@ export function parseCsvWithLibrary(file: string, text: string, dialect: CsvDial
     if (!(err instanceof CsvError)) throw err;
     if (err.code === 'CSV_MAX_RECORD_SIZE') throw recordTooLong(file, maxRecordLength);
     const message = err.message.replace(/at line (\d+)/, (_, line: string) => `at line ${Number(line) + lineOffset}`);
-    throw fileError(file, `not readable as CSV: ${message}`);
+    throw etlErrors.csvUnreadable(file, message);
   }
 }
 
@@ -134,5 +134,5 @@ function linesBefore(text: string, end: number): number {
 }
 
 function recordTooLong(file: string, max: number) {
-  return fileError(file, `a CSV record is longer than the limit of ${max} characters`);
+  return etlErrors.csvRecordTooLong(file, max);
 }

@@ -1,4 +1,4 @@
-import { fileError } from '../errors.js';
+import { etlErrors } from '../error-factories.js';
 
 /**
  * Counts the bytes that the XLSX files of one upload expand to (declared by their zip directories, then
@@ -28,12 +28,6 @@ export class InflateBudget {
   }
 
   private overLimit(file: string) {
-    return fileError(file, `the upload's workbooks expand to more than the limit of ${formatBytes(this.max)} uncompressed`);
+    return etlErrors.workbooksExpandOverLimit(file, this.max);
   }
-}
-
-const MiB = 1024 * 1024;
-
-export function formatBytes(bytes: number): string {
-  return bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${bytes} bytes`;
 }

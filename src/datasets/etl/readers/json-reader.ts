@@ -1,6 +1,6 @@
 import { matchName } from '../column-match.js';
 import { decodeText } from '../decode-text.js';
-import { fileError, structureError } from '../errors.js';
+import { etlErrors } from '../error-factories.js';
 import { rootTables } from '../group-tables.js';
 import { JsonShapeGuard, MAX_JSON_DEPTH } from './json-shape-guard.js';
 import { buildJsonTables } from './json-tables.js';
@@ -19,14 +19,14 @@ export const readJson: GroupReader = async (data, context) => {
   try {
     root = JSON.parse(text);
   } catch (err) {
-    throw fileError(context.file, `not valid JSON: ${(err as Error).message}`);
+    throw etlErrors.jsonInvalid(context.file, (err as Error).message);
   }
   return buildJsonTables(topLevelTables(root, context), context);
 };
 
 /** The string-length and depth check of a JSON upload, failing with a 400 that names the file and line. */
 export function jsonShapeGuard(file: string, maxFieldBytes: number): JsonShapeGuard {
-  return new JsonShapeGuard({ maxStringBytes: maxFieldBytes, maxDepth: MAX_JSON_DEPTH }, (where, problem) => structureError(file, where, problem));
+  return new JsonShapeGuard({ maxStringBytes: maxFieldBytes, maxDepth: MAX_JSON_DEPTH }, (where, problem) => etlErrors.structureLimit(file, where, problem));
 }
 
 /** The arrays of records the document gives per table. Throws `EtlInputError` for any other shape. */
@@ -34,12 +34,12 @@ function topLevelTables(root: unknown, { file, group, groupName, log }: ReadCont
   const roots = rootTables(group);
   if (Array.isArray(root)) {
     if (roots.length !== 1) {
-      throw fileError(file, `group '${groupName}' has several tables (${roots.join(', ')}); send a JSON object with one array of records per table`, 'ETL_SCHEMA_MISMATCH');
+      throw etlErrors.jsonArrayForSeveralTables(file, groupName, roots);
     }
     return new Map([[roots[0]!, root]]);
   }
   if (root === null || typeof root !== 'object') {
-    throw fileError(file, 'the JSON root must be an array of records (or an object of table name -> array of records)');
+    throw etlErrors.jsonRootNotRecords(file);
   }
   const tableNames = Object.keys(group.tables);
   const given = new Map<string, unknown[]>();
@@ -49,11 +49,11 @@ function topLevelTables(root: unknown, { file, group, groupName, log }: ReadCont
       log.add({ severity: 'warning', file, message: `key '${key}' names no table of group '${groupName}'; ignored` });
       continue;
     }
-    if (!Array.isArray(value)) throw fileError(file, `'${key}' must be an array of records`);
+    if (!Array.isArray(value)) throw etlErrors.jsonTableNotArray(file, key);
     given.set(tableNames[index]!, value);
   }
   if (given.size === 0) {
-    throw fileError(file, `the JSON object has no array for any table of group '${groupName}' (${tableNames.join(', ')})`, 'ETL_SCHEMA_MISMATCH');
+    throw etlErrors.jsonNoTableOfGroup(file, groupName, tableNames);
   }
   for (const table of roots) {
     if (!given.has(table)) log.add({ severity: 'error', file, table, message: `the JSON object has no array of records for table '${table}'` });

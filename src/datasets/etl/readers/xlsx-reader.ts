@@ -1,6 +1,6 @@
 import { matchName } from '../column-match.js';
 import { formatExcelDate } from '../datetime.js';
-import { fileError } from '../errors.js';
+import { etlErrors } from '../error-factories.js';
 import { checkArchive, checkUnreadEntries } from '../zip-guard.js';
 import { ZipFormatError, type ZipEntry } from '../zip-directory.js';
 import { BadCell, type GroupReader, type RawCell, type RawTable, type ReadContext, type RowLocation } from './reader.js';
@@ -55,7 +55,7 @@ export const readXlsx: GroupReader = async (data, context) => {
 };
 
 function asInputError(file: string, err: unknown): unknown {
-  return err instanceof ZipFormatError ? fileError(file, `not a readable XLSX workbook: ${err.message}`) : err;
+  return err instanceof ZipFormatError ? etlErrors.workbookUnreadable(file, err.message) : err;
 }
 
 function pickSheets(sheets: readonly Sheet[], { file, group, groupName, log }: ReadContext): Map<string, Sheet> {

@@ -1,5 +1,6 @@
 import { createInflateRaw } from 'node:zlib';
-import { EtlInputError, fileError } from '../../errors.js';
+import { etlErrors } from '../../error-factories.js';
+import { EtlInputError } from '../../errors.js';
 import { entryData, ZipFormatError, type ZipEntry } from '../../zip-directory.js';
 import type { InflateBudget } from '../inflate-budget.js';
 
@@ -23,7 +24,7 @@ export async function* entryText(file: string, data: Buffer, entry: ZipEntry, bu
   const accept = (chunk: Uint8Array): string => {
     inflated += chunk.length;
     if (inflated > entry.uncompressedSize) {
-      throw fileError(file, `zip entry '${entry.name}' inflates to more than the ${entry.uncompressedSize} bytes it declares (a zip bomb?)`);
+      throw etlErrors.zipEntryInflatesPastSize(file, entry.name, entry.uncompressedSize);
     }
     budget.charge(file, chunk.length);
     return decoder.decode(chunk, { stream: true });

@@ -1,5 +1,4 @@
-import { structureError } from '../../errors.js';
-import { formatBytes } from '../inflate-budget.js';
+import { etlErrors } from '../../error-factories.js';
 import { NEED_MORE, type PieceQueue } from './entry-text.js';
 import { KEPT_TOO_LONG, PHONETIC, STRING_ITEM, TEXT, XmlScanner } from './xml-scanner.js';
 
@@ -16,7 +15,7 @@ export async function readSharedStrings(queue: PieceQueue, file: string, part: s
     while (!reader.readAvailable()) await queue.fill(scanner.keptChars);
   } catch (err) {
     if (err !== KEPT_TOO_LONG) throw err;
-    throw structureError(file, `shared string ${reader.strings.length + 1}`, `the string (or a run of text near it) is longer than the limit of ${formatBytes(maxFieldBytes)} (upload_max_field)`);
+    throw etlErrors.sharedStringTooLong(file, reader.strings.length + 1, maxFieldBytes);
   }
   return reader.strings;
 }

@@ -1,5 +1,4 @@
-import { fileError, structureError } from '../../errors.js';
-import { formatBytes } from '../inflate-budget.js';
+import { etlErrors } from '../../error-factories.js';
 import { BadCell, type RawCell } from '../reader.js';
 import { excelSerialToDate, type CellStyles } from './cell-styles.js';
 import { NEED_MORE } from './entry-text.js';
@@ -69,9 +68,7 @@ export class SheetRows {
   /** The located 400 for a row (or a run of text between rows) longer than the limit. */
   private tooLong(previous: number) {
     const { file, sheet, maxFieldBytes } = this.context;
-    const where = this.inRow ? `sheet '${sheet}', row ${this.rowNumber}` : `sheet '${sheet}', after row ${previous}`;
-    const what = this.inRow ? 'the row (or a cell or run of text in it)' : 'a run of text without a tag';
-    return structureError(file, where, `${what} is longer than the limit of ${formatBytes(maxFieldBytes)} (upload_max_field)`);
+    return this.inRow ? etlErrors.sheetRowTooLong(file, sheet, this.rowNumber, maxFieldBytes) : etlErrors.sheetTextTooLong(file, sheet, previous, maxFieldBytes);
   }
 
   private readRow(): boolean {
@@ -191,7 +188,7 @@ export class SheetRows {
     if (reference === undefined) return this.rowNumber + 1;
     const number = Number(reference);
     if (!Number.isSafeInteger(number) || number <= this.rowNumber) {
-      throw fileError(this.context.file, `sheet '${this.context.sheet}' has a row numbered '${reference}' out of order`);
+      throw etlErrors.sheetRowOutOfOrder(this.context.file, this.context.sheet, reference);
     }
     return number;
   }
@@ -207,7 +204,7 @@ export class SheetRows {
       if (column > MAX_COLUMNS) break;
     }
     if (at === from || column > MAX_COLUMNS) {
-      throw fileError(this.context.file, `sheet '${this.context.sheet}' has a cell reference '${buf.slice(from, to)}' outside the worksheet`);
+      throw etlErrors.sheetCellOutside(this.context.file, this.context.sheet, buf.slice(from, to));
     }
     return column - 1;
   }
