@@ -10,7 +10,7 @@ import type { DialectAdapter } from './dialect.js';
 import { prepared, preparedByShape } from './prepared-query.js';
 import { ENDED, NO_RUN, NOT_RUNNING } from './run-columns.js';
 import { appendLogLines, deleteLogLines, type LinesWrite } from './run-log-lines.js';
-import { recordColumns, type ScenarioRecord, type ScenarioRef } from './scenarios-repository.js';
+import { recordColumns, runInputColumns, type ScenarioRecord, type ScenarioRef } from './scenarios-repository.js';
 
 /**
  * Every write of run state, the one owner of those columns. Each transition takes its from-states
@@ -170,18 +170,7 @@ const claimQuery = preparedByShape(
     return targeted
       .where('status', 'in', start.from)
       .where(noneProcessingInSession)
-      .returning([
-        'id',
-        'session_id as sessionId',
-        'tag',
-        'dataset_key as datasetKey',
-        'algo_name as algoName',
-        'algo_params as algoParamsJson',
-        'data_params as dataParamsJson',
-        'attempts',
-        'started_at as startedAt',
-        'seed',
-      ]);
+      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed']);
   },
 );
 

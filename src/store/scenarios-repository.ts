@@ -67,7 +67,8 @@ export interface ScenarioRef {
   readonly id: string;
 }
 
-export const recordColumns = [
+/** What a scenario asks of a run: whose it is, its data and algorithm, and their parameters. */
+export const runInputColumns = [
   'id',
   'session_id as sessionId',
   'tag',
@@ -75,6 +76,10 @@ export const recordColumns = [
   'algo_name as algoName',
   'algo_params as algoParamsJson',
   'data_params as dataParamsJson',
+] as const;
+
+export const recordColumns = [
+  ...runInputColumns,
   'status',
   'progress',
   'result as resultJson',
