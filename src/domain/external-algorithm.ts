@@ -17,8 +17,9 @@ export interface ExternalCommand {
   /** The working directory of the program, relative to the domain module's directory (default: that directory). */
   readonly cwd?: string;
   /**
-   * Variables the program gets besides the few it always gets (`PATH`, `HOME`, `LANG`, `TMPDIR`). It
-   * never sees the service's own environment: no database URL, token secret or other setting.
+   * Variables the program gets besides the few it always gets (those `INHERITED` lists in
+   * src/executor/run/external/child-environment.ts, and `PYTHONIOENCODING=utf-8`). It never sees the
+   * service's own environment: no database URL, token secret or other setting.
    */
   readonly env?: Readonly<Record<string, string>>;
 }

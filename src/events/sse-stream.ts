@@ -86,9 +86,15 @@ export class SseStream implements FeedSink {
   /** A write's callback: they come in write order, each once the connection has taken its frame. */
   private readonly taken = (): void => {
     this.head++;
-    if (this.head < this.untaken.length) return;
-    this.untaken.length = 0;
-    this.head = 0;
+    if (this.head === this.untaken.length) {
+      this.untaken.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.untaken.length) {
+      // A client always a few frames behind never empties the list: drop the taken half now and then,
+      // so a stream that lives for days holds only the ids still on their way.
+      this.untaken.splice(0, this.head);
+      this.head = 0;
+    }
   };
 
   /**

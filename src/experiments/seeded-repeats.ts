@@ -17,5 +17,4 @@ export function checkSeededRepeats(algorithm: AnyAlgorithm, algoParams: Readonly
   if (!given && !varied) return;
   const where = varied ? `axes.${path}` : path;
   throw errors.repeatsSeeded(where, path, repeats);
-
 }

@@ -58,17 +58,19 @@ describe("the overview's CSV (fix 15)", () => {
     expect(name).toBe('Warehouse-trial-scenarios-2026-11-27.csv');
     expect(text.trim().split('\r\n')).toEqual([
       'Scenario,Algorithm,Dataset,Finished,Travel Distance (m),Moves,algo_params.iterations,algo_params.max_moves,data_params.min_picks',
-      'annealing,Annealing,example,2026-11-23T08:00:02.500Z,389047.24,12,60000,,2',
-      '"greedy, fast",Greedy,example,2026-11-23T08:00:03.000Z,0,3,,25,',
+      'annealing,Annealing,example,2026-11-23T08:00:02.500Z,389047.242,12,60000,,2',
+      '"greedy, fast",Greedy,example,2026-11-23T08:00:03.000Z,-0.004,3,,25,',
     ]);
   });
 });
 
 describe('CSV helpers', () => {
-  it('writes numbers rounded as the table shows them, plainly', () => {
-    expect(csvNumber(389047.24200000014)).toBe('389047.24');
+  it('writes numbers without float noise, plainly, keeping small values', () => {
+    expect(csvNumber(389047.24200000014)).toBe('389047.242');
+    expect(csvNumber(0.1 + 0.2)).toBe('0.3');
     expect(csvNumber(-1234.5)).toBe('-1234.5');
-    expect(csvNumber(-0.001)).toBe('0');
+    expect(csvNumber(-0.001)).toBe('-0.001');
+    expect(csvNumber(0.0042)).toBe('0.0042');
     expect(csvNumber(null)).toBe('');
     expect(csvNumber(Number.NaN)).toBe('');
   });

@@ -229,6 +229,9 @@ describe('7. the experiment form', () => {
     expect(screen.getByLabelText('From').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Create experiment' }).disabled).toBe(true);
     fireEvent.submit(screen.getByRole('button', { name: 'Create experiment' }).closest('form')!);
+    // A mutation reaches fetch only after its own awaited steps: let every queued promise settle
+    // (a turn of the event loop) before saying no request was sent.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(server.requests.some((r) => r.method === 'POST')).toBe(false);
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '0' } });
     expect(within(axis).queryByRole('alert')).toBeNull();

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ExperimentForm } from '../src/experiments/ExperimentForm.tsx';
 import { renderWithApi } from './render-with-api.tsx';
@@ -27,6 +27,16 @@ describe("the experiment form's note on seeds", () => {
     expect(screen.getByTestId('seed-note').textContent).toMatch(/Varying seed with 3 repeats: the repeats of each value would run from the same seed.*Use 1 repeat/);
     fireEvent.change(screen.getByLabelText('Repeats'), { target: { value: '1' } });
     expect(screen.queryByTestId('seed-note')).toBeNull();
+  });
+
+  it('warns when the seed parameter is given a fixed value with repeats, which the server would refuse', async () => {
+    renderForm('seed');
+    fireEvent.change(await screen.findByLabelText('Repeats'), { target: { value: '2' } });
+    const fixed = within(await screen.findByTestId('fixed-algo-params'));
+    fireEvent.change(await fixed.findByLabelText(/^Seed/), { target: { value: '7' } });
+    expect(screen.getByTestId('seed-note').textContent).toMatch(/seed has a fixed value with 2 repeats: every repeat would run from that seed.*leave seed empty/);
+    fireEvent.change(fixed.getByLabelText(/^Seed/), { target: { value: '' } });
+    expect(screen.getByTestId('seed-note').textContent).toMatch(/Each repeat runs from its own seed/);
   });
 
   it('says nothing for an algorithm without a seed parameter', async () => {

@@ -197,7 +197,7 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
           <strong>{count.toLocaleString('en')}</strong> scenario{count === 1 ? '' : 's'} ({lengths.join(' × ')} × {Number(repeats) || 0} repeat
           {Number(repeats) === 1 ? '' : 's'})
         </p>
-        <SeedNote algorithm={algorithms.data?.find((a) => a.name === chosenAlgo)} repeats={Number(repeats)} varied={axes.map((a) => a.path)} />
+        <SeedNote algorithm={algorithms.data?.find((a) => a.name === chosenAlgo)} repeats={Number(repeats)} varied={axes.map((a) => a.path)} fixed={Object.keys(fixedAlgo.values).filter((name) => fixedAlgo.values[name] !== null && fixedAlgo.values[name] !== undefined)} />
         {problem && (
           <p className="alert warning" data-testid="count-problem">
             {problem}

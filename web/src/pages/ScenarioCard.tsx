@@ -79,7 +79,7 @@ export function ScenarioCard({
           {params.map((p, i) => (
             <span key={p.name}>
               {i > 0 && ' · '}
-              {p.label} <strong className="number">{p.value}</strong>
+              {p.label} <strong className={p.numeric ? 'number' : undefined}>{p.value}</strong>
             </span>
           ))}
         </p>

@@ -1,12 +1,15 @@
 import type { Scenario } from '../api/types.ts';
 import { formatParam } from '../format.ts';
 
-/** The parameters worth a glance: those set away from their default first, at most `limit`. */
-export function keyParameters(s: Pick<Scenario, 'algorithm'>, limit = 3): { name: string; label: string; value: string }[] {
+/**
+ * The parameters worth a glance: those set away from their default first, at most `limit`. `numeric`
+ * says whether the value is a number, which must not break across lines (a list or a text may).
+ */
+export function keyParameters(s: Pick<Scenario, 'algorithm'>, limit = 3): { name: string; label: string; value: string; numeric: boolean }[] {
   const params = s.algorithm.parameters;
   const changed = params.filter((p) => p.default === undefined || JSON.stringify(p.value) !== JSON.stringify(p.default));
   const rest = params.filter((p) => !changed.includes(p));
-  return [...changed, ...rest].slice(0, limit).map((p) => ({ name: p.name, label: p.label ?? p.name, value: formatParam(p.value) }));
+  return [...changed, ...rest].slice(0, limit).map((p) => ({ name: p.name, label: p.label ?? p.name, value: formatParam(p.value), numeric: typeof p.value === 'number' }));
 }
 
 /** Newest first: by creation time, descending. */

@@ -3,7 +3,7 @@ import { cellText } from '../csv.ts';
 
 /**
  * The overview as a CSV file: the rows as the table shows them (its order and filter), each KPI with its
- * unit in the header and rounded as the table shows it, then every parameter that made the row: the
+ * unit in the header and without float noise, then every parameter that made the row: the
  * algorithm's (`algo_params.<name>`) and the dataset's (`data_params.<name>`), named as an experiment's
  * axes are. A parameter a row's algorithm does not have is an empty field.
  */
@@ -12,14 +12,18 @@ export interface OverviewCsv {
   readonly body: string[][];
 }
 
-/** Decimals the overview shows (format.ts's `formatNumber`): the file keeps no more than the page. */
-const SHOWN_DECIMALS = 2;
+/**
+ * Significant digits a KPI value keeps in the file: enough for every value a double holds exactly in
+ * decimal (so 389047.24200000014, float noise, reads 389047.242), never fewer decimals than the value
+ * has (so a ratio of 0.0042 is not cut to 0, as rounding to the table's two decimals would).
+ */
+const SIGNIFICANT_DIGITS = 15;
 
-/** A KPI value rounded as shown, written plainly (no grouping, a dot, a hyphen-minus) for spreadsheets. */
+/** A KPI value without float noise, written plainly (no grouping, a dot, a hyphen-minus) for spreadsheets. */
 export function csvNumber(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
-  const rounded = Number(value.toFixed(SHOWN_DECIMALS));
-  return String(Object.is(rounded, -0) ? 0 : rounded);
+  const clean = Number(value.toPrecision(SIGNIFICANT_DIGITS));
+  return String(Object.is(clean, -0) ? 0 : clean);
 }
 
 const unique = (names: Iterable<string>) => [...new Set(names)];

@@ -97,11 +97,13 @@ export async function runExternal(run: ExternalRun): Promise<unknown> {
     child.stdout.destroy();
     child.stderr.destroy();
   });
+  // The last stderr line (one without a newline) is judged before the run is over: past a limit, it
+  // fails the run like any other line (`fail` ignores everything once `over` is set).
+  if (failure === undefined && !run.signal.aborted) guard(() => stderr.end(), fail);
   over = true;
   clearTimeout(killTimer);
   run.signal.removeEventListener('abort', terminate);
   if (run.signal.aborted) throw run.signal.reason;
-  if (failure === undefined) guard(() => stderr.end(), fail);
   if (failure !== undefined) throw failure;
   if ('error' in exit) throw new ExternalFailure('ALGORITHM_ERROR', `the program could not be started (${run.external.command[0]}): ${exit.error.message}`);
   if (exit.code !== 0) throw exitFailure(exit, stderr.tail, limits.memoryBytes);
