@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { removeLeftoverUploads, UNOWNED_LEFTOVER_AGE_MS } from '../../src/datasets/ingest/leftover-uploads.js';
 import { currentOwner, ownerOf, stagedFileName } from '../../src/datasets/ingest/staged-name.js';
+import { scratchDirs } from '../support/scratch-dirs.js';
 
 /** The pid of a process that ran and exited: no process of this machine has it now (barring reuse). */
 async function deadPid(): Promise<number> {
@@ -13,15 +13,7 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function stagingFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scenarist-staging-'));
-  dirs.push(dir);
-  return dir;
-}
+const stagingFolder = scratchDirs('scenarist-staging-');
 function put(dir: string, name: string, ageMs = 0): string {
   writeFileSync(join(dir, name), 'staged bytes');
   const at = (Date.now() - ageMs) / 1000;

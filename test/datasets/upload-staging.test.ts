@@ -1,22 +1,13 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UploadStaging } from '../../src/datasets/ingest/staging.js';
 import { errors } from '../../src/error-factories.js';
 import { ThreadPoolGate } from '../support/thread-pool-gate.js';
+import { scratchDirs } from '../support/scratch-dirs.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function stagingFolder(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'scenarist-staging-'));
-  dirs.push(dir);
-  return dir;
-}
+const stagingFolder = scratchDirs('scenarist-staging-');
 
 /**
  * An upload aborted by its client left its staged file behind until the server restarted (one in 18,791

@@ -7,6 +7,7 @@ import { buildXlsx } from '../datasets/etl/support/xlsx-builder.js';
 import { multipartBody } from '../support/multipart.js';
 import { BIN, freePort, REPO_ROOT, runCli } from '../support/server-process.js';
 import { until } from '../support/until.js';
+import { runNodeTest } from '../support/node-test-run.js';
 
 const root = mkdtempSync(join(tmpdir(), 'scenarist-init-e2e-'));
 const project = join(root, 'shop');
@@ -115,11 +116,7 @@ describe('a scaffolded domain project', () => {
   });
 
   it('passes its own unit test with node --test', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', 'test/top-rows.test.ts'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { code, output } = await runNodeTest(project, 'test/top-rows.test.ts');
     expect(code, output).toBe(0);
     expect(output).toContain('# pass 2');
     expect(output).toContain('# fail 0');

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../support/until.js';
 import { REPO_ROOT, runCli, startServer } from '../support/server-process.js';
+import { runNodeTest } from '../support/node-test-run.js';
 
 /**
  * `scenarist init --language python`: a project whose first algorithm is a Python program under the
@@ -34,11 +34,7 @@ describe('a project scaffolded with --language python', () => {
   });
 
   it('passes its own tests with node --test', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', 'test/top-rows.test.ts'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { code, output } = await runNodeTest(project, 'test/top-rows.test.ts');
     expect(code, output).toBe(0);
     expect(output).toContain('# pass 2');
   }, 120_000);
