@@ -73,7 +73,6 @@ function presentedToken(request: FastifyRequest, reply: FastifyReply, queryToken
   }
   reply.header('www-authenticate', CHALLENGE);
   throw errors.tokenMissing(queryToken);
-
 }
 
 function bearerToken(header: string | undefined): string | undefined {

@@ -74,7 +74,6 @@ export function checkRows(table: string, columns: readonly Column[], rows: reado
     for (let c = 0; c < types.length; c++) {
       if (!cellFits(row[c], types[c]!)) {
         throw errors.cellTypeInvalid(table, firstRow + r, columns[c]!.name, describe(row[c]), types[c]!);
-
       }
     }
   }

@@ -17,6 +17,5 @@ export function checkName(name: string, field: string): void {
   const length = [...name].length;
   if (length === 0 || length > MAX_NAME_LENGTH || !NAME.test(name)) {
     throw errors.nameInvalid(field, NAME_RULE, length);
-
   }
 }

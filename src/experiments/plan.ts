@@ -72,7 +72,6 @@ export function planExperiment(domain: DomainRegistry, request: ExperimentReques
   const datasetAxis = axes.find((axis) => axis.target.kind === 'dataset_key');
   if (!datasetAxis && request.datasetKey === undefined) {
     throw errors.experimentDatasetKeyMissing();
-
   }
 
   const fieldErrors: FieldError[] = [];

@@ -36,7 +36,6 @@ function pickTables(dataset: Dataset, table: string | undefined): [string, Table
   if (!found) {
     const names = Object.keys(dataset.tables);
     throw errors.tableNotFound(dataset.key, table, names);
-
   }
   return [[table, found]];
 }

@@ -78,7 +78,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     frameworkErrors: (error, _request, reply) => {
       const refusal = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? errors.pathSegmentTooLong(2 * MAX_NAME_LENGTH, MAX_NAME_LENGTH) : errors.urlMalformed();
       void (reply as FastifyReply).code(400).headers(SECURITY_HEADERS).send(errorBody(refusal.code, refusal.message));
-
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -203,6 +203,5 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
   app.setNotFoundHandler((request, reply) => {
     const { status, body } = payloadOf(errors.routeNotFound(request.method, request.url.split('?')[0] ?? ''));
     reply.code(status).send(body);
-
   });
 }

@@ -286,6 +286,5 @@ export class ScenarioService {
       if (changed) return changed;
     }
     throw errors.scenarioBusy();
-
   }
 }

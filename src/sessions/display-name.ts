@@ -15,5 +15,4 @@ const OUTER_WHITESPACE = /^\s|\s$/u;
 export function checkDisplayName(name: string, field: string): void {
   if (SESSION_ID.test(name)) throw errors.displayNameIsSessionId(field);
   if (OUTER_WHITESPACE.test(name)) throw errors.displayNameOuterWhitespace(field);
-
 }

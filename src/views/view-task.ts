@@ -127,7 +127,6 @@ class ViewInputs {
           return (await source.prepare(typed, params)) as unknown;
         } catch (thrown) {
           throw errors.viewDataUnreadable(this.view.name, coerceError(thrown).message);
-
         }
       })();
       this.prepared.set(id, entry);

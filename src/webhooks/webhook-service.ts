@@ -78,7 +78,6 @@ export class WebhookService {
   /** Deletes a webhook and its delivery log; its pending deliveries are never sent. */
   async delete(sessionId: string, id: string): Promise<void> {
     if (!(await this.repo.delete(sessionId, id))) throw errors.webhookNotFound(id);
-
   }
 
   /** The webhook's latest deliveries, newest event first. */

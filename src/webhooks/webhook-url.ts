@@ -24,7 +24,6 @@ export function checkWebhookUrl(value: string, policy: AddressPolicy): string {
   const verdict = address === undefined ? undefined : policy.check(address);
   if (verdict && !verdict.allowed) {
     throw errors.webhookTargetRefused(refusalMessage(`the host ${url.hostname}`, verdict.addressClass));
-
   }
   return url.href;
 }

@@ -117,5 +117,4 @@ function stopped(task: IngestTask, reason: unknown, timeLimitMs: number): Scenar
 
 function outOfMemory(task: IngestTask, maxHeapMb: number): ScenaristError {
   return task.kind === 'view' ? errors.viewOutOfMemory(task.view, maxHeapMb) : errors.uploadOutOfMemory(maxHeapMb);
-
 }

@@ -68,7 +68,6 @@ function parseWhole(text: string): unknown {
     return JSON.parse(text);
   } catch (err) {
     throw errors.bodyNotJson((err as Error).message);
-
   }
 }
 

@@ -34,7 +34,6 @@ export function installJsonParser(app: FastifyInstance): void {
         return;
       }
       done(errors.bodyKeyRefused(refused));
-
     });
   });
 }

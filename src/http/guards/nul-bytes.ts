@@ -42,7 +42,6 @@ const refuseNulInBody: preHandlerHookHandler = (request, _reply, done) => {
   const path = pathOfNul(request.body);
   if (path === undefined) return done();
   done(errors.bodyStringWithNul(path));
-
 };
 
 /** Adds the body check to every route with a JSON body schema, and to no other (status polls pay nothing). */

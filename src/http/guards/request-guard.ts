@@ -55,7 +55,6 @@ export function installRequestGuard(app: FastifyInstance, settings: Settings): v
     }
     if (contentType !== undefined && contentType.toLowerCase().trimStart().startsWith('multipart/') && !hasBoundary(contentType)) {
       return done(errors.multipartWithoutBoundary());
-
     }
     done();
   });

@@ -84,7 +84,6 @@ export function readMultipart(raw: IncomingMessage, limits: MultipartLimits, han
 
 function unreadable(err: unknown): ScenaristError {
   return errors.multipartUnreadable(err instanceof Error ? err.message : String(err));
-
 }
 
 /** Our errors pass; a file system error is the server's; any other stream error is the body's fault. */

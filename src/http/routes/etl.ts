@@ -110,7 +110,6 @@ async function receive(request: FastifyRequest, staging: UploadStaging, limits: 
     field: (fieldname, value) => {
       if (fieldname === 'dataset_name') datasetName = value;
       else if (fieldname === 'files') throw errors.uploadWithoutFilename();
-
     },
   });
   return { datasetName, files, bytes: total };

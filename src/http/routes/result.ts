@@ -59,7 +59,6 @@ export const resultRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const record = await scenarios.record({ sessionId: session.id, id: request.params.id });
       if (record.status !== 'COMPLETE' || record.resultJson === null) {
         throw errors.resultNotReady(record.id, record.status);
-
       }
       const format = request.query.format;
       if (format === 'csv' || format === 'xlsx') {

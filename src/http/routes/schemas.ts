@@ -91,7 +91,6 @@ export const schemaRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const tables = Object.keys(empty.tables);
       if (format === 'csv' && tables.length !== 1) {
         throw errors.schemaGroupNotOneTable(group, tables);
-
       }
       const file = exportDataset(empty, format, format === 'csv' ? tables[0] : undefined);
       // Named after the group, whatever its tables are called: the ETL route picks the group by file name.

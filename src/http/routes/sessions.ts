@@ -11,7 +11,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   // Runs before body validation, so a disabled route answers 403 whatever the body.
   const creationAllowed = async () => {
     if (!settings.allowSessionCreate) throw errors.sessionCreateDisabled();
-
   };
 
   app.get(
