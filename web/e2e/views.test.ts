@@ -112,10 +112,15 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     await page.mouse.move(0, 0);
 
     await page.setViewportSize(VIEWPORTS[1]);
+    // The chart re-lays out when its resize observer fires, which may come after the old drawing still
+    // says it is rendered: wait for the stacked layout itself rather than for the flag.
+    await expect
+      .poll(async () => {
+        const [top, below] = await panels();
+        return { sameColumn: below!.x === top!.x, stacked: below!.y > top!.y };
+      }, { timeout: 30_000 })
+      .toEqual({ sameColumn: true, stacked: true });
     await chartsSettled();
-    const [top, below] = await panels();
-    expect(below!.x).toBe(top!.x);
-    expect(below!.y).toBeGreaterThan(top!.y);
     const fits = await heat.evaluate((host) => host.querySelector('svg')!.getBoundingClientRect().width <= host.clientWidth);
     expect(fits, 'both plans and the legend within the width of a phone').toBe(true);
 
