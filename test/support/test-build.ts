@@ -12,7 +12,7 @@ const WEB_ROOT = fileURLToPath(new URL('../../web', import.meta.url));
 const PREBUILT_ENV = 'SCENARIST_TEST_PREBUILT';
 
 /**
- * The server's build (dist/), from the sources under test: end-to-end tests run the real CLI from it,
+ * The server's build (dist/ and its bundle), from the sources under test: end-to-end tests run the real CLI from it,
  * and the in-process apps start their worker threads from it. tsc emits even when it reports type
  * errors; those fail `npm run typecheck` in CI, so here they are only printed.
  */
@@ -24,6 +24,8 @@ export function buildServer(): void {
     console.warn(`test build: tsc reported errors (build emitted anyway):\n${out.split('\n').slice(0, 10).join('\n')}`);
   }
   execFileSync(process.execPath, ['scripts/copy-assets.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  // The one-file CLI that bin/scenarist.js starts (the end-to-end tests' servers), from the compile above.
+  execFileSync(process.execPath, ['scripts/bundle.mjs'], { cwd: REPO_ROOT, stdio: 'pipe' });
 }
 
 /** The dashboard's build (web/dist), which the server serves at /ui. */

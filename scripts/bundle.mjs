@@ -1,0 +1,108 @@
+// Bundles the compiled CLI (dist/src/cli.js) and the packages it loads into one file,
+// dist/bundle/cli.js, which bin/scenarist.js starts when it is there and current: start-up then
+// reads one file instead of some two thousand modules (see docs/architecture.md, "Start-up").
+//
+// Left outside the bundle, loaded from where they are:
+// - the public API that domain modules import (dist/src/index.js and what it imports): a domain's
+//   `defineAlgorithm` and the server must share one copy of each class (`ParameterError`,
+//   `ScenaristError`) for `instanceof` to hold across them;
+// - native and optional drivers (better-sqlite3, pg and graphile-worker, loaded only for
+//   PostgreSQL), and the loaders used only for TypeScript domains (tsx, typescript).
+// Worker threads start on their own entry files in dist/src, unbundled, as before.
+//
+// A module inside the bundle still sees its own location: every `import.meta.url` of a dist/ file
+// and every `__dirname`/`__filename` of a package file is rewritten to the file it was bundled from,
+// computed from the bundle's own URL at run time, so files found beside a module (the example
+// domain, thread entries, the dashboard's assets, Swagger UI's static files) are found as before.
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRY = resolve(ROOT, 'dist/src/cli.js');
+const OUTFILE = resolve(ROOT, 'dist/bundle/cli.js');
+const PUBLIC_API = resolve(ROOT, 'dist/src/index.js');
+const EXTERNAL_PACKAGES = ['better-sqlite3', 'pg', 'pg-native', 'graphile-worker', 'tsx', 'tsx/*', 'typescript'];
+
+/** A path from the bundle's folder to `file`, in URL form (`../src/http/ui.js`). */
+function fromBundle(file) {
+  return relative(dirname(OUTFILE), file).split(sep).join('/');
+}
+
+/** The dist/ files of the public API, as the domain module imports them. */
+async function publicApiFiles() {
+  const { metafile } = await esbuild.build({ entryPoints: [PUBLIC_API], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', outdir: 'unused', logLevel: 'silent' });
+  return new Set(Object.keys(metafile.inputs).map((input) => resolve(ROOT, input)));
+}
+
+/** Imports of the public API stay imports of its dist/ files (one copy, shared with the domain). */
+function sharedPublicApi(files) {
+  return {
+    name: 'shared-public-api',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = resolve(args.resolveDir, args.path);
+        if (!files.has(target)) return undefined;
+        return { path: `./${fromBundle(target)}`, external: true };
+      });
+    },
+  };
+}
+
+/** A leading `'use strict'` directive, after any comments. */
+const STRICT_PROLOGUE = /^(\s*(\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(['"])use strict\3;?/;
+
+/** Each module keeps its own location: `import.meta.url` in dist/ files, `__dirname`/`__filename` in package files. */
+function ownLocation() {
+  return {
+    name: 'own-location',
+    setup(build) {
+      build.onLoad({ filter: /\.(c|m)?js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const inPackage = args.path.includes(`${sep}node_modules${sep}`);
+        // `import.meta` itself would make esbuild read a CommonJS file as an ES module: the banner's copy instead.
+        const here = `new URL(${JSON.stringify(fromBundle(args.path))}, __bundleUrl)`;
+        if (!inPackage && text.includes('import.meta.url')) {
+          return { contents: `const __ownUrl = ${here}.href;\n${text.replaceAll('import.meta.url', '__ownUrl')}`, loader: 'js' };
+        }
+        if (inPackage && /\b__(dirname|filename)\b/.test(text)) {
+          // Declared inside the module's CommonJS wrapper, so each package file gets its own.
+          // After a 'use strict' prologue, which must stay first to keep the module strict.
+          const prelude = `\nvar __filename = __bundleFileUrlToPath(${here}); var __dirname = __bundleDirname(__filename);\n`;
+          const prologue = STRICT_PROLOGUE.exec(text)?.[0] ?? '';
+          return { contents: prologue + prelude + text.slice(prologue.length), loader: 'js' };
+        }
+        return undefined;
+      });
+    },
+  };
+}
+
+// CommonJS packages inside an ES module bundle call `require` for Node's built-ins: give them one.
+const BANNER = [
+  "import { createRequire as __bundleCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __bundleFileUrlToPath } from 'node:url';",
+  "import { dirname as __bundleDirname } from 'node:path';",
+  'const __bundleUrl = import.meta.url;',
+  'const require = __bundleCreateRequire(__bundleUrl);',
+].join('\n');
+
+const result = await esbuild.build({
+  entryPoints: [ENTRY],
+  outfile: OUTFILE,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Class and function names stay as written: logs, error names and `constructor.name` checks read them.
+  keepNames: true,
+  external: EXTERNAL_PACKAGES,
+  banner: { js: BANNER },
+  plugins: [sharedPublicApi(await publicApiFiles()), ownLocation()],
+  metafile: true,
+  logLevel: 'warning',
+});
+const inputs = Object.keys(result.metafile.inputs).length;
+const bytes = result.metafile.outputs[relative(process.cwd(), OUTFILE).split(sep).join('/')]?.bytes;
+console.log(`bundle: ${fromBundle(OUTFILE)} from ${inputs} modules${bytes ? `, ${(bytes / 1e6).toFixed(1)} MB` : ''}`);
