@@ -1,5 +1,5 @@
 // Bundles the compiled CLI (dist/src/cli.js) and the packages it loads into one file,
-// dist/bundle/cli.js, which bin/scenarist.js starts when it is there and current: start-up then
+// dist/bundle/cli.js (with a chunk per command), which bin/scenarist.js starts when it is there and current: start-up then
 // reads one file instead of some two thousand modules (see docs/architecture.md, "Start-up").
 //
 // Left outside the bundle, loaded from where they are:
@@ -14,20 +14,20 @@
 // and every `__dirname`/`__filename` of a package file is rewritten to the file it was bundled from,
 // computed from the bundle's own URL at run time, so files found beside a module (the example
 // domain, thread entries, the dashboard's assets, Swagger UI's static files) are found as before.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(ROOT, 'dist/src/cli.js');
-const OUTFILE = resolve(ROOT, 'dist/bundle/cli.js');
+const OUTDIR = resolve(ROOT, 'dist/bundle');
 const PUBLIC_API = resolve(ROOT, 'dist/src/index.js');
 const EXTERNAL_PACKAGES = ['better-sqlite3', 'pg', 'pg-native', 'graphile-worker', 'tsx', 'tsx/*', 'typescript'];
 
 /** A path from the bundle's folder to `file`, in URL form (`../src/http/ui.js`). */
 function fromBundle(file) {
-  return relative(dirname(OUTFILE), file).split(sep).join('/');
+  return relative(OUTDIR, file).split(sep).join('/');
 }
 
 /** The dist/ files of the public API, as the domain module imports them. */
@@ -88,9 +88,16 @@ const BANNER = [
   'const require = __bundleCreateRequire(__bundleUrl);',
 ].join('\n');
 
+// Chunks of an earlier build would linger beside the new ones.
+rmSync(OUTDIR, { recursive: true, force: true });
 const result = await esbuild.build({
   entryPoints: [ENTRY],
-  outfile: OUTFILE,
+  outdir: OUTDIR,
+  // Each command still loads only what it runs (main.ts imports them on demand): \`serve\` reads the
+  // entry and its own chunks, never \`dev\`'s file watcher or \`init\`'s templates. Chunks sit beside the
+  // entry, where every rewritten location is computed from.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -104,5 +111,6 @@ const result = await esbuild.build({
   logLevel: 'warning',
 });
 const inputs = Object.keys(result.metafile.inputs).length;
-const bytes = result.metafile.outputs[relative(process.cwd(), OUTFILE).split(sep).join('/')]?.bytes;
-console.log(`bundle: ${fromBundle(OUTFILE)} from ${inputs} modules${bytes ? `, ${(bytes / 1e6).toFixed(1)} MB` : ''}`);
+const outputs = Object.values(result.metafile.outputs);
+const bytes = outputs.reduce((sum, output) => sum + output.bytes, 0);
+console.log(`bundle: dist/bundle, ${outputs.length} files from ${inputs} modules, ${(bytes / 1e6).toFixed(1)} MB`);
