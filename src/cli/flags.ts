@@ -34,6 +34,8 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'upload-max-field', setting: 'upload_max_field', help: 'longest row, cell, record or string in an upload, e.g. 4MiB' },
   { flag: 'upload-time-limit', setting: 'upload_time_limit', help: 'longest work on one upload (or view) before it is stopped, e.g. 120s' },
   { flag: 'upload-queue-wait', setting: 'upload_queue_wait', help: 'longest wait for a free upload (or view) thread before 503, default 10s (0 = none)' },
+  { flag: 'data-thread-idle', setting: 'data_thread_idle', help: 'how long an idle upload or view thread stays before it exits, default 5s' },
+  { flag: 'data-thread-heap', setting: 'data_thread_heap', help: 'heap one upload or view thread may use, default 1536MiB (at least 64MiB)' },
   { flag: 'run-time-limit', setting: 'run_time_limit', help: 'longest run before it is stopped as FAILED, e.g. 1h, 30m (default 1h)' },
   { flag: 'allowed-host', setting: 'allowed_hosts', help: 'Host header value accepted (any port); repeat; * for any (default: loopback names when bound to loopback, else *)', repeatable: true },
   { flag: 'request-timeout', setting: 'request_timeout', help: 'longest time to receive a whole request, e.g. 300s (0 = none)' },

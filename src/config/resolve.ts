@@ -15,6 +15,21 @@ export const DEFAULT_DOMAIN = 'scenarist:example';
 const MiB = 1024 ** 2;
 
 /**
+ * An idle upload or view thread exits after this: long enough that the uploads of one form, or the
+ * views of one page, reuse a thread (a thread's start loads the domain and opens a store connection,
+ * a fifth of a second), short enough that a server between uploads holds none of their memory.
+ */
+const DEFAULT_DATA_THREAD_IDLE_MS = 5_000;
+/**
+ * The heap of one upload or view thread. An upload of `upload_limit` (256 MiB) parsed into rows and
+ * its JSON form takes several times its size; 1536 MiB holds that for the default limit, and a
+ * thread that needs more is stopped alone (413) instead of the server running out of memory.
+ */
+const DEFAULT_DATA_THREAD_HEAP_MB = 1536;
+/** Below this a thread cannot load a domain and a store driver at all. */
+const MIN_DATA_THREAD_HEAP_MB = 64;
+
+/**
  * Merges sources, later ones winning (defaults < file < env < flags), and validates every value.
  * Throws a `SettingError` naming the first bad setting.
  */
@@ -45,6 +60,8 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     uploadMaxFieldBytes: raw.upload_max_field === undefined ? DEFAULT_MAX_FIELD_BYTES : parseSize('upload_max_field', raw.upload_max_field),
     uploadTimeLimitMs: raw.upload_time_limit === undefined ? 120_000 : parseDuration('upload_time_limit', raw.upload_time_limit),
     uploadQueueWaitMs: raw.upload_queue_wait === undefined ? 10_000 : parseTimeout('upload_queue_wait', raw.upload_queue_wait, true),
+    dataThreadIdleMs: raw.data_thread_idle === undefined ? DEFAULT_DATA_THREAD_IDLE_MS : parseTimeout('data_thread_idle', raw.data_thread_idle),
+    dataThreadHeapMb: raw.data_thread_heap === undefined ? DEFAULT_DATA_THREAD_HEAP_MB : parseThreadHeap(raw.data_thread_heap),
     logLevel: raw.log_level === undefined ? 'info' : parseLogLevel(raw.log_level),
     // Reachable from other machines means tokens unless someone explicitly says otherwise.
     auth: raw.auth === undefined ? (isLoopbackHost(host) ? 'none' : 'token') : parseAuthMode(raw.auth),
@@ -82,6 +99,13 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
 function parseSizeOrNone(name: string, raw: unknown): number {
   if (raw === 0 || raw === '0' || raw === 'none') return 0;
   return parseSize(name, raw);
+}
+
+/** `data_thread_heap`: a size, in whole MiB, at least MIN_DATA_THREAD_HEAP_MB. */
+function parseThreadHeap(raw: unknown): number {
+  const mb = Math.floor(parseSize('data_thread_heap', raw) / MiB);
+  if (mb < MIN_DATA_THREAD_HEAP_MB) throw new SettingError('data_thread_heap', `must be at least ${MIN_DATA_THREAD_HEAP_MB}MiB, got ${String(raw)}`);
+  return mb;
 }
 
 function nonEmpty(name: string, raw: unknown): string {

@@ -27,6 +27,10 @@ export interface Settings {
   readonly uploadTimeLimitMs: number;
   /** Longest time an upload waits for a free upload thread before a 503 with Retry-After; 0 = none. */
   readonly uploadQueueWaitMs: number;
+  /** How long an upload or view thread stays without work before it exits and returns its memory, in ms. */
+  readonly dataThreadIdleMs: number;
+  /** The heap (V8 old generation) one upload or view thread may use, in MiB; past it only that task is refused. */
+  readonly dataThreadHeapMb: number;
   readonly logLevel: LogLevel;
   /** `token`: every route but health, docs and UI needs a bearer token; `none`: no authentication. */
   readonly auth: AuthMode;
@@ -89,6 +93,8 @@ export const SETTING_NAMES = [
   'upload_max_field',
   'upload_time_limit',
   'upload_queue_wait',
+  'data_thread_idle',
+  'data_thread_heap',
   'log_level',
   'auth',
   'run_time_limit',

@@ -28,13 +28,10 @@ import { Readiness } from '../store/readiness.js';
 import { isSingleWriter } from './single-writer.js';
 import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from './external-limits.js';
 
-/**
- * Uploads in parallel (and one more thread for small ones), heap per task, idle time before a thread
- * exits (see `createDataTaskPool`).
- */
-const UPLOAD_POOL = { work: 'upload', threads: 2, expressThreads: 1, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
+/** Uploads in parallel, and one more thread for small ones (see `createDataTaskPool`). */
+const UPLOAD_POOL = { work: 'upload', threads: 2, expressThreads: 1 } as const;
 /** Domain views drawn in parallel, on threads of their own: a large upload never holds a view back, nor the reverse. */
-const VIEW_POOL = { work: 'view', threads: 2, expressThreads: 0, maxHeapMb: 1536, idleTimeoutMs: 5000 } as const;
+const VIEW_POOL = { work: 'view', threads: 2, expressThreads: 0 } as const;
 
 export interface Runtime {
   readonly services: Services;
@@ -91,6 +88,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     maxFieldBytes: settings.uploadMaxFieldBytes,
     timeLimitMs: settings.uploadTimeLimitMs,
     queueWaitMs: settings.uploadQueueWaitMs,
+    maxHeapMb: settings.dataThreadHeapMb,
+    idleTimeoutMs: settings.dataThreadIdleMs,
   };
   const uploadPool = createDataTaskPool({ ...poolSettings, ...UPLOAD_POOL });
   const viewPool = createDataTaskPool({ ...poolSettings, ...VIEW_POOL });

@@ -50,6 +50,9 @@ describe('resolveSettings', () => {
     [{ upload_max_field: '0' }, 'upload_max_field'],
     [{ upload_time_limit: 'soon' }, 'upload_time_limit'],
     [{ upload_queue_wait: '-1s' }, 'upload_queue_wait'],
+    [{ data_thread_idle: '0' }, 'data_thread_idle'],
+    [{ data_thread_heap: '32MiB' }, 'data_thread_heap'],
+    [{ data_thread_heap: 'big' }, 'data_thread_heap'],
     [{ log_level: 'loud' }, 'log_level'],
   ])('rejects %j naming the setting', (raw, name) => {
     expect(() => resolveSettings(raw)).toThrowError(SettingError);
@@ -77,6 +80,13 @@ describe('resolveSettings', () => {
     expect([defaults.uploadMaxFieldBytes, defaults.uploadTimeLimitMs, defaults.uploadQueueWaitMs]).toEqual([4 * 1024 * 1024, 120_000, 10_000]);
     const given = resolveSettings({ upload_max_field: '1MiB', upload_time_limit: '30s', upload_queue_wait: '0' });
     expect([given.uploadMaxFieldBytes, given.uploadTimeLimitMs, given.uploadQueueWaitMs]).toEqual([1024 * 1024, 30_000, 0]);
+  });
+
+  it('lets upload and view threads idle 5 s with 1536 MiB of heap by default, or as set', () => {
+    const defaults = resolveSettings({});
+    expect([defaults.dataThreadIdleMs, defaults.dataThreadHeapMb]).toEqual([5_000, 1536]);
+    const given = resolveSettings({ data_thread_idle: '500ms', data_thread_heap: '1GiB' });
+    expect([given.dataThreadIdleMs, given.dataThreadHeapMb]).toEqual([500, 1024]);
   });
 });
 

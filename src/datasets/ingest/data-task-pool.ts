@@ -16,14 +16,20 @@ export interface DataTaskPoolOptions extends IngestWorkerConfig {
   readonly threads: number;
   /** Threads beyond `threads` that only small uploads may take (see `PoolSlots`); 0 for views. */
   readonly expressThreads: number;
-  /** Heap a thread may use; past it only that thread dies and its task is refused. */
+  /** Heap a thread may use (`data_thread_heap`); past it only that thread dies and its task is refused. */
   readonly maxHeapMb: number;
-  /** How long an idle thread stays; it then exits and its heap goes back to the system. */
+  /** How long an idle thread stays (`data_thread_idle`); it then exits and its heap goes back to the system. */
   readonly idleTimeoutMs: number;
   /** Longest work on one task (`upload_time_limit`); past it its thread is stopped and the task refused. */
   readonly timeLimitMs: number;
   /** Longest wait for a free thread (`upload_queue_wait`); past it a 503 (see `PoolSlots`). */
   readonly queueWaitMs: number;
+}
+
+/** An `IngestRunner` on threads of its own, which says how many it holds now. */
+export interface DataTaskPool extends IngestRunner {
+  /** Threads alive now: 0 before the first task and once every thread has been idle `idleTimeoutMs`. */
+  readonly threads: number;
 }
 
 /** Uploads that may wait for a thread, per thread. */
@@ -43,8 +49,8 @@ const CLIENT_GONE = Symbol('client gone');
  * A thread pool for the data work the HTTP thread hands off: uploads (ETL, from-json) and domain views,
  * whose threads hold the domain and a store connection. The runtime makes one for uploads and another
  * for views (both apart from the algorithm workers), so an upload never waits behind a scenario run or
- * a view, and the reverse. Threads start with the first task
- * and exit when idle: between tasks the server holds none of their memory. From the sources (vitest) the
+ * a view, and the reverse. The pool is made with the first task, its threads start as tasks come and
+ * exit when idle: between tasks the server holds none of their memory. From the sources (vitest) the
  * threads load tsx.
  *
  * Each upload's work is bounded: it waits for a thread at most `queueWaitMs` (503 past it; a small
@@ -53,19 +59,10 @@ const CLIENT_GONE = Symbol('client gone');
  * terminates its thread wherever it is (even in a loop that never yields), rolling back a transaction in
  * progress with the thread's store connection; the next upload gets a fresh thread.
  */
-export function createDataTaskPool(options: DataTaskPoolOptions): IngestRunner {
-  const entry = threadEntry(import.meta.url, 'ingest-worker');
-  const pool = new Piscina<IngestTask, TaskOutcome<TaskResult<IngestTask>>>({
-    filename: entry.filename,
-    minThreads: 0,
-    maxThreads: options.threads + options.expressThreads,
-    idleTimeout: options.idleTimeoutMs,
-    concurrentTasksPerWorker: 1,
-    atomics: 'async',
-    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
-    workerData: { databaseUrl: options.databaseUrl, domain: options.domain, maxFieldBytes: options.maxFieldBytes } satisfies IngestWorkerConfig,
-    execArgv: entry.execArgv,
-  });
+export function createDataTaskPool(options: DataTaskPoolOptions): DataTaskPool {
+  // Made on the first task: a server that takes no upload (or draws no view) never builds the pool.
+  let pool: Piscina<IngestTask, TaskOutcome<TaskResult<IngestTask>>> | undefined;
+  const started = () => (pool ??= new Piscina(threadOptions(options)));
   const slots = new PoolSlots({ shared: options.threads, express: options.expressThreads }, options.threads * WAITING_PER_THREAD, options.queueWaitMs, options.work);
 
   async function runBounded(task: IngestTask, client?: AbortSignal): Promise<TaskOutcome<TaskResult<IngestTask>>> {
@@ -76,7 +73,7 @@ export function createDataTaskPool(options: DataTaskPoolOptions): IngestRunner {
     client?.addEventListener('abort', onClientGone, { once: true });
     if (client?.aborted) onClientGone();
     try {
-      return await pool.run(task, { signal: stop.signal });
+      return await started().run(task, { signal: stop.signal });
     } catch (err) {
       if (stop.signal.aborted) throw stopped(task, stop.signal.reason, options.timeLimitMs);
       if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw outOfMemory(task, options.maxHeapMb);
@@ -90,8 +87,30 @@ export function createDataTaskPool(options: DataTaskPoolOptions): IngestRunner {
 
   return {
     run: async <T extends IngestTask>(task: T, runOptions: RunOptions = {}) => unwrapOutcome(await runBounded(task, runOptions.signal)) as TaskResult<T>,
-    close: () => pool.destroy(),
+    close: async () => pool?.destroy(),
+    get threads() {
+      return pool?.threads.length ?? 0;
+    },
   };
+}
+
+/**
+ * The pool's threads: none until a task comes, each gone after `idleTimeoutMs` without one, and each
+ * with its own heap limit, so one task's memory never becomes the server's.
+ */
+function threadOptions(options: DataTaskPoolOptions) {
+  const entry = threadEntry(import.meta.url, 'ingest-worker');
+  return {
+    filename: entry.filename,
+    minThreads: 0,
+    maxThreads: options.threads + options.expressThreads,
+    idleTimeout: options.idleTimeoutMs,
+    concurrentTasksPerWorker: 1,
+    atomics: 'async',
+    resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb },
+    workerData: { databaseUrl: options.databaseUrl, domain: options.domain, maxFieldBytes: options.maxFieldBytes } satisfies IngestWorkerConfig,
+    execArgv: entry.execArgv,
+  } as const;
 }
 
 /** Whether a task is a small upload; a view's cost is not known from its input, so it never is. */
