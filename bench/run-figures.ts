@@ -39,13 +39,14 @@ interface Scenario {
  * Creates `sessions` sessions of `perSession` Instant scenarios each (not timed), then times from the
  * first run request (sent one after another, session by session) until every run is final.
  * `whileQueued` is called once, right after the last run request (not timed apart: one request).
+ * Sessions are named `<sessionPrefix>-<n>`: another call on the same server takes another prefix.
  */
-export async function timeInstantRuns(server: BenchServer, sessions: number, perSession: number, whileQueued?: () => Promise<void>): Promise<number> {
+export async function timeInstantRuns(server: BenchServer, sessions: number, perSession: number, whileQueued?: () => Promise<void>, sessionPrefix = 'runs'): Promise<number> {
   const base = `${server.url}/api/v1`;
   const example = await (await fetch(`${base}/sessions/main/data/example`)).text();
   const bySession: { api: string; ids: string[] }[] = [];
   for (let s = 0; s < sessions; s++) {
-    const name = `runs-${s}`;
+    const name = `${sessionPrefix}-${s}`;
     const list = await json<{ sessions: { id: string; display_name: string }[] }>(post(`${base}/sessions`, { display_name: name }));
     const api = `${base}/sessions/${list.sessions.find((x) => x.display_name === name)!.id}`;
     await json(fetch(`${api}/data/from-json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: example }));

@@ -35,11 +35,14 @@ export interface SessionHooks {
 
 export interface SessionServiceOptions {
   /**
-   * Keep `{sid}` resolutions in memory. Only for a process that is the single writer of its store
+   * Keep `{sid}` resolutions and the session list in memory. Only for a process that is the single writer of its store
    * (`runtime/single-writer.ts`): every session write here clears them, a write elsewhere would not.
    */
   readonly cacheResolution?: boolean;
 }
+
+/** The key of the one entry of the session list's cache. */
+const EVERY_SESSION = 'every session';
 
 /** Distinct `{sid}` spellings remembered (ids in any letter case, names); misses are not kept. */
 const RESOLUTION_CAPACITY = 10_000;
@@ -49,6 +52,8 @@ const view = (s: SessionRecord): SessionView => ({ id: s.id, display_name: s.dis
 /** Sessions: create, copy, rename, delete, resolve by id or display-name alias, and the default `main`. */
 export class SessionService {
   private readonly resolved: ReadThroughCache<string, SessionRecord> | undefined;
+  /** The list of every session, one entry (held by the same single writer as `resolved`). */
+  private readonly everySession: ReadThroughCache<typeof EVERY_SESSION, readonly SessionRecord[]> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -56,6 +61,7 @@ export class SessionService {
     options: SessionServiceOptions = {},
   ) {
     this.resolved = options.cacheResolution ? new ReadThroughCache(RESOLUTION_CAPACITY) : undefined;
+    this.everySession = options.cacheResolution ? new ReadThroughCache(1) : undefined;
   }
 
   /** Resolves a `{sid}` path value: the UUID, or a display name as alias. */
@@ -66,13 +72,22 @@ export class SessionService {
   }
 
   async list(): Promise<SessionList> {
-    let sessions = await this.store.sessions.list();
+    let sessions = await this.listed();
     if (sessions.length === 0) {
       await this.ensureMain();
-      sessions = await this.store.sessions.list();
+      sessions = await this.listed();
     }
     // A session is always present after ensureMain; the first listed is the earliest created.
     return { sessions: sessions.map(view), default: sessions[0]!.id };
+  }
+
+  /**
+   * Every session in creation order; from memory where resolutions are cached (a single writer),
+   * since `GET /health` lists them on every probe. Every session write here forgets it.
+   */
+  private listed(): Promise<readonly SessionRecord[]> {
+    if (!this.everySession) return this.store.sessions.list();
+    return this.everySession.read(EVERY_SESSION, () => this.store.sessions.list()).then((sessions) => sessions ?? []);
   }
 
   async create(displayName: string): Promise<SessionList> {
@@ -152,6 +167,7 @@ export class SessionService {
       return await write();
     } finally {
       this.resolved?.clear();
+      this.everySession?.clear();
     }
   }
 
