@@ -39,13 +39,15 @@ export interface StartOptions {
   readonly dataDir?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly command?: string;
+  /** The script that runs the CLI (default: bin/scenarist.js). */
+  readonly entry?: string;
 }
 
 /** Starts `scenarist serve` as a real process and waits until /health answers. */
 export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'scenarist-e2e-'));
-  const args = [BIN, options.command ?? 'serve', '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])];
+  const args = [options.entry ?? BIN, options.command ?? 'serve', '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

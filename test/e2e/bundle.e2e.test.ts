@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliModule } from '../../bin/cli-module.js';
+import { fetchSender, ScenarioClient } from '../fixtures/scenario-client.js';
+import { REPO_ROOT, startServer, type ServerProcess } from '../support/server-process.js';
+
+const dirs: string[] = [];
+const running: ServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.dispose()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scenarist-bundle-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('which CLI module bin/scenarist.js starts', () => {
+  /** A fake checkout with the given files, each modified at the given second. */
+  function checkout(files: Record<string, number>): string {
+    const root = scratch();
+    for (const [file, second] of Object.entries(files)) {
+      mkdirSync(join(root, file, '..'), { recursive: true });
+      writeFileSync(join(root, file), '');
+      utimesSync(join(root, file), second, second);
+    }
+    return pathToFileURL(`${root}/`).href;
+  }
+
+  it('starts the bundle when it is at least as new as the compile', () => {
+    const root = checkout({ 'dist/.tsbuildinfo': 1_000, 'dist/bundle/cli.js': 1_000, 'dist/src/cli.js': 1_000 });
+    expect(cliModule(root)).toBe(new URL('dist/bundle/cli.js', root).href);
+  });
+
+  it('starts the compiled modules when there is no bundle, or when a compile came after it', () => {
+    const none = checkout({ 'dist/.tsbuildinfo': 1_000, 'dist/src/cli.js': 1_000 });
+    expect(cliModule(none)).toBe(new URL('dist/src/cli.js', none).href);
+    const stale = checkout({ 'dist/.tsbuildinfo': 2_000, 'dist/bundle/cli.js': 1_000, 'dist/src/cli.js': 2_000 });
+    expect(cliModule(stale)).toBe(new URL('dist/src/cli.js', stale).href);
+  });
+
+  it('starts the bundle of this checkout, which the test setup has just built', () => {
+    expect(cliModule(pathToFileURL(`${REPO_ROOT}/`))).toMatch(/\/dist\/bundle\/cli\.js$/);
+  });
+});
+
+describe('the bundled CLI', () => {
+  /** A launcher that runs the bundle itself, whatever bin/scenarist.js would choose. */
+  function bundleLauncher(): string {
+    const launcher = join(scratch(), 'launch-bundle.mjs');
+    const bundle = pathToFileURL(join(REPO_ROOT, 'dist/bundle/cli.js')).href;
+    writeFileSync(launcher, `const { main } = await import(${JSON.stringify(bundle)});\nprocess.exit(await main(process.argv.slice(2)));\n`);
+    return launcher;
+  }
+
+  it('serves what sits beside its modules, runs scenarios on threads, ingests on threads and answers domain parameter errors', async () => {
+    const server = await startServer({ entry: bundleLauncher(), args: ['--workers', '1', '--log-level', 'warn'] });
+    running.push(server);
+    // Files found from a module's own location: Swagger UI's static files, the dashboard, the example domain.
+    expect((await fetch(`${server.url}/docs/static/swagger-ui.css`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/v1/ui/`)).status).toBe(200);
+    const health = (await (await fetch(`${server.url}/health`)).json()) as { sessions: string[] };
+    expect(health.sessions).toEqual(['main']);
+
+    // A run on a worker thread, started from its own entry file.
+    const main = new ScenarioClient(fetchSender(server.url), 'main');
+    const scenario = await main.started({ tag: 'bundled', algo_name: 'Instant' });
+    expect((await main.waitFor(scenario.id)).status).toBe('COMPLETE');
+
+    // A from-json body ingested on an upload thread.
+    const api = `${server.url}/api/v1/sessions/main`;
+    const form = (await (await fetch(`${api}/data/example`)).text()).replace('"key":"example"', '"key":"copied"');
+    const stored = await fetch(`${api}/data/from-json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: form });
+    expect(stored.status).toBe(201);
+
+    // The domain's parameter declarations and the server share one ParameterError: a bad value is a 400 naming it.
+    const refused = await main.create({ tag: 'bad', algo_name: 'Greedy Slotting', algo_params: { depot_x: 'far' } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('depot_x');
+  });
+});
