@@ -3,7 +3,8 @@
  * (SQLite, created and migrated by that start) to its first `GET /health` answered 200, beside a bare
  * node:http server spawned and polled the same way, in alternating rounds. Each figure is the median of
  * the rounds; the CPU time the server process used until that first answer (user + system, from
- * /proc) is printed beside it, since it moves less than wall time on a machine others share.
+ * /proc) is printed beside it, since it moves less than wall time on a machine others share, and its
+ * resident memory then.
  *
  * Run: npm run build && node --import tsx bench/startup.bench.ts [--rounds N] [--baseline-root /path/to/other/build]
  * With `--baseline-root` that build (its `bin/` and `dist/`) starts in the same rounds, so a change can
@@ -13,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, REPO_ROOT, report } from './support.js';
+import { freePort, REPO_ROOT, report, rssMb } from './support.js';
 
 const argument = (name: string): string | undefined => {
   const at = process.argv.indexOf(`--${name}`);
@@ -29,6 +30,8 @@ const TICKS_PER_SECOND = 100;
 interface Start {
   readonly seconds: number;
   readonly cpuSeconds: number;
+  /** Resident memory at that first answer, in MB. */
+  readonly rssMb: number;
 }
 
 /** User + system CPU seconds a process has used so far. */
@@ -54,7 +57,7 @@ async function timeStart(args: readonly string[], port: number): Promise<Start> 
       if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
-    return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSeconds(child.pid!) };
+    return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSeconds(child.pid!), rssMb: rssMb(child.pid!) };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -94,10 +97,11 @@ for (const build of builds) {
   const seconds = median(starts.map((s) => s.seconds));
   const ratio = seconds / floor;
   const cpu = median(starts.map((s) => s.cpuSeconds));
+  const rss = median(starts.map((s) => s.rssMb));
   report(
     `serve start to first /health 200 (${build.name})`,
     `x${ratio.toFixed(1)}`,
-    `<= 2.5 x bare and <= 0.4 s; ${seconds.toFixed(3)} s (${range(starts.map((s) => s.seconds))}), CPU ${cpu.toFixed(2)} s`,
+    `<= 2.5 x bare and <= 0.4 s; ${seconds.toFixed(3)} s (${range(starts.map((s) => s.seconds))}), CPU ${cpu.toFixed(2)} s, RSS ${rss.toFixed(0)} MB`,
     ratio <= 2.5 && seconds <= 0.4,
   );
 }
