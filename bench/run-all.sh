@@ -7,6 +7,8 @@ PG_URL="${SCENARIST_BENCH_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postg
 node --import tsx bench/datasets.bench.ts
 node --import tsx bench/etl-scale.bench.ts
 node --import tsx bench/scenarios.bench.ts
+node --import tsx bench/startup.bench.ts
+node --import tsx bench/request-pipeline.bench.ts
 node --import tsx bench/auth.bench.ts
 node --import tsx bench/pg-status.bench.ts --database-url "$PG_URL"
 node --import tsx bench/many-runs.bench.ts --database-url "$PG_URL"
