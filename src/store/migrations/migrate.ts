@@ -15,7 +15,7 @@ import { experimentRerunsMigration } from './0013-experiment-reruns.js';
 import { datasetTablesMigration } from './0014-dataset-tables.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
-function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
+export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(dialect),
     '0002-queue-index': queueIndexMigration,
