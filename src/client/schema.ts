@@ -943,10 +943,45 @@ export interface components {
                         parent: string;
                         edits: ({
                             table: string;
-                            /** @description how many rows the edit touched (0: its where matched none) */
+                            update: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                                /** @description values by column; a column left out takes its default, else null */
+                                set?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                /** @description factors by integer or float column (integer products are rounded) */
+                                scale?: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
                             rows: number;
-                        } & {
-                            [key: string]: unknown;
+                        } | {
+                            table: string;
+                            insert: {
+                                [key: string]: string | number | boolean | null;
+                            }[];
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        } | {
+                            table: string;
+                            delete: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
                         })[];
                     }[];
                     /** @description derivations from `common` down to `to`, in order: the chain of edits */
@@ -955,10 +990,45 @@ export interface components {
                         parent: string;
                         edits: ({
                             table: string;
-                            /** @description how many rows the edit touched (0: its where matched none) */
+                            update: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                                /** @description values by column; a column left out takes its default, else null */
+                                set?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                /** @description factors by integer or float column (integer products are rounded) */
+                                scale?: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
                             rows: number;
-                        } & {
-                            [key: string]: unknown;
+                        } | {
+                            table: string;
+                            insert: {
+                                [key: string]: string | number | boolean | null;
+                            }[];
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        } | {
+                            table: string;
+                            delete: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
                         })[];
                     }[];
                 } | {
@@ -7403,12 +7473,45 @@ export interface operations {
                     data_params?: {
                         [key: string]: unknown;
                     } | null;
-                    /** @description edits of the base's dataset (docs/api/what-ifs.md); non-empty, the branch runs on a dataset derived with them */
-                    edits?: {
-                        [key: string]: unknown;
-                    }[];
                     /** @description queue the branch at once */
                     run?: boolean;
+                    /** @description edits of the base's dataset (docs/api/what-ifs.md); non-empty, the branch runs on a dataset derived with them */
+                    edits?: ({
+                        table: string;
+                        update: {
+                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                            where: {
+                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                    gte?: number | string;
+                                    lte?: number | string;
+                                };
+                            };
+                            /** @description values by column; a column left out takes its default, else null */
+                            set?: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description factors by integer or float column (integer products are rounded) */
+                            scale?: {
+                                [key: string]: number;
+                            };
+                        };
+                    } | {
+                        table: string;
+                        insert: {
+                            [key: string]: string | number | boolean | null;
+                        }[];
+                    } | {
+                        table: string;
+                        delete: {
+                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                            where: {
+                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                    gte?: number | string;
+                                    lte?: number | string;
+                                };
+                            };
+                        };
+                    })[];
                 };
             };
         };
@@ -7569,11 +7672,51 @@ export interface operations {
                             parent: string;
                             edits: ({
                                 table: string;
-                                /** @description how many rows the edit touched (0: its where matched none) */
+                                update: {
+                                    /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                    where: {
+                                        [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                            gte?: number | string;
+                                            lte?: number | string;
+                                        };
+                                    };
+                                    /** @description values by column; a column left out takes its default, else null */
+                                    set?: {
+                                        [key: string]: string | number | boolean | null;
+                                    };
+                                    /** @description factors by integer or float column (integer products are rounded) */
+                                    scale?: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description rows updated, inserted or deleted */
                                 rows: number;
-                            } & {
-                                [key: string]: unknown;
+                            } | {
+                                table: string;
+                                insert: {
+                                    [key: string]: string | number | boolean | null;
+                                }[];
+                                /** @description rows updated, inserted or deleted */
+                                rows: number;
+                            } | {
+                                table: string;
+                                delete: {
+                                    /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                    where: {
+                                        [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                            gte?: number | string;
+                                            lte?: number | string;
+                                        };
+                                    };
+                                };
+                                /** @description rows updated, inserted or deleted */
+                                rows: number;
                             })[];
+                            /** @description edits whose where matched no row (stored with rows 0) */
+                            warnings: {
+                                path: string;
+                                message: string;
+                            }[];
                         } | null;
                     };
                 };
@@ -7587,7 +7730,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7605,7 +7748,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7623,7 +7766,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7641,7 +7784,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7659,7 +7802,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7677,7 +7820,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7695,7 +7838,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7713,7 +7856,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         errors: {
                             path: string;
                             message: string;
@@ -7730,7 +7873,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7748,7 +7891,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7817,10 +7960,45 @@ export interface operations {
                                         parent: string;
                                         edits: ({
                                             table: string;
-                                            /** @description how many rows the edit touched (0: its where matched none) */
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
                                             rows: number;
-                                        } & {
-                                            [key: string]: unknown;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
                                         })[];
                                     }[];
                                     /** @description derivations from `common` down to `to`, in order: the chain of edits */
@@ -7829,10 +8007,45 @@ export interface operations {
                                         parent: string;
                                         edits: ({
                                             table: string;
-                                            /** @description how many rows the edit touched (0: its where matched none) */
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
                                             rows: number;
-                                        } & {
-                                            [key: string]: unknown;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
                                         })[];
                                     }[];
                                 } | {
@@ -7880,10 +8093,45 @@ export interface operations {
                                         parent: string;
                                         edits: ({
                                             table: string;
-                                            /** @description how many rows the edit touched (0: its where matched none) */
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
                                             rows: number;
-                                        } & {
-                                            [key: string]: unknown;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
                                         })[];
                                     }[];
                                     /** @description derivations from `common` down to `to`, in order: the chain of edits */
@@ -7892,10 +8140,45 @@ export interface operations {
                                         parent: string;
                                         edits: ({
                                             table: string;
-                                            /** @description how many rows the edit touched (0: its where matched none) */
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
                                             rows: number;
-                                        } & {
-                                            [key: string]: unknown;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
                                         })[];
                                     }[];
                                 } | {
@@ -7922,7 +8205,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7940,7 +8223,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7958,7 +8241,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7976,7 +8259,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -7994,7 +8277,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -8012,7 +8295,7 @@ export interface operations {
                     "application/json": {
                         detail: string;
                         /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
-                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
                         /** @description every offending field (PARAMETER_INVALID) */
                         errors?: {
                             path: string;
@@ -9215,10 +9498,45 @@ export interface operations {
                                     parent: string;
                                     edits: ({
                                         table: string;
-                                        /** @description how many rows the edit touched (0: its where matched none) */
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
                                         rows: number;
-                                    } & {
-                                        [key: string]: unknown;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
                                     })[];
                                 }[];
                                 /** @description derivations from `common` down to `to`, in order: the chain of edits */
@@ -9227,10 +9545,45 @@ export interface operations {
                                     parent: string;
                                     edits: ({
                                         table: string;
-                                        /** @description how many rows the edit touched (0: its where matched none) */
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
                                         rows: number;
-                                    } & {
-                                        [key: string]: unknown;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
                                     })[];
                                 }[];
                             } | {

@@ -16,13 +16,10 @@ async function unlessMissing<T>(read: () => Promise<T>): Promise<T | undefined> 
 /** The dataset service as scenario trees see it (`src/scenarios/tree/dataset-port.ts`). */
 export function treeDatasets(store: Store, datasets: DatasetService): TreeDatasets {
   return {
-    async derive(sessionId, key, newKey, edits) {
-      await datasets.derive(sessionId, key, newKey);
-      return { key: newKey, parent: key, edits: edits.map(() => ({ table: '', rows: 0 })) };
-    },
+    derive: async (sessionId, key, newKey, edits) => (await datasets.derive(sessionId, key, { newKey, edits })).derived,
     discard: (sessionId, key) => datasets.delete(sessionId, key),
     exists: async (sessionId, key) => (await store.datasets.getMeta(sessionId, key)) !== undefined,
-    origin: async (sessionId, key) => ((await store.datasets.getMeta(sessionId, key)) ? { key, parent: null, edits: [] } : undefined),
+    origin: (sessionId, key) => unlessMissing(() => datasets.lineage(sessionId, key)),
     tables: (sessionId, key) => unlessMissing(async () => (await datasets.load(sessionId, key)).tables),
   };
 }

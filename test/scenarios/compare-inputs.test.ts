@@ -57,6 +57,38 @@ describe.each(DIALECTS)("compare's inputs and baseline on %s", (dialect) => {
     expect(mixed.inputs.find((i) => i.scenario_id === unrelated.id)!.parameters[0]).toEqual({ name: 'algorithm', from: 'Sleep', to: 'Instant' });
   });
 
+  it('shows the chain of edits between datasets of one family, from their nearest shared dataset', async () => {
+    const scale = { table: 'sku_data', update: { where: { category: 'pet' }, scale: { daily_picks: 1.1 } } };
+    const drop = { table: 'sku_data', delete: { where: { category: 'pet' } } };
+    const insert = { table: 'warehouse_layout', update: { where: { zone: 'A' }, set: { capacity: 9 } } };
+    const root = await main.created({ tag: 'chain root', algo_name: 'Instant' });
+    const a = await branched(root.id, { tag: 'chain a', edits: [scale] });
+    const b = await branched(a.id, { tag: 'chain b', edits: [drop] });
+    const c = await branched(root.id, { tag: 'chain c', edits: [insert] });
+
+    const down = await compare(`ids=${root.id},${b.id}`);
+    expect(down.inputs[0]!.data).toMatchObject({
+      relation: 'family',
+      from: 'example',
+      to: 'chain b',
+      common: 'example',
+      from_steps: [],
+      to_steps: [
+        { dataset: 'chain a', parent: 'example', edits: [{ ...scale, rows: expect.any(Number) }] },
+        { dataset: 'chain b', parent: 'chain a', edits: [{ ...drop, rows: expect.any(Number) }] },
+      ],
+    });
+    const across = await compare(`ids=${a.id},${c.id}`);
+    expect(across.inputs[0]!.data).toMatchObject({
+      relation: 'family',
+      from: 'chain a',
+      to: 'chain c',
+      common: 'example',
+      from_steps: [{ dataset: 'chain a', parent: 'example' }],
+      to_steps: [{ dataset: 'chain c', parent: 'example', edits: [{ ...insert }] }],
+    });
+  });
+
   it('summarises unrelated datasets of one schema table by table, matched by primary key, with example rows', async () => {
     const form = (await send('GET', '/sessions/main/data/example')).body as JsonForm;
     const skus = form.tables.sku_data!;

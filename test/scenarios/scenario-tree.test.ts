@@ -126,6 +126,70 @@ describe.each(DIALECTS)('branches and lineage on %s', (dialect) => {
     expect((await send('GET', '/sessions/main/data')).body).toEqual({ keys: ['example'] });
   });
 
+  const petPicks = { table: 'sku_data', update: { where: { category: 'pet' }, scale: { daily_picks: 1.1 } } };
+
+  it("branches with edits onto a dataset derived from the base's, keyed by the tag, its edits' effects in the answer", async () => {
+    const base = await main.created({ tag: 'edit base', algo_name: 'Instant' });
+    const reply = await branch(base.id, { tag: 'pet demand +10%', edits: [petPicks, { table: 'sku_data', delete: { where: { category: 'no such' } } }] });
+    expect(reply.status).toBe(201);
+    const made = reply.body;
+    expect(made).toMatchObject({ parent_id: base.id, input_data_id: 'pet demand +10%' });
+    expect(made.derived_dataset).toMatchObject({ key: 'pet demand +10%', parent: 'example' });
+    const [scaled, deleted] = made.derived_dataset!.edits;
+    expect(scaled).toMatchObject({ ...petPicks, rows: expect.any(Number) });
+    expect(scaled!.rows).toBeGreaterThan(0);
+    expect(deleted).toMatchObject({ rows: 0 });
+    expect((made.derived_dataset as unknown as { warnings: { path: string }[] }).warnings.map((w) => w.path)).toEqual(['edits[1]']);
+    expect((await lineage(made.id)).scenario.changes).toMatchObject({
+      parameters: [],
+      data: { relation: 'family', from: 'example', to: 'pet demand +10%', to_steps: [{ edits: [{ rows: scaled!.rows }, { rows: 0 }] }] },
+    });
+  });
+
+  it('takes the next free key for the derived dataset when the tag is a dataset key already', async () => {
+    const base = await main.created({ tag: 'key base', algo_name: 'Instant' });
+    expect((await send('POST', '/sessions/main/data/example/derive', { new_key: 'busy key' })).status).toBe(201);
+    const made = await branched(base.id, { tag: 'busy key', edits: [petPicks] });
+    expect(made.derived_dataset!.key).toBe('busy key (2)');
+    expect(made.input_data_id).toBe('busy key (2)');
+  });
+
+  it('refuses wrong edits all at once with DATASET_EDITS_INVALID, and stores neither dataset nor scenario', async () => {
+    const base = await main.created({ tag: 'bad edits base', algo_name: 'Instant' });
+    const before = await count();
+    const keys = (await send('GET', '/sessions/main/data')).body;
+    const reply = await branch(base.id, {
+      tag: 'bad edits',
+      edits: [{ table: 'no_table', delete: { where: {} } }, { table: 'sku_data', update: { where: {}, set: { daily_picks: 'many' } } }],
+    });
+    expect(reply.status).toBe(422);
+    expect(reply.body).toMatchObject({ code: 'DATASET_EDITS_INVALID' });
+    const paths = (reply.body as unknown as { errors: { path: string }[] }).errors.map((e) => e.path);
+    expect(paths.some((p) => p.startsWith('edits[0]'))).toBe(true);
+    expect(paths.some((p) => p.startsWith('edits[1]'))).toBe(true);
+    expect(await count()).toBe(before);
+    expect((await send('GET', '/sessions/main/data')).body).toEqual(keys);
+  });
+
+  it('gives a branch with edits its chain of edits in the lineage, kept when its parent is deleted', async () => {
+    const root = await main.created({ tag: 'chain root', algo_name: 'Instant' });
+    const a = await branched(root.id, { tag: 'chain a', edits: [petPicks] });
+    const b = await branched(a.id, { tag: 'chain b', edits: [{ table: 'sku_data', delete: { where: { category: 'pet' } } }] });
+    const ofB = await lineage(b.id);
+    expect(ofB.scenario.changes).toMatchObject({
+      parameters: [],
+      data: { relation: 'family', from: 'chain a', to: 'chain b', common: 'chain a', from_steps: [], to_steps: [{ dataset: 'chain b', parent: 'chain a', edits: [{ table: 'sku_data', delete: { where: { category: 'pet' } } }] }] },
+    });
+    expect(ofB.ancestors[1]!.changes!.data).toMatchObject({ relation: 'family', common: 'example', to_steps: [{ dataset: 'chain a', parent: 'example' }] });
+    expect((await main.delete(a.id)).status).toBe(204);
+    const orphan = await lineage(b.id);
+    expect(orphan.scenario).toMatchObject({
+      parent_id: null,
+      parent_deleted: { id: a.id, tag: 'chain a' },
+      changes: { parameters: null, data: { relation: 'family', to_steps: [{ dataset: 'chain b', parent: 'chain a' }] } },
+    });
+  });
+
   it('lists the branches of a scenario with parent=<id>, its children only, page by page', async () => {
     const root = await main.created({ tag: 'list root', algo_name: 'Instant' });
     const a = await branched(root.id, { tag: 'list a' });

@@ -1,17 +1,24 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { EditSchema } from '../../datasets/edits/edit-schema.js';
 import { STATUSES } from '../../model/run-state/state-machine.js';
+import { Name } from '../schemas.js';
 
 /** Wire schemas of scenario trees: branch, lineage, and compare's `inputs` (docs/api/what-ifs.md). */
 
 const Cell = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 const Row = Type.Record(Type.String(), Cell, { description: 'a row, by column name' });
 
-export const AppliedEdit = Type.Object(
-  {
-    table: Type.String(),
-    rows: Type.Integer({ minimum: 0, description: 'how many rows the edit touched (0: its where matched none)' }),
-  },
-  { additionalProperties: true, title: 'AppliedEdit', description: 'an edit as given (update, insert or delete) and its effect' },
+/**
+ * An edit (update, insert or delete) with `rows`, its effect: the edit language's schema on the wire;
+ * scenario trees read only its table and effect (`src/scenarios/tree/dataset-port.ts`) and pass the rest through.
+ */
+const AppliedEdit = Type.Unsafe<{ table: string; rows: number }>(
+  // Each kind of edit with `rows` among its properties: an intersection of an edit (whose kinds refuse
+  // properties they do not declare) with `{ rows }` is a schema no value meets, which the serializer refuses.
+  Type.Union(
+    EditSchema.anyOf.map((kind) => Type.Composite([kind, Type.Object({ rows: Type.Integer({ minimum: 0, description: 'rows updated, inserted or deleted' }) })], { title: kind.title })),
+    { title: 'AppliedEdit', description: 'an edit with its effect' },
+  ),
 );
 
 export const DerivedDataset = Type.Object(
@@ -19,6 +26,9 @@ export const DerivedDataset = Type.Object(
     key: Type.String({ description: "the derived dataset's key: the tag, or `<tag> (n)` when that is taken" }),
     parent: Type.String({ description: "the base's dataset key" }),
     edits: Type.Array(AppliedEdit),
+    warnings: Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), {
+      description: 'edits whose where matched no row (stored with rows 0)',
+    }),
   },
   { title: 'DerivedDataset' },
 );
@@ -131,3 +141,21 @@ export const InputDifference = Type.Object(
   },
   { title: 'InputDifference' },
 );
+
+/** Parameter values by name, merged over the base's; null or omitted keeps the base's values. */
+const ParamValues = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]));
+
+const branchFields = {
+  tag: Name,
+  algo_params: ParamValues,
+  data_params: ParamValues,
+  run: Type.Optional(Type.Boolean({ description: 'queue the branch at once' })),
+};
+
+const EDITS_DESCRIPTION = "edits of the base's dataset (docs/api/what-ifs.md); non-empty, the branch runs on a dataset derived with them";
+
+/** The branch body as the route validates it: `edits` are checked by the dataset service against the base's tables, every problem at once. */
+export const BranchBodyShape = Type.Object({ ...branchFields, edits: Type.Optional(Type.Array(Type.Unknown(), { description: EDITS_DESCRIPTION })) });
+
+/** The branch body as the OpenAPI document shows it. */
+export const BranchBody = Type.Object({ ...branchFields, edits: Type.Optional(Type.Array(EditSchema, { description: EDITS_DESCRIPTION })) });

@@ -1,25 +1,9 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Name } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
-import { DerivedDataset, Lineage } from './scenario-tree-schemas.js';
+import { BranchBodyShape, DerivedDataset, Lineage } from './scenario-tree-schemas.js';
 import { Scenario, ScenarioParams } from './scenarios.js';
 
 const tags = ['scenarios'];
-
-/** Parameter values by name, merged over the base's; null or omitted keeps the base's values. */
-const ParamValues = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]));
-
-const BranchBody = Type.Object({
-  tag: Name,
-  algo_params: ParamValues,
-  data_params: ParamValues,
-  edits: Type.Optional(
-    Type.Array(Type.Object({}, { additionalProperties: true }), {
-      description: "edits of the base's dataset (docs/api/what-ifs.md); non-empty, the branch runs on a dataset derived with them",
-    }),
-  ),
-  run: Type.Optional(Type.Boolean({ description: 'queue the branch at once' })),
-});
 
 const Branch = Type.Composite([Scenario, Type.Object({ derived_dataset: Type.Union([DerivedDataset, Type.Null()]) })], { title: 'Branch' });
 
@@ -32,13 +16,28 @@ export const scenarioTreeRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/sessions/:sid/scenarios/:id/branch',
     {
       config: {
-        errors: ['SCENARIO_NOT_FOUND', 'ALGORITHM_NOT_FOUND', 'PARAMETER_INVALID', 'TAG_TAKEN', 'DATASET_KEY_TAKEN', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'],
+        errors: [
+          'SCENARIO_NOT_FOUND',
+          'ALGORITHM_NOT_FOUND',
+          'PARAMETER_INVALID',
+          'DATASET_EDITS_INVALID',
+          'TAG_TAKEN',
+          'DATASET_KEY_TAKEN',
+          // The base's dataset replaced while the branch's was derived from it; a domain's derive() refusing.
+          'CONFLICT',
+          'DATASET_NOT_FOUND',
+          'DATASET_FORM_INVALID',
+          'BAD_INPUT',
+          'SCENARIO_STATE_CONFLICT',
+          'SCENARIO_BUSY',
+        ],
       },
       schema: {
         summary: "Branch a scenario: a new one whose parent it is, with the base's algorithm and parameters (the given ones merged over them) and, with edits, a dataset derived from the base's",
         tags,
         params: ScenarioParams,
-        body: BranchBody,
+        // `edits` are checked by the dataset service (the OpenAPI document shows their form: BranchBody).
+        body: BranchBodyShape,
         response: { 201: Branch },
       },
     },

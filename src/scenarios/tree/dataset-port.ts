@@ -2,9 +2,19 @@ import type { Tables } from '../../domain/dataset-model.js';
 
 /**
  * One edit a derived dataset was made with, as its dataset records it (docs/api/what-ifs.md): the edit
- * as given (`{ table, update | insert | delete }`) and `rows`, how many rows it touched.
+ * as given (`{ table, update | insert | delete }`, whose other fields pass through untouched) and
+ * `rows`, how many rows it touched.
  */
-export type AppliedEdit = Readonly<Record<string, unknown>> & { readonly table: string; readonly rows: number };
+export interface AppliedEdit {
+  readonly table: string;
+  readonly rows: number;
+}
+
+/** An edit the derive flags: one whose `where` matched no row (`path` `edits[i]`). */
+export interface EditWarning {
+  readonly path: string;
+  readonly message: string;
+}
 
 /** Where a dataset came from: the dataset it was derived from (null when none) and the edits made to it. */
 export interface DatasetOrigin {
@@ -18,6 +28,7 @@ export interface DerivedDataset {
   readonly key: string;
   readonly parent: string;
   readonly edits: AppliedEdit[];
+  readonly warnings: EditWarning[];
 }
 
 /**
