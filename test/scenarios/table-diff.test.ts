@@ -46,6 +46,12 @@ describe('the table diff', () => {
     expect(diff).toMatchObject({ key: ['sku', 'zone', 'picks'], rows_added: 1, rows_removed: 1, rows_changed: 0, rows_unchanged: 1 });
   });
 
+  it('keeps key cells of different types apart: text "1" is not the number 1, nor null the text "null"', () => {
+    const cols = [{ name: 'id', type: 'string' }, { name: 'v', type: 'integer' }] as const;
+    const diff = diffTable('t', table([['1', 0], [null, 0], ['\u00001', 0]], cols), table([[1, 0], ['null', 0], ['\u00001', 0]], cols), ['id']);
+    expect(diff).toMatchObject({ rows_added: 2, rows_removed: 2, rows_unchanged: 1 });
+  });
+
   it('tells tables whose columns differ, and tables only one side has', () => {
     const other = table([['a', 1]], [columns[0], { name: 'weight', type: 'float' }]);
     expect(diffTables({ skus: table([]), gone: table([['x', 'X', 0]]) }, { skus: other, fresh: table([]) }, () => ['sku'])).toEqual([
