@@ -13,6 +13,7 @@ import { isInsert, type DataEdit, type EditEffect } from './edits/edit-model.js'
 import { editWarnings } from './edits/edit-problems.js';
 import { tableShapes, type TableShapes } from './edits/table-shape.js';
 import { validateEdits } from './edits/validate-edits.js';
+import { ParsedTables } from './edits/parsed-tables.js';
 
 export interface DeriveOptions {
   readonly newKey: string;
@@ -38,12 +39,19 @@ const DERIVE_ATTEMPTS = 3;
  * stored as new content. Every problem of every edit is refused at once, and nothing is stored then.
  * A domain with its own `derive()` gets the whole dataset and its result is stored whole.
  */
-export async function deriveDataset(store: Store, domain: DomainRegistry, sessionId: string, key: string, options: DeriveOptions): Promise<Derived> {
+export async function deriveDataset(
+  store: Store,
+  domain: DomainRegistry,
+  sessionId: string,
+  key: string,
+  options: DeriveOptions,
+  parsed: ParsedTables = new ParsedTables(0),
+): Promise<Derived> {
   const meta = { key: options.newKey, kind: 'derived' as const, createdAt: new Date().toISOString(), version: randomUUID() };
   try {
     if (domain.dataSource?.derive) return await deriveByDomain(store, domain, sessionId, key, meta, options.edits);
     for (let attempt = 0; attempt < DERIVE_ATTEMPTS; attempt++) {
-      const derived = await deriveSharing(store, domain, sessionId, key, meta, options.edits);
+      const derived = await deriveSharing(store, domain, sessionId, key, meta, options.edits, parsed);
       if (derived) return derived;
     }
     throw errors.datasetChangedWhileDerived(key);
@@ -56,7 +64,15 @@ export async function deriveDataset(store: Store, domain: DomainRegistry, sessio
 type NewMeta = Omit<DatasetMeta, 'sessionId'>;
 
 /** One attempt; undefined when the source was replaced meanwhile (then nothing was stored). */
-async function deriveSharing(store: Store, domain: DomainRegistry, sessionId: string, key: string, meta: NewMeta, input: unknown): Promise<Derived | undefined> {
+async function deriveSharing(
+  store: Store,
+  domain: DomainRegistry,
+  sessionId: string,
+  key: string,
+  meta: NewMeta,
+  input: unknown,
+  parsed: ParsedTables,
+): Promise<Derived | undefined> {
   const source = await store.datasets.tableRefs(sessionId, key);
   if (!source) throw errors.datasetNotFound(key);
   const shapes = tableShapes(source.tables, domain.domain.schemas);
@@ -65,10 +81,10 @@ async function deriveSharing(store: Store, domain: DomainRegistry, sessionId: st
   const tables: Record<string, Table> = {};
   for (const ref of source.tables) {
     if (!touched.has(ref.name)) continue;
-    const content = await store.datasets.content(ref.hash);
+    const table = await parsed.get(ref.hash, () => store.datasets.content(ref.hash));
     // The content is named by the dataset read above; gone now means the dataset was replaced.
-    if (content === undefined) return undefined;
-    tables[ref.name] = JSON.parse(content) as Table;
+    if (table === undefined) return undefined;
+    tables[ref.name] = table;
   }
   const { effects, replaced } = edited(key, tables, edits, shapes);
   const outcome = await store.datasets.derive(sessionId, key, meta, { parentKey: key, editsJson: JSON.stringify(effects) }, replaced, source.version);

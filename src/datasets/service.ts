@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { encodeStored } from './codec.js';
 import { deriveDataset, type DeriveOptions, type Derived } from './derive.js';
 import { lineageView, type DatasetLineageView } from './lineage.js';
+import { ParsedTables } from './edits/parsed-tables.js';
 import type { EtlMessage, UploadedFile } from './etl/index.js';
 import { inProcessRunner, type IngestRunner } from './ingest/ingest-runner.js';
 import { storeEtl } from './ingest/run-task.js';
@@ -32,8 +33,13 @@ export interface EtlResult {
   readonly rows: number;
 }
 
+/** Rows of parsed tables kept for derives with edits (a few what-ifs' worth of large tables). */
+const PARSED_TABLE_ROWS = 1_000_000;
+
 /** Datasets of a session: list, JSON form, ingest, derive, delete, ETL, and data parameters. */
 export class DatasetService {
+  private readonly parsedTables = new ParsedTables(PARSED_TABLE_ROWS);
+
   constructor(
     private readonly store: Store,
     private readonly domain: DomainRegistry,
@@ -81,7 +87,7 @@ export class DatasetService {
    * are shared with `key`, not copied. Answers the session's keys and what was derived.
    */
   async derive(sessionId: string, key: string, options: DeriveOptions): Promise<{ keys: string[]; derived: Derived }> {
-    const derived = await deriveDataset(this.store, this.domain, sessionId, key, options);
+    const derived = await deriveDataset(this.store, this.domain, sessionId, key, options, this.parsedTables);
     await this.hooks.datasetStored(sessionId, options.newKey);
     return { keys: await this.listKeys(sessionId), derived };
   }

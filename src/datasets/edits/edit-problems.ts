@@ -35,7 +35,8 @@ function articleOf(type: ColumnType): string {
 /** A value as a message shows it: JSON, shortened. */
 export function show(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
+  // JSON.stringify answers undefined only for functions and symbols, which parsed JSON never holds.
+  const text = JSON.stringify(value) ?? typeof value;
   return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }
 

@@ -29,12 +29,12 @@ function cellTest(condition: Condition, type: ColumnType): (cell: Cell) => boole
     const gte = condition.gte === undefined ? undefined : comparable(condition.gte);
     const lte = condition.lte === undefined ? undefined : comparable(condition.lte);
     return (cell) => {
-      if (cell === null) return false;
-      const value = comparable(cell)!;
+      const value = comparable(cell);
+      if (value === null) return false;
       return (gte === undefined || gte === null || value >= gte) && (lte === undefined || lte === null || value <= lte);
     };
   }
-  const wanted = comparable(condition as Cell);
+  const wanted = comparable(condition);
   return (cell) => comparable(cell) === wanted;
 }
 
