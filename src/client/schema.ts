@@ -470,6 +470,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sid}/scenarios/{id}/branch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Branch a scenario: a new one whose parent it is, with the base's algorithm and parameters (the given ones merged over them) and, with edits, a dataset derived from the base's */
+        post: operations["postSessionsBySidScenariosByIdBranch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sid}/scenarios/{id}/lineage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a scenario comes from (its ancestors to the root) and its branches as a tree, each with what it changed against its parent */
+        get: operations["getSessionsBySidScenariosByIdLineage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sid}/scenarios/{id}/logs": {
         parameters: {
             query?: never;
@@ -564,7 +598,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Compare scenarios: KPI values with deltas to a baseline, parameters side by side */
+        /** Compare scenarios: KPI values with deltas to a baseline, parameters side by side, and the inputs each changes against the baseline */
         get: operations["compareScenarios"];
         put?: never;
         post?: never;
@@ -872,6 +906,140 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** LineageTreeNode */
+        LineageTreeNode: {
+            id: string;
+            tag: string;
+            status: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+            parent_id: string | null;
+            /** @description the parent it had, when that was deleted (it is a root since); null otherwise */
+            parent_deleted: {
+                id: string;
+                tag: string;
+            } | null;
+            dataset_key: string;
+            /** @description what it changed against its parent; null for a root created as one */
+            changes: {
+                /** @description null when the parent was deleted */
+                parameters: {
+                    /** @description `algorithm`, an algorithm parameter, or data_params.<name> */
+                    name: string;
+                    from: unknown;
+                    to: unknown;
+                }[] | null;
+                /** @description null when it uses its parent's dataset */
+                data: {
+                    /** @enum {string} */
+                    relation: "family";
+                    /** @description the parent's (or baseline's) dataset */
+                    from: string;
+                    /** @description this scenario's dataset */
+                    to: string;
+                    /** @description the nearest dataset both derive from (`from` itself when `to` derives from it) */
+                    common: string;
+                    /** @description derivations from `common` down to `from`, in order */
+                    from_steps: {
+                        dataset: string;
+                        parent: string;
+                        edits: ({
+                            table: string;
+                            update: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                                /** @description values by column; a column left out takes its default, else null */
+                                set?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                /** @description factors by integer or float column (integer products are rounded) */
+                                scale?: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        } | {
+                            table: string;
+                            insert: {
+                                [key: string]: string | number | boolean | null;
+                            }[];
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        } | {
+                            table: string;
+                            delete: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        })[];
+                    }[];
+                    /** @description derivations from `common` down to `to`, in order: the chain of edits */
+                    to_steps: {
+                        dataset: string;
+                        parent: string;
+                        edits: ({
+                            table: string;
+                            update: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                                /** @description values by column; a column left out takes its default, else null */
+                                set?: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                /** @description factors by integer or float column (integer products are rounded) */
+                                scale?: {
+                                    [key: string]: number;
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        } | {
+                            table: string;
+                            insert: {
+                                [key: string]: string | number | boolean | null;
+                            }[];
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        } | {
+                            table: string;
+                            delete: {
+                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                where: {
+                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                        gte?: number | string;
+                                        lte?: number | string;
+                                    };
+                                };
+                            };
+                            /** @description rows updated, inserted or deleted */
+                            rows: number;
+                        })[];
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    relation: "unrelated";
+                    from: string;
+                    to: string;
+                } | null;
+            } | null;
+            children: components["schemas"]["LineageTreeNode"][];
+        };
         /**
          * ViewSummary
          * @description A view that applies, without rendering it
@@ -4634,13 +4802,15 @@ export interface operations {
                 q?: string;
                 /** @description experiment id: only its scenarios */
                 experiment?: string;
+                /** @description scenario id: only the branches made from it (its children) */
+                parent?: string;
                 /** @description created_at (default), tag, or kpi:<name> (scenarios without the KPI value last); prefix - for descending */
                 sort?: string;
                 /** @description page size */
                 limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
-                /** @description comma-separated fields to include in each item: id, tag, input_data_id, algorithm, kpis, status, result, data_parameters, progress, created_at, started_at, finished_at, error, report, seed */
+                /** @description comma-separated fields to include in each item: id, tag, input_data_id, algorithm, kpis, status, result, data_parameters, progress, created_at, started_at, finished_at, error, report, seed, parent_id */
                 fields?: string;
             };
             header?: never;
@@ -4799,6 +4969,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     }[] | {
                         items: {
                             id?: string;
@@ -4941,6 +5113,8 @@ export interface operations {
                             };
                             /** @description the seed of the latest run's ctx.random; absent until a run started */
                             seed?: number;
+                            /** @description the scenario it was branched from (POST .../branch); null for a root */
+                            parent_id?: string | null;
                         }[];
                         /** @description the cursor of the next page; null on the last one */
                         next_cursor: string | null;
@@ -5230,6 +5404,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -5575,6 +5751,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -6016,6 +6194,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -6344,6 +6524,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -6824,6 +7006,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     } | null;
                 };
             };
@@ -7098,6 +7282,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -7211,6 +7397,861 @@ export interface operations {
             };
             /** @description Every error response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postSessionsBySidScenariosByIdBranch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description scenario id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tag: string;
+                    algo_params?: {
+                        [key: string]: unknown;
+                    } | null;
+                    data_params?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description queue the branch at once */
+                    run?: boolean;
+                    /** @description edits of the base's dataset (docs/api/what-ifs.md); non-empty, the branch runs on a dataset derived with them */
+                    edits?: ({
+                        table: string;
+                        update: {
+                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                            where: {
+                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                    gte?: number | string;
+                                    lte?: number | string;
+                                };
+                            };
+                            /** @description values by column; a column left out takes its default, else null */
+                            set?: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            /** @description factors by integer or float column (integer products are rounded) */
+                            scale?: {
+                                [key: string]: number;
+                            };
+                        };
+                    } | {
+                        table: string;
+                        insert: {
+                            [key: string]: string | number | boolean | null;
+                        }[];
+                    } | {
+                        table: string;
+                        delete: {
+                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                            where: {
+                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                    gte?: number | string;
+                                    lte?: number | string;
+                                };
+                            };
+                        };
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        tag: string;
+                        /** @description the dataset key */
+                        input_data_id: string;
+                        algorithm: {
+                            name: string;
+                            parameters: ({
+                                name: string;
+                                /** @enum {string} */
+                                type: "integer";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: number | null;
+                                default?: number;
+                                min?: number;
+                                max?: number;
+                                description?: string;
+                            } | {
+                                name: string;
+                                /** @enum {string} */
+                                type: "float";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: number | null;
+                                default?: number;
+                                min?: number;
+                                max?: number;
+                                description?: string;
+                            } | {
+                                name: string;
+                                /** @enum {string} */
+                                type: "string";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: string | null;
+                                default?: string;
+                                description?: string;
+                            } | {
+                                name: string;
+                                /** @enum {string} */
+                                type: "boolean";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: boolean | null;
+                                default?: boolean;
+                                description?: string;
+                            } | {
+                                name: string;
+                                /** @enum {string} */
+                                type: "enum";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: string | null;
+                                default?: string;
+                                choices: string[];
+                                description?: string;
+                            } | {
+                                name: string;
+                                /** @enum {string} */
+                                type: "multi_enum";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: string[] | null;
+                                default?: string[];
+                                choices: string[];
+                                description?: string;
+                            } | {
+                                name: string;
+                                /** @enum {string} */
+                                type: "time";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: string | null;
+                                /** @description HH:MM or HH:MM:SS */
+                                default?: string;
+                                description?: string;
+                            } | {
+                                name: string;
+                                /** @enum {string} */
+                                type: "interval";
+                                required: boolean;
+                                /** @description what a form shows: the declared label, else the name humanised (always sent) */
+                                label?: string;
+                                value: string[] | null;
+                                /** @description [start, end], ISO 8601 dates or date-times */
+                                default?: string[];
+                                description?: string;
+                            })[];
+                        };
+                        /** @description keyed by KPI name */
+                        kpis: {
+                            [key: string]: {
+                                name: string;
+                                /** @description null until COMPLETE */
+                                value: number | null;
+                                unit: string;
+                                better_when: "HIGHER" | "LOWER" | "AT_LEAST" | "AT_MOST";
+                                threshold: number | null;
+                            };
+                        };
+                        status: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+                        /** @description the algorithm result once COMPLETE, else null */
+                        result: unknown;
+                        data_parameters: {
+                            [key: string]: unknown;
+                        };
+                        progress: number;
+                        /** Format: date-time */
+                        created_at: string;
+                        started_at: string | null;
+                        finished_at: string | null;
+                        /** @description set when FAILED */
+                        error: {
+                            message: string;
+                            /** @description why the run failed */
+                            code?: "CANCELLED" | "TIME_LIMIT" | "INTERRUPTED" | "ALGORITHM_ERROR" | "KPI_ERROR" | "OUTPUT_LIMIT" | "LOG_LIMIT" | "MEMORY_LIMIT";
+                        } | null;
+                        /**
+                         * RunReport
+                         * @description a run's latest ctx.report; absent until it reports
+                         */
+                        report?: {
+                            objective: number | null;
+                            best_so_far: number | null;
+                            message: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when the algorithm reported
+                             */
+                            at: string;
+                        };
+                        /** @description the seed of the latest run's ctx.random; absent until a run started */
+                        seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
+                        derived_dataset: {
+                            /** @description the derived dataset's key: the tag, or `<tag> (n)` when that is taken */
+                            key: string;
+                            /** @description the base's dataset key */
+                            parent: string;
+                            edits: ({
+                                table: string;
+                                update: {
+                                    /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                    where: {
+                                        [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                            gte?: number | string;
+                                            lte?: number | string;
+                                        };
+                                    };
+                                    /** @description values by column; a column left out takes its default, else null */
+                                    set?: {
+                                        [key: string]: string | number | boolean | null;
+                                    };
+                                    /** @description factors by integer or float column (integer products are rounded) */
+                                    scale?: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description rows updated, inserted or deleted */
+                                rows: number;
+                            } | {
+                                table: string;
+                                insert: {
+                                    [key: string]: string | number | boolean | null;
+                                }[];
+                                /** @description rows updated, inserted or deleted */
+                                rows: number;
+                            } | {
+                                table: string;
+                                delete: {
+                                    /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                    where: {
+                                        [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                            gte?: number | string;
+                                            lte?: number | string;
+                                        };
+                                    };
+                                };
+                                /** @description rows updated, inserted or deleted */
+                                rows: number;
+                            })[];
+                            /** @description edits whose where matched no row (stored with rows 0) */
+                            warnings: {
+                                path: string;
+                                message: string;
+                            }[];
+                        } | null;
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description A request that fails its schema (422) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        errors: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidScenariosByIdLineage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+                /** @description scenario id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description root first, the scenario's parent last; empty for a root */
+                        ancestors: {
+                            id: string;
+                            tag: string;
+                            status: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+                            parent_id: string | null;
+                            /** @description the parent it had, when that was deleted (it is a root since); null otherwise */
+                            parent_deleted: {
+                                id: string;
+                                tag: string;
+                            } | null;
+                            dataset_key: string;
+                            /** @description what it changed against its parent; null for a root created as one */
+                            changes: {
+                                /** @description null when the parent was deleted */
+                                parameters: {
+                                    /** @description `algorithm`, an algorithm parameter, or data_params.<name> */
+                                    name: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[] | null;
+                                /** @description null when it uses its parent's dataset */
+                                data: {
+                                    /** @enum {string} */
+                                    relation: "family";
+                                    /** @description the parent's (or baseline's) dataset */
+                                    from: string;
+                                    /** @description this scenario's dataset */
+                                    to: string;
+                                    /** @description the nearest dataset both derive from (`from` itself when `to` derives from it) */
+                                    common: string;
+                                    /** @description derivations from `common` down to `from`, in order */
+                                    from_steps: {
+                                        dataset: string;
+                                        parent: string;
+                                        edits: ({
+                                            table: string;
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        })[];
+                                    }[];
+                                    /** @description derivations from `common` down to `to`, in order: the chain of edits */
+                                    to_steps: {
+                                        dataset: string;
+                                        parent: string;
+                                        edits: ({
+                                            table: string;
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        })[];
+                                    }[];
+                                } | {
+                                    /** @enum {string} */
+                                    relation: "unrelated";
+                                    from: string;
+                                    to: string;
+                                } | null;
+                            } | null;
+                        }[];
+                        /** LineageNode */
+                        scenario: {
+                            id: string;
+                            tag: string;
+                            status: "CREATED" | "QUEUED" | "PROCESSING" | "COMPLETE" | "FAILED";
+                            parent_id: string | null;
+                            /** @description the parent it had, when that was deleted (it is a root since); null otherwise */
+                            parent_deleted: {
+                                id: string;
+                                tag: string;
+                            } | null;
+                            dataset_key: string;
+                            /** @description what it changed against its parent; null for a root created as one */
+                            changes: {
+                                /** @description null when the parent was deleted */
+                                parameters: {
+                                    /** @description `algorithm`, an algorithm parameter, or data_params.<name> */
+                                    name: string;
+                                    from: unknown;
+                                    to: unknown;
+                                }[] | null;
+                                /** @description null when it uses its parent's dataset */
+                                data: {
+                                    /** @enum {string} */
+                                    relation: "family";
+                                    /** @description the parent's (or baseline's) dataset */
+                                    from: string;
+                                    /** @description this scenario's dataset */
+                                    to: string;
+                                    /** @description the nearest dataset both derive from (`from` itself when `to` derives from it) */
+                                    common: string;
+                                    /** @description derivations from `common` down to `from`, in order */
+                                    from_steps: {
+                                        dataset: string;
+                                        parent: string;
+                                        edits: ({
+                                            table: string;
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        })[];
+                                    }[];
+                                    /** @description derivations from `common` down to `to`, in order: the chain of edits */
+                                    to_steps: {
+                                        dataset: string;
+                                        parent: string;
+                                        edits: ({
+                                            table: string;
+                                            update: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                                /** @description values by column; a column left out takes its default, else null */
+                                                set?: {
+                                                    [key: string]: string | number | boolean | null;
+                                                };
+                                                /** @description factors by integer or float column (integer products are rounded) */
+                                                scale?: {
+                                                    [key: string]: number;
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            insert: {
+                                                [key: string]: string | number | boolean | null;
+                                            }[];
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        } | {
+                                            table: string;
+                                            delete: {
+                                                /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                                where: {
+                                                    [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                        gte?: number | string;
+                                                        lte?: number | string;
+                                                    };
+                                                };
+                                            };
+                                            /** @description rows updated, inserted or deleted */
+                                            rows: number;
+                                        })[];
+                                    }[];
+                                } | {
+                                    /** @enum {string} */
+                                    relation: "unrelated";
+                                    from: string;
+                                    to: string;
+                                } | null;
+                            } | null;
+                        };
+                        /** @description its branches, each with theirs, in creation order */
+                        descendants: components["schemas"]["LineageTreeNode"][];
+                        /** @description whether the latest descendants past the limit were left out */
+                        descendants_truncated: boolean;
+                    };
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "DATASET_EDITS_INVALID" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8376,7 +9417,7 @@ export interface operations {
             query: {
                 /** @description comma-separated scenario ids, 1 to 50, in the order to show them */
                 ids: string;
-                /** @description the scenario the others are measured against (default: the first id) */
+                /** @description the scenario the others are measured against (default: the one the others were all branched from, else the first id) */
                 baseline?: string;
             };
             header?: never;
@@ -8430,6 +9471,162 @@ export interface operations {
                                 value: unknown;
                             }[];
                             differs: boolean;
+                        }[];
+                        /** @description for each scenario but the baseline, in the order of ids: the parameters and the data that differ from the baseline's */
+                        inputs: {
+                            scenario_id: string;
+                            /** @description values that differ from the baseline's (from: baseline, to: this scenario) */
+                            parameters: {
+                                /** @description `algorithm`, an algorithm parameter, or data_params.<name> */
+                                name: string;
+                                from: unknown;
+                                to: unknown;
+                            }[];
+                            /** @description null when it uses the baseline's dataset */
+                            data: {
+                                /** @enum {string} */
+                                relation: "family";
+                                /** @description the parent's (or baseline's) dataset */
+                                from: string;
+                                /** @description this scenario's dataset */
+                                to: string;
+                                /** @description the nearest dataset both derive from (`from` itself when `to` derives from it) */
+                                common: string;
+                                /** @description derivations from `common` down to `from`, in order */
+                                from_steps: {
+                                    dataset: string;
+                                    parent: string;
+                                    edits: ({
+                                        table: string;
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    })[];
+                                }[];
+                                /** @description derivations from `common` down to `to`, in order: the chain of edits */
+                                to_steps: {
+                                    dataset: string;
+                                    parent: string;
+                                    edits: ({
+                                        table: string;
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    })[];
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                relation: "unrelated";
+                                from: string;
+                                to: string;
+                                tables: {
+                                    table: string;
+                                    status: "compared" | "columns_differ" | "only_in_from" | "only_in_to";
+                                    /** @description only_in_*: the rows of the one table */
+                                    rows?: number;
+                                    columns_added?: string[];
+                                    columns_removed?: string[];
+                                    /** @description the columns rows are matched by: the table's primary key, else every column */
+                                    key?: string[];
+                                    rows_added?: number;
+                                    rows_removed?: number;
+                                    rows_changed?: number;
+                                    rows_unchanged?: number;
+                                    /** @description up to 20 */
+                                    added?: {
+                                        [key: string]: string | number | boolean | null;
+                                    }[];
+                                    /** @description up to 20 */
+                                    removed?: {
+                                        [key: string]: string | number | boolean | null;
+                                    }[];
+                                    /** @description up to 20 */
+                                    changed?: {
+                                        /** @description a row, by column name */
+                                        key: {
+                                            [key: string]: string | number | boolean | null;
+                                        };
+                                        changes: {
+                                            [key: string]: {
+                                                from: string | number | boolean | null;
+                                                to: string | number | boolean | null;
+                                            };
+                                        };
+                                    }[];
+                                }[];
+                            } | null;
                         }[];
                     };
                 };
@@ -9717,6 +10914,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };
@@ -9924,6 +11123,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };
@@ -10131,6 +11332,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };
@@ -10338,6 +11541,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };

@@ -113,6 +113,11 @@ export interface ScenariosTable {
   experiment_combo: number | null;
   /** JSON object of axis path to this scenario's value on it. */
   axis_values: string | null;
+  /** The scenario it was branched from; null for a root (created alone, or its parent was deleted). */
+  parent_id: string | null;
+  /** Set (with the tag) when its parent was deleted, by trigger: a root by deletion, not by creation. */
+  deleted_parent_id: string | null;
+  deleted_parent_tag: string | null;
 }
 
 export interface ApiTokensTable {

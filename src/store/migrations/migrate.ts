@@ -13,6 +13,7 @@ import { experimentsMigration } from './0011-experiments.js';
 import { eventOutboxMigration } from './0012-event-outbox.js';
 import { experimentRerunsMigration } from './0013-experiment-reruns.js';
 import { datasetTablesMigration } from './0014-dataset-tables.js';
+import { scenarioParentsMigration } from './0015-scenario-parents.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -29,6 +30,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0012-event-outbox': eventOutboxMigration(dialect),
     '0013-experiment-reruns': experimentRerunsMigration(dialect),
     '0014-dataset-tables': datasetTablesMigration,
+    '0015-scenario-parents': scenarioParentsMigration(dialect),
   };
 }
 
