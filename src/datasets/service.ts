@@ -33,6 +33,11 @@ export interface EtlResult {
   readonly rows: number;
 }
 
+/** Who asks for a derive: the derive route (a new dataset of its own) or a branch (a dataset for the branch's scenario). */
+export interface DeriveFor {
+  readonly for?: 'route' | 'branch';
+}
+
 /** Rows of parsed tables kept for derives with edits (a few what-ifs' worth of large tables). */
 const PARSED_TABLE_ROWS = 1_000_000;
 
@@ -86,9 +91,10 @@ export class DatasetService {
    * problem is refused at once with DATASET_EDITS_INVALID and nothing is stored). Tables no edit names
    * are shared with `key`, not copied. Answers the session's keys and what was derived.
    */
-  async derive(sessionId: string, key: string, options: DeriveOptions): Promise<{ keys: string[]; derived: Derived }> {
+  async derive(sessionId: string, key: string, options: DeriveOptions & DeriveFor): Promise<{ keys: string[]; derived: Derived }> {
     const derived = await deriveDataset(this.store, this.domain, sessionId, key, options, this.parsedTables);
-    await this.hooks.datasetStored(sessionId, options.newKey);
+    // A branch's dataset already has its scenario: autocreate would add a second one beside it.
+    if (options.for !== 'branch') await this.hooks.datasetStored(sessionId, options.newKey);
     return { keys: await this.listKeys(sessionId), derived };
   }
 

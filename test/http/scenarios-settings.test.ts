@@ -38,6 +38,16 @@ describe.each(DIALECTS)('scenarios with sessions and settings on %s', (dialect) 
     expect((await main.list()).body.filter((s) => s.tag === 'copy [auto]')).toHaveLength(1);
   });
 
+  it("with autocreate, a branch's derived dataset spawns no scenario beside the branch", async () => {
+    const { send, main } = await start({ autocreate: true, default_algo: 'Instant' });
+    const base = await main.created({ tag: 'base', algo_name: 'Instant' });
+    const before = (await main.list()).body.map((s) => s.tag);
+    const edits = [{ table: 'sku_data', update: { where: {}, scale: { daily_picks: 1.1 } } }];
+    const reply = await send('POST', `/sessions/main/scenarios/${base.id}/branch`, { tag: 'busier', edits });
+    expect(reply.status).toBe(201);
+    expect((await main.list()).body.map((s) => s.tag)).toEqual([...before, 'busier']);
+  });
+
   it('without autocreate, storing a dataset spawns no scenario', async () => {
     const { send, main } = await start({ default_algo: 'Instant' });
     expect((await send('POST', '/sessions/main/data/example/derive', { new_key: 'copy' })).status).toBe(201);
