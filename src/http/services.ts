@@ -1,5 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import type { DatasetService } from '../datasets/service.js';
+import type { PlanService } from '../decisions/plan-service.js';
+import type { ReportService } from '../decisions/report-service.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { EventFeed } from '../events/event-feed.js';
 import type { ExperimentService } from '../experiments/service.js';
@@ -34,6 +36,10 @@ export interface Services {
   /** Run, cancel, reset or delete many scenarios in one transaction. */
   readonly batch: ScenarioBatchActions;
   readonly experiments: ExperimentService;
+  /** The session's published plan and its history. */
+  readonly plans: PlanService;
+  /** Frozen comparisons. */
+  readonly reports: ReportService;
 }
 
 export interface RouteOptions {

@@ -83,6 +83,43 @@ export class ViewService {
   }
 
   /**
+   * Every result view of a COMPLETE scenario, drawn whole (a table's every row in one page), as a
+   * report freezes them; drawn on the view threads and cached, as the view route draws them.
+   */
+  async wholeScenarioViews(sessionId: string, id: string): Promise<ViewBody[]> {
+    const run = await this.run(sessionId, id);
+    const target: ViewTarget = { scope: 'result', run: completeRun(run) };
+    const key = await this.runsKey(sessionId, [run]);
+    return this.drawnWhole(sessionId, this.views.resultViewsFor(run.algoName), target, key);
+  }
+
+  /**
+   * Every comparison view of these scenarios drawn whole, when they can be compared by views at all
+   * (2 to 6, COMPLETE, of one result type); else none.
+   */
+  async wholeComparisonViews(sessionId: string, ids: readonly string[]): Promise<ViewBody[]> {
+    if (ids.length < MIN_COMPARED_VIEWS || ids.length > MAX_COMPARED_VIEWS) return [];
+    const found = new Map((await this.deps.store.scenarios.runSummaries(sessionId, ids)).map((r) => [r.id, r]));
+    const runs = ids.map((id) => found.get(id));
+    if (runs.some((r) => r === undefined || r.status !== 'COMPLETE')) return [];
+    const types = new Set(runs.map((r) => this.views.resultTypeOf(r!.algoName)));
+    const [resultType] = types;
+    if (types.size !== 1 || resultType === undefined) return [];
+    const complete = runs as RunSummary[];
+    const target: ViewTarget = { scope: 'comparison', runs: complete.map(completeRun) };
+    return this.drawnWhole(sessionId, this.views.comparisonViewsFor(resultType), target, await this.runsKey(sessionId, complete));
+  }
+
+  private async drawnWhole(sessionId: string, views: readonly AnyView[], target: ViewTarget, key: string): Promise<ViewBody[]> {
+    const drawn = await Promise.all(views.map((view) => this.rendered(sessionId, view, target, key)));
+    return drawn.map(({ rendered }, i) => {
+      const view = views[i]!;
+      const spec = rendered.kind === 'table' ? { ...rendered.table, rows: rendered.table.rows, total: rendered.table.rows.length, next_cursor: null } : rendered.spec;
+      return { name: view.name, title: view.title, kind: view.kind, spec };
+    });
+  }
+
+  /**
    * The rows of the result's first table view, for the CSV and XLSX exports; undefined when the
    * algorithm has no table view. The scenario must be COMPLETE (else 409).
    */
