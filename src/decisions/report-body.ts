@@ -1,6 +1,6 @@
 import type { Actor } from '../model/actor.js';
 import type { CompareView, ParameterComparison } from '../scenarios/compare.js';
-import type { ViewBody } from '../views/rendered.js';
+import type { WholeView } from '../views/rendered.js';
 
 /** One input of the compared scenarios side by side (the dataset each read), in the shape of a parameter row. */
 export type InputComparison = ParameterComparison;
@@ -9,12 +9,13 @@ export type InputComparison = ParameterComparison;
 export interface ScenarioViews {
   readonly scenario_id: string;
   readonly tag: string;
-  readonly views: ViewBody[];
+  readonly views: WholeView[];
 }
 
 /**
  * A report: a comparison frozen with everything needed to read it later without its scenarios. Views
- * are as the view routes answer them, except that a table holds every row in one page.
+ * are as the view routes answer them, except that a table holds every row in one page, and a view
+ * that failed holds its `error` instead of a `spec`.
  */
 export interface ReportBody {
   readonly id: string;
@@ -28,7 +29,7 @@ export interface ReportBody {
   readonly parameters: CompareView['parameters'];
   readonly inputs: InputComparison[];
   readonly views: {
-    readonly comparison: ViewBody[];
+    readonly comparison: WholeView[];
     readonly scenarios: ScenarioViews[];
   };
 }

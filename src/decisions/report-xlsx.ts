@@ -3,7 +3,7 @@ import type { Cell } from '../domain/dataset-model.js';
 import { attachment } from '../exports/content-disposition.js';
 import { CONTENT_TYPES, type ExportFile } from '../exports/dataset-export.js';
 import { sheetNames, xlsxStream, type SheetSource } from '../exports/xlsx.js';
-import type { TablePage, ViewBody } from '../views/rendered.js';
+import type { TablePage, ViewBody, WholeView } from '../views/rendered.js';
 import type { InputComparison, ReportBody } from './report-body.js';
 
 /** A value of any JSON type as one cell: scalars as they are, anything else as its JSON text. */
@@ -62,6 +62,9 @@ function aboutSheet(report: ReportBody): Omit<SheetSource, 'name'> {
   };
 }
 
+/** A table view that was drawn (a failed one has no rows to write). */
+const isDrawnTable = (view: WholeView): view is ViewBody => view.kind === 'table' && 'spec' in view;
+
 function tableSheet(view: ViewBody): Omit<SheetSource, 'name'> {
   const table = view.spec as TablePage;
   return { columns: table.columns.map((c) => ({ name: c.label || c.name, type: c.type })), rows: table.rows };
@@ -73,8 +76,8 @@ function tableSheet(view: ViewBody): Omit<SheetSource, 'name'> {
  */
 export function reportWorkbook(report: ReportBody): ExportFile {
   const tables: { title: string; view: ViewBody }[] = [
-    ...report.views.comparison.filter((v) => v.kind === 'table').map((view) => ({ title: view.title, view })),
-    ...report.views.scenarios.flatMap((s) => s.views.filter((v) => v.kind === 'table').map((view) => ({ title: `${s.tag} ${view.title}`, view }))),
+    ...report.views.comparison.filter(isDrawnTable).map((view) => ({ title: view.title, view })),
+    ...report.views.scenarios.flatMap((s) => s.views.filter(isDrawnTable).map((view) => ({ title: `${s.tag} ${view.title}`, view }))),
   ];
   const sources = [
     { title: 'Summary', sheet: summarySheet(report) },

@@ -6,7 +6,7 @@ import { ScenaristError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { RunSummary } from '../store/scenarios-repository.js';
 import { tablePage, type PageQuery } from './paging.js';
-import type { RenderedTable, RenderedView, ViewBody } from './rendered.js';
+import type { RenderedTable, RenderedView, ViewBody, WholeView } from './rendered.js';
 import { ViewCache } from './view-cache.js';
 import type { RunRef, ViewTarget, ViewTask, ViewTaskResult } from './view-task.js';
 import { errors } from '../error-factories.js';
@@ -86,7 +86,7 @@ export class ViewService {
    * Every result view of a COMPLETE scenario, drawn whole (a table's every row in one page), as a
    * report freezes them; drawn on the view threads and cached, as the view route draws them.
    */
-  async wholeScenarioViews(sessionId: string, id: string): Promise<ViewBody[]> {
+  async wholeScenarioViews(sessionId: string, id: string): Promise<WholeView[]> {
     const run = await this.run(sessionId, id);
     const target: ViewTarget = { scope: 'result', run: completeRun(run) };
     const key = await this.runsKey(sessionId, [run]);
@@ -97,7 +97,7 @@ export class ViewService {
    * Every comparison view of these scenarios drawn whole, when they can be compared by views at all
    * (2 to 6, COMPLETE, of one result type); else none.
    */
-  async wholeComparisonViews(sessionId: string, ids: readonly string[]): Promise<ViewBody[]> {
+  async wholeComparisonViews(sessionId: string, ids: readonly string[]): Promise<WholeView[]> {
     if (ids.length < MIN_COMPARED_VIEWS || ids.length > MAX_COMPARED_VIEWS) return [];
     const found = new Map((await this.deps.store.scenarios.runSummaries(sessionId, ids)).map((r) => [r.id, r]));
     const runs = ids.map((id) => found.get(id));
@@ -110,13 +110,24 @@ export class ViewService {
     return this.drawnWhole(sessionId, this.views.comparisonViewsFor(resultType), target, await this.runsKey(sessionId, complete));
   }
 
-  private async drawnWhole(sessionId: string, views: readonly AnyView[], target: ViewTarget, key: string): Promise<ViewBody[]> {
-    const drawn = await Promise.all(views.map((view) => this.rendered(sessionId, view, target, key)));
-    return drawn.map(({ rendered }, i) => {
-      const view = views[i]!;
-      const spec = rendered.kind === 'table' ? { ...rendered.table, rows: rendered.table.rows, total: rendered.table.rows.length, next_cursor: null } : rendered.spec;
-      return { name: view.name, title: view.title, kind: view.kind, spec };
-    });
+  /**
+   * Each view drawn whole; a view that fails (VIEW_ERROR: it threw, or returned an unusable spec) is
+   * kept as its failure, so one broken view does not stop the others from being frozen. Anything else
+   * (busy threads, a scenario changed meanwhile) fails the whole.
+   */
+  private async drawnWhole(sessionId: string, views: readonly AnyView[], target: ViewTarget, key: string): Promise<WholeView[]> {
+    return Promise.all(
+      views.map(async (view): Promise<WholeView> => {
+        try {
+          const { rendered } = await this.rendered(sessionId, view, target, key);
+          const spec = rendered.kind === 'table' ? { ...rendered.table, total: rendered.table.rows.length, next_cursor: null } : rendered.spec;
+          return { name: view.name, title: view.title, kind: view.kind, spec };
+        } catch (err) {
+          if (err instanceof ScenaristError && err.code === 'VIEW_ERROR') return { name: view.name, title: view.title, kind: view.kind, error: err.message };
+          throw err;
+        }
+      }),
+    );
   }
 
   /**

@@ -25,8 +25,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
   app.post(
     '/sessions/:sid/reports',
     {
-      // Freezing draws every view: a view's failures, busy threads and races are the report's.
-      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_BUSY', 'CONFLICT', 'RESULT_NOT_READY', 'VIEW_ERROR', 'VIEW_BUSY'] },
+      // Freezing draws every view: busy view threads and a scenario changed meanwhile refuse it (a failed view is kept as its error).
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_BUSY', 'CONFLICT', 'RESULT_NOT_READY', 'VIEW_BUSY'] },
       schema: {
         summary: 'Freeze a comparison as a report: KPIs and deltas, parameters, inputs and every view, as rendered now',
         tags,
