@@ -5,7 +5,7 @@ import type { AnyView } from '../domain/views.js';
 import { ScenaristError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { RunSummary } from '../store/scenarios-repository.js';
-import { tablePage, type PageQuery } from './paging.js';
+import { tablePage, wholeTable, type PageQuery } from './paging.js';
 import type { RenderedTable, RenderedView, ViewBody, WholeView } from './rendered.js';
 import { ViewCache } from './view-cache.js';
 import type { RunRef, ViewTarget, ViewTask, ViewTaskResult } from './view-task.js';
@@ -120,7 +120,7 @@ export class ViewService {
       views.map(async (view): Promise<WholeView> => {
         try {
           const { rendered } = await this.rendered(sessionId, view, target, key);
-          const spec = rendered.kind === 'table' ? { ...rendered.table, total: rendered.table.rows.length, next_cursor: null } : rendered.spec;
+          const spec = rendered.kind === 'table' ? wholeTable(rendered.table) : rendered.spec;
           return { name: view.name, title: view.title, kind: view.kind, spec };
         } catch (err) {
           if (err instanceof ScenaristError && err.code === 'VIEW_ERROR') return { name: view.name, title: view.title, kind: view.kind, error: err.message };

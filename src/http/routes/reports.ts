@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { actorOf } from '../../auth/actor.js';
 import { CONTENT_TYPES } from '../../exports/dataset-export.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
+import { queryValidatorCompiler } from '../query-validator.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { MAX_COMPARED } from './compare.js';
@@ -46,6 +47,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     '/sessions/:sid/reports',
     {
       config: { errors: ['CURSOR_INVALID'] },
+      // Query values arrive as text: `limit` is converted to its integer type before it is checked.
+      validatorCompiler: queryValidatorCompiler,
       schema: {
         summary: "A page of the session's reports, in creation order (without their bodies)",
         tags,
