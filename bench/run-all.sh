@@ -17,3 +17,4 @@ node --import tsx bench/dev-reload.bench.ts
 node --import tsx bench/events.bench.ts
 node --import tsx bench/lists.bench.ts --database-url "$PG_URL"
 node --expose-gc --import tsx bench/external.bench.ts
+node --import tsx bench/reports.bench.ts
