@@ -51,16 +51,12 @@ export class ReportService {
     if (missing !== undefined) throw errors.scenarioNotFound(missing);
     const records = ids.map((id) => found.get(id)!);
     const comparison = compareScenarios(records, baseline, domain);
-    const [comparisonViews, scenarioViews] = await Promise.all([
-      views.wholeComparisonViews(sessionId, ids),
-      Promise.all(
-        records.map(async (r): Promise<ScenarioViews> => ({
-          scenario_id: r.id,
-          tag: r.tag,
-          views: r.status === 'COMPLETE' ? await views.wholeScenarioViews(sessionId, r.id) : [],
-        })),
-      ),
-    ]);
+    // One scenario after another (each draws at most two views at once): a report never floods the view threads.
+    const scenarioViews: ScenarioViews[] = [];
+    for (const r of records) {
+      scenarioViews.push({ scenario_id: r.id, tag: r.tag, views: r.status === 'COMPLETE' ? await views.wholeScenarioViews(sessionId, r.id) : [] });
+    }
+    const comparisonViews = await views.wholeComparisonViews(sessionId, ids);
     const report: ReportBody = {
       id: randomUUID(),
       title: input.title,

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { mapLimited } from '../async/map-limited.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { summarise, type ViewSummary } from '../domain/view-registry.js';
 import type { AnyView } from '../domain/views.js';
@@ -14,6 +15,11 @@ import { errors } from '../error-factories.js';
 /** How many results a comparison view draws. */
 export const MIN_COMPARED_VIEWS = 2;
 export const MAX_COMPARED_VIEWS = 6;
+/**
+ * Views of one whole drawing (a report) handed to the view threads at once: a report of six
+ * scenarios has some twenty, more than the pool lets wait, and should not hold every thread either.
+ */
+const WHOLE_VIEWS_IN_FLIGHT = 2;
 
 /** Where view tasks run: the view pool's threads (`createDataTaskPool`) (or, for tools and tests, the calling thread). */
 export interface ViewRunner {
@@ -116,18 +122,16 @@ export class ViewService {
    * (busy threads, a scenario changed meanwhile) fails the whole.
    */
   private async drawnWhole(sessionId: string, views: readonly AnyView[], target: ViewTarget, key: string): Promise<WholeView[]> {
-    return Promise.all(
-      views.map(async (view): Promise<WholeView> => {
-        try {
-          const { rendered } = await this.rendered(sessionId, view, target, key);
-          const spec = rendered.kind === 'table' ? wholeTable(rendered.table) : rendered.spec;
-          return { name: view.name, title: view.title, kind: view.kind, spec };
-        } catch (err) {
-          if (err instanceof ScenaristError && err.code === 'VIEW_ERROR') return { name: view.name, title: view.title, kind: view.kind, error: err.message };
-          throw err;
-        }
-      }),
-    );
+    return mapLimited(views, WHOLE_VIEWS_IN_FLIGHT, async (view): Promise<WholeView> => {
+      try {
+        const { rendered } = await this.rendered(sessionId, view, target, key);
+        const spec = rendered.kind === 'table' ? wholeTable(rendered.table) : rendered.spec;
+        return { name: view.name, title: view.title, kind: view.kind, spec };
+      } catch (err) {
+        if (err instanceof ScenaristError && err.code === 'VIEW_ERROR') return { name: view.name, title: view.title, kind: view.kind, error: err.message };
+        throw err;
+      }
+    });
   }
 
   /**
