@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportBody, ReportSummary } from '../../src/decisions/report-body.js';
 import type { TablePage, ViewBody } from '../../src/views/rendered.js';
+import { VIEWS_DOMAIN } from '../fixtures/test-domain-path.js';
 import { injectSender, ScenarioClient, type Send } from '../fixtures/scenario-client.js';
 import { DIALECTS } from '../support/dialects.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
@@ -148,4 +149,44 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     expect((await get('/reports/nope?format=pdf')).statusCode).toBe(400);
     expect((await send('GET', '/sessions/nope/reports')).status).toBe(404);
   });
+});
+
+const ITEMS = { key: 'items', tables: { items: { columns: [{ name: 'name', type: 'string' }, { name: 'weight', type: 'float' }], rows: [['a', 1.5]] } } };
+
+describe.each(DIALECTS)('reports of a domain with failing views on %s', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { domain: VIEWS_DOMAIN });
+  });
+  afterAll(() => t?.close());
+
+  it('keeps a view that failed as its error, every row of a table longer than a page, and the comparison views', async () => {
+    const s = new ScenarioClient(injectSender(t.app), 'main');
+    const stored = await t.app.inject({ method: 'POST', url: '/api/v1/sessions/main/data/from-json', headers: { 'content-type': 'application/json' }, payload: ITEMS });
+    expect(stored.statusCode).toBe(201);
+    const ids: string[] = [];
+    for (const count of [1500, 3]) {
+      const started = await s.started({ tag: `rows ${count}`, algo_name: 'Rows', dataset_key: 'items', algo_params: { count } });
+      expect((await s.waitFor(started.id)).status).toBe('COMPLETE');
+      ids.push(started.id);
+    }
+    const made = await s.send('POST', '/sessions/main/reports', { title: 'rows', ids });
+    expect(made.status).toBe(201);
+    const report = made.body as ReportBody;
+    const views = report.views.scenarios[0]!.views;
+    expect(views.map((v) => [v.name, 'error' in v ? 'error' : 'spec'])).toEqual([
+      ['rows', 'spec'],
+      ['summary', 'spec'],
+      ['boom', 'error'],
+      ['bad-spec', 'error'],
+    ]);
+    expect((views[2] as { error: string }).error).toContain('drawn on purpose to fail');
+    const table = (views[0] as ViewBody).spec as TablePage;
+    expect([table.rows.length, table.total, table.next_cursor]).toEqual([1500, 1500, null]);
+    expect(report.views.comparison.map((v) => v.name)).toEqual(['counts']);
+    // The workbook holds the drawn table whole; the failed table view has no sheet.
+    const book = readWorkbook((await t.app.inject({ method: 'GET', url: `/api/v1/sessions/main/reports/${report.id}?format=xlsx` })).rawPayload);
+    expect(book.names).toEqual(['Summary', 'Parameters', 'Inputs', 'rows 1500 Rows', 'rows 3 Rows', 'About']);
+    expect(book.sheets['rows 1500 Rows']).toHaveLength(1501);
+  }, 120_000);
 });
