@@ -13,7 +13,7 @@ export const LAYERS = [
   ['store', 'exports'],
   ['executor', 'views', 'sessions', 'client'],
   ['scenarios', 'events', 'auth'],
-  ['datasets', 'experiments', 'webhooks', 'metrics'],
+  ['datasets', 'experiments', 'webhooks', 'metrics', 'decisions'],
   ['http', 'testing'],
   ['runtime'],
   ['cli'],

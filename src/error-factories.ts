@@ -167,6 +167,7 @@ export const errors = {
     make('SESSION_NOT_FOUND', `session '${sessionId}' was deleted while its dataset '${key}' was being stored`),
   scenarioNotFound: (id: string) => make('SCENARIO_NOT_FOUND', `scenario '${id}' not found`),
   datasetNotFound: (key: string) => make('DATASET_NOT_FOUND', `dataset '${key}' not found`),
+  reportNotFound: (id: string) => make('REPORT_NOT_FOUND', `report '${id}' not found`),
   /** Several datasets an experiment names, each listed in `errors` under `path`. */
   datasetsNotFound: (keys: readonly string[], path: string) =>
     make(
@@ -205,6 +206,20 @@ export const errors = {
     make('EXPERIMENT_NAME_TAKEN', `a scenario tag '${name}/<n>' is already taken in the session; choose another experiment name`),
   webhookLimitReached: (max: number) => make('WEBHOOK_LIMIT_REACHED', `the session already has ${max} webhooks; delete one first`),
 
+  // PLAN_SCENARIO_NOT_COMPLETE, PLAN_ALREADY_PUBLISHED, PLAN_NOT_PUBLISHED
+  planScenarioNotComplete: (id: string, status: string) =>
+    make('PLAN_SCENARIO_NOT_COMPLETE', `scenario '${id}' is ${status}; only a COMPLETE scenario can be published as the plan`),
+  planAlreadyPublished: (id: string) => make('PLAN_ALREADY_PUBLISHED', `scenario '${id}' is already the session's current plan`),
+  planNotPublished: () => make('PLAN_NOT_PUBLISHED', 'the session has no current plan to withdraw'),
+
+  // PLAN_SCENARIO_PROTECTED, PLAN_DATASET_PROTECTED, PLAN_SESSION_PROTECTED
+  /** `action`: what was refused (reset, run, delete, edit); without `id`, a concurrent publication was met by the store. */
+  planScenarioProtected: (action: string, id?: string) =>
+    make('PLAN_SCENARIO_PROTECTED', `cannot ${action} ${id === undefined ? 'a scenario that is' : `scenario '${id}': it is`} the session's published plan; withdraw the plan or publish another scenario first`),
+  planDatasetProtected: (action: string, key?: string) =>
+    make('PLAN_DATASET_PROTECTED', `cannot ${action} ${key === undefined ? 'a dataset that is' : `dataset '${key}': it is`} used by the session's published plan; withdraw the plan first (or store new data under another key)`),
+  planSessionProtected: (ref: string) => make('PLAN_SESSION_PROTECTED', `cannot delete session '${ref}': it has a published plan; withdraw the plan first`),
+
   // TOO_LARGE, BODY_TOO_LARGE, UPLOAD_TIME_LIMIT, EXPERIMENT_TOO_LARGE
   uploadFileTooLarge: (file: string, maxBytes: number) => make('TOO_LARGE', `file '${file}' is larger than the upload limit of ${maxBytes} bytes`),
   uploadTooLarge: (maxBytes: number) => make('TOO_LARGE', `the upload is larger than the limit of ${maxBytes} bytes`),
@@ -230,6 +245,9 @@ export const errors = {
     field('INVALID_REQUEST', path, 'must not be a session id (a UUID): in a path it would be taken for an id, not this name'),
   displayNameOuterWhitespace: (path: string) => field('INVALID_REQUEST', path, 'must not start or end with whitespace'),
   uploadDatasetNameMissing: () => field('INVALID_REQUEST', 'dataset_name', 'is required and must not be empty', 'dataset_name is required'),
+  reportBaselineNotCompared: (baseline: string) =>
+    field('INVALID_REQUEST', 'baseline', 'must be one of ids', `baseline: ${quote(baseline)} is not one of the compared ids`),
+  reportIdListedTwice: (id: string) => field('INVALID_REQUEST', 'ids', `lists ${quote(id)} twice`, `ids: scenario ${quote(id)} is listed twice`),
   experimentDatasetKeyMissing: () => field('INVALID_REQUEST', 'dataset_key', 'is required unless dataset_key is an axis', 'dataset_key is required unless dataset_key is an axis'),
   bodyStringWithNul: (path: string) => {
     const problem = 'must not contain a NUL character (\\u0000)';

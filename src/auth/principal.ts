@@ -3,6 +3,8 @@ import type { Scope } from '../model/token-scopes.js';
 /** Who a request acts for, once its token is verified. */
 export interface TokenPrincipal {
   readonly tokenId: string;
+  /** The name the token was issued with, if any (recorded with the decisions it makes). */
+  readonly name: string | null;
   readonly scope: Scope;
   /** The only session this token may touch; null for every session. */
   readonly sessionId: string | null;

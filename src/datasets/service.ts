@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DomainRegistry } from '../domain/registry.js';
 import { describeParams, type ParameterDescriptor } from '../params/describe.js';
+import { isUniqueViolation } from '../store/errors.js';
+import { planProtectionOf } from '../store/plan-protection.js';
 import type { DatasetRecord } from '../store/datasets-repository.js';
 import type { Store } from '../store/store.js';
 import { encodeStored } from './codec.js';
@@ -105,11 +107,20 @@ export class DatasetService {
     return lineageView(key, lineage);
   }
 
-  /** Deletes a dataset unless a scenario of the session still uses it. */
+  /**
+   * Deletes a dataset unless a scenario of the session still uses it. The published plan's dataset
+   * is always used by the plan's scenario; it answers a code of its own, so a client can tell it.
+   */
   async delete(sessionId: string, key: string): Promise<void> {
-    const outcome = await this.store.datasets.deleteUnreferenced(sessionId, key);
+    const outcome = await this.store.datasets.deleteUnreferenced(sessionId, key).catch((err: unknown) => {
+      if (planProtectionOf(err) === 'dataset') throw errors.planDatasetProtected('delete', key);
+      throw err;
+    });
     if (outcome === 'missing') throw errors.datasetNotFound(key);
-    if (outcome === 'referenced') throw errors.datasetInUse(key);
+    if (outcome === 'referenced') {
+      if ((await this.store.plans.current(sessionId))?.dataset_key === key) throw errors.planDatasetProtected('delete', key);
+      throw errors.datasetInUse(key);
+    }
 
     this.hooks.datasetDeleted?.(sessionId, key);
   }

@@ -24,6 +24,8 @@ import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { planRoutes } from './routes/plans.js';
+import { reportRoutes } from './routes/reports.js';
 import { scenarioBatchRoutes } from './routes/scenario-batch.js';
 import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
 import { scenarioTreeRoutes } from './routes/scenario-tree.js';
@@ -143,6 +145,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(resultRoutes, opts);
     await scope.register(viewRoutes, opts);
     await scope.register(scenarioBatchRoutes, opts);
+    await scope.register(planRoutes, opts);
+    await scope.register(reportRoutes, opts);
     await scope.register(experimentRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });

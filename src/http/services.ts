@@ -1,5 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import type { DatasetService } from '../datasets/service.js';
+import type { PlanService } from '../decisions/plan-service.js';
+import type { ReportService } from '../decisions/report-service.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { EventFeed } from '../events/event-feed.js';
 import type { ExperimentService } from '../experiments/service.js';
@@ -40,6 +42,10 @@ export interface Services {
   readonly branches: ScenarioBranches;
   /** Lineage of a scenario, and compare's `inputs`. */
   readonly tree: ScenarioTree;
+  /** The session's published plan and its history. */
+  readonly plans: PlanService;
+  /** Frozen comparisons. */
+  readonly reports: ReportService;
 }
 
 export interface RouteOptions {

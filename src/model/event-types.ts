@@ -17,6 +17,8 @@ export const EVENT_TYPES = [
   'session.deleted',
   'experiment.progress',
   'experiment.completed',
+  'plan.published',
+  'plan.withdrawn',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

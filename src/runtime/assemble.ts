@@ -3,6 +3,8 @@ import type { Settings } from '../config/settings.js';
 import { speedLayerOn } from '../config/speed-layers.js';
 import { createDataTaskPool } from '../datasets/ingest/data-task-pool.js';
 import { DatasetService } from '../datasets/service.js';
+import { PlanService } from '../decisions/plan-service.js';
+import { ReportService } from '../decisions/report-service.js';
 import { startServerEvents } from './live-events.js';
 import { loadDomain } from '../domain/load.js';
 import type { DomainRegistry } from '../domain/registry.js';
@@ -158,6 +160,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       experiments,
       branches,
       tree,
+      plans: new PlanService({ store, domain, committed: serverEvents.committed }),
+      reports: new ReportService({ store, domain, views }),
     },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue

@@ -9,6 +9,8 @@ import { changeFor } from '../model/run-state/changes.js';
 import { CANCELLED_MESSAGE } from '../model/run-state/run-error.js';
 import { isActive } from '../model/run-state/state-machine.js';
 import type { StatusCache } from './status-cache.js';
+import { refusedByPlan } from './plan-guard.js';
+import { errors } from '../error-factories.js';
 
 export const BATCH_ACTIONS = ['run', 'cancel', 'reset', 'delete'] as const;
 export type BatchAction = (typeof BATCH_ACTIONS)[number];
@@ -41,16 +43,31 @@ export class ScenarioBatchActions {
 
   async apply(sessionId: string, action: BatchAction, selection: BatchSelection): Promise<BatchResult> {
     const { store } = this.deps;
-    const { asked, changedIds, notify } = await store.db.transaction().execute(async (trx) => {
-      const targets = 'ids' in selection ? await scenariosByIds(trx, sessionId, selection.ids) : await matchingScenarios(trx, store.adapter, sessionId, selection.filter);
-      const asked = 'ids' in selection ? [...new Set(selection.ids)] : targets.map((t) => t.id);
-      return { asked, ...(await this.write(trx, sessionId, action, targets)) };
-    });
+    const { asked, changedIds, notify } = await store.db
+      .transaction()
+      .execute(async (trx) => {
+        const targets = 'ids' in selection ? await scenariosByIds(trx, sessionId, selection.ids) : await matchingScenarios(trx, store.adapter, sessionId, selection.filter);
+        await this.refusePlan(trx, sessionId, action, targets);
+        const asked = 'ids' in selection ? [...new Set(selection.ids)] : targets.map((t) => t.id);
+        return { asked, ...(await this.write(trx, sessionId, action, targets)) };
+      })
+      .catch(refusedByPlan(action));
     // After the commit: a run is handed to the executor only once its row is QUEUED for everyone.
     await notify();
     const changed = new Set(changedIds);
     const skipped = asked.filter((id) => !changed.has(id));
     return { changed: changedIds.length, skipped: skipped.length, changed_ids: changedIds, skipped_ids: skipped };
+  }
+
+  /**
+   * The published plan's scenario among the targets of a run, reset or delete refuses the whole batch
+   * (nothing is changed): skipping it would let a filter's "delete everything" quietly keep it, or a
+   * list of ids drop the decision without a word. A cancel never changes a COMPLETE scenario: it skips it.
+   */
+  private async refusePlan(trx: Kysely<Database>, sessionId: string, action: BatchAction, targets: readonly BatchTarget[]): Promise<void> {
+    if (action === 'cancel') return;
+    const plan = await this.deps.store.plans.current(sessionId, trx);
+    if (plan && targets.some((t) => t.id === plan.scenario_id)) throw errors.planScenarioProtected(action, plan.scenario_id);
   }
 
   /** The writes of one action: the ids it changed, and what to tell the executor and listeners after the commit. */

@@ -15,6 +15,7 @@ import type { StatusCache } from './status-cache.js';
 import { logsView, type LogsView } from './logs-view.js';
 import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
 import { errors } from '../error-factories.js';
+import { explainRefusedRun, refusedByPlan } from './plan-guard.js';
 
 export interface CreateScenarioInput {
   readonly tag: string;
@@ -136,13 +137,13 @@ export class ScenarioService {
 
   /** Queues a CREATED scenario; answers it as queued (a worker may claim it a moment later). */
   async run(ref: ScenarioRef): Promise<ScenarioView> {
-    const queued = await this.change(ref, 'run', (change) => this.enqueue(ref, change));
+    const queued = await this.change(ref, 'run', (change) => this.enqueue(ref, change)).catch(explainRefusedRun(this.deps.store, ref));
     return queued ? scenarioView(queued, this.deps.domain) : this.get(ref);
   }
 
   /** Back to CREATED with result, KPIs, error and progress cleared; a no-op from CREATED. */
   async reset(ref: ScenarioRef): Promise<ScenarioView> {
-    const reset = await this.change(ref, 'reset', (change) => this.runs.reset(ref, change));
+    const reset = await this.change(ref, 'reset', (change) => this.runs.reset(ref, change)).catch(refusedByPlan('reset', ref.id));
     if (!reset) return this.get(ref);
     this.deps.statusCache?.written(reset);
     this.deps.executor.events.emit('run:reset', { scenarioId: ref.id, sessionId: ref.sessionId });
@@ -170,7 +171,7 @@ export class ScenarioService {
   async delete(ref: ScenarioRef): Promise<void> {
     const current = await this.readStatus(ref);
     if (!current) throw errors.scenarioNotFound(ref.id);
-    await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref));
+    await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref)).catch(refusedByPlan('delete', ref.id));
     this.deps.statusCache?.deleted(ref.id);
     this.deps.executor.events.emit('run:deleted', { scenarioId: ref.id, sessionId: ref.sessionId, tag: current.tag });
   }

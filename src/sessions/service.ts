@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { ReadThroughCache } from '../cache/read-through-cache.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
+import { planProtectionOf } from '../store/plan-protection.js';
 import { isFinished } from '../model/run-state/state-machine.js';
 import type { SessionRecord } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
@@ -129,11 +130,22 @@ export class SessionService {
     return { id: session.id, display_name: displayName };
   }
 
+  /**
+   * Deletes the session and everything it holds, unless it has a published plan. That is checked
+   * before its runs are cancelled (a refused delete changes nothing); a plan published meanwhile is
+   * met by the store's trigger at the delete itself (migration 0016).
+   */
   async delete(ref: string): Promise<SessionList> {
     const session = await this.resolve(ref);
+    if (await this.store.plans.current(session.id)) throw errors.planSessionProtected(ref);
     await this.hooks.cancelSession(session.id);
     // Of concurrent deletes, only the one whose DELETE removed the row succeeds.
-    const deleted = await this.writing(() => this.store.sessions.delete(session.id));
+    const deleted = await this.writing(() =>
+      this.store.sessions.delete(session.id).catch((err: unknown) => {
+        if (planProtectionOf(err) === 'session') throw errors.planSessionProtected(ref);
+        throw err;
+      }),
+    );
     if (!deleted) throw errors.sessionNotFound(ref);
     this.hooks.sessionDeleted(session.id);
     return this.list();

@@ -20,6 +20,8 @@ export interface Database {
   scenario_kpis: ScenarioKpisTable;
   scenario_log_lines: ScenarioLogLinesTable;
   experiments: ExperimentsTable;
+  plans: PlansTable;
+  reports: ReportsTable;
 }
 
 export interface SessionsTable {
@@ -225,4 +227,43 @@ export interface ExperimentsTable {
   completed_at: string | null;
   /** Changes whenever a scenario of it is queued (by trigger): a completion is claimed for the stamp it was judged at. */
   reopen_stamp: Generated<number>;
+}
+
+/** One publication of a session's plan; `ended_at` is null while it is the current plan (one per session). */
+export interface PlansTable {
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  /** No foreign key: the history keeps a plan whose scenario was deleted after it ended. */
+  scenario_id: string;
+  tag: string;
+  dataset_key: string;
+  algo_name: string;
+  /** JSON object of the scenario's KPI entries (`{ name, value, unit, better_when, threshold }`) when published. */
+  kpis: string;
+  note: string;
+  published_by_id: string;
+  published_by_name: string | null;
+  published_at: string;
+  ended_at: string | null;
+  ended_how: 'superseded' | 'withdrawn' | null;
+  ended_note: string | null;
+  ended_by_id: string | null;
+  ended_by_name: string | null;
+}
+
+/** A frozen comparison: written once, never updated. */
+export interface ReportsTable {
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  title: string;
+  note: string | null;
+  /** JSON array of the compared scenario ids, in the order shown. */
+  scenario_ids: string;
+  created_by_id: string;
+  created_by_name: string | null;
+  created_at: string;
+  /** The report's JSON document (`ReportBody`), served as stored. */
+  body: string;
 }

@@ -4,6 +4,8 @@ import { dialectAdapter, dialectOf, type DialectAdapter, type StoreDialect } fro
 import { DatasetsRepository } from './datasets-repository.js';
 import { ExperimentsRepository } from './experiments-repository.js';
 import { migrateToLatest } from './migrations/migrate.js';
+import { PlansRepository } from './plans-repository.js';
+import { ReportsRepository } from './reports-repository.js';
 import { RunsRepository } from './runs-repository.js';
 import { ScenariosRepository } from './scenarios-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
@@ -21,6 +23,10 @@ export interface Store {
   /** Run state of scenarios: every status transition after creation. */
   readonly runs: RunsRepository;
   readonly experiments: ExperimentsRepository;
+  /** Each session's published plan and its history. */
+  readonly plans: PlansRepository;
+  /** Frozen comparisons. */
+  readonly reports: ReportsRepository;
   /** On SQLite, the lock this process holds when it owns the store (`owner`); else undefined. */
   readonly lock: StoreLock | undefined;
   close(): Promise<void>;
@@ -62,6 +68,8 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     scenarios: new ScenariosRepository(db),
     runs: new RunsRepository(db, adapter, unflushed),
     experiments: new ExperimentsRepository(db),
+    plans: new PlansRepository(db),
+    reports: new ReportsRepository(db),
     lock,
     close: destroy,
   };

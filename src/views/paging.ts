@@ -108,3 +108,10 @@ export function tablePage(table: RenderedTable, query: PageQuery): TablePage {
   }
   return { columns: table.columns, rows, total, next_cursor: end < total ? encodeCursor(end, sort) : null, sort };
 }
+
+/** The whole table as one page in the view's own order (its default sort, if any): what a report freezes. */
+export function wholeTable(table: RenderedTable): TablePage {
+  const sort = table.sort;
+  const rows = sort === null ? table.rows : Array.from(rowOrder(table, sort), (i) => table.rows[i]!);
+  return { columns: table.columns, rows, total: rows.length, next_cursor: null, sort };
+}

@@ -61,3 +61,6 @@ export interface ViewBody {
   readonly kind: ViewKind;
   readonly spec: TablePage | WholeSpec;
 }
+
+/** A view drawn whole for a report: as `ViewBody` with a table's every row in one page, or the failure of a view that threw. */
+export type WholeView = ViewBody | { readonly name: string; readonly title: string; readonly kind: ViewKind; readonly error: string };

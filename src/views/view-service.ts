@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
+import { mapLimited } from '../async/map-limited.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { summarise, type ViewSummary } from '../domain/view-registry.js';
 import type { AnyView } from '../domain/views.js';
 import { ScenaristError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { RunSummary } from '../store/scenarios-repository.js';
-import { tablePage, type PageQuery } from './paging.js';
-import type { RenderedTable, RenderedView, ViewBody } from './rendered.js';
+import { tablePage, wholeTable, type PageQuery } from './paging.js';
+import type { RenderedTable, RenderedView, ViewBody, WholeView } from './rendered.js';
 import { ViewCache } from './view-cache.js';
 import type { RunRef, ViewTarget, ViewTask, ViewTaskResult } from './view-task.js';
 import { errors } from '../error-factories.js';
@@ -14,6 +15,11 @@ import { errors } from '../error-factories.js';
 /** How many results a comparison view draws. */
 export const MIN_COMPARED_VIEWS = 2;
 export const MAX_COMPARED_VIEWS = 6;
+/**
+ * Views of one whole drawing (a report) handed to the view threads at once: a report of six
+ * scenarios has some twenty, more than the pool lets wait, and should not hold every thread either.
+ */
+const WHOLE_VIEWS_IN_FLIGHT = 2;
 
 /** Where view tasks run: the view pool's threads (`createDataTaskPool`) (or, for tools and tests, the calling thread). */
 export interface ViewRunner {
@@ -80,6 +86,52 @@ export class ViewService {
     if (!view) throw errors.comparisonViewNotFound(resultType, name);
     const target: ViewTarget = { scope: 'comparison', runs: runs.map(completeRun) };
     return body(view, await this.rendered(sessionId, view, target, await this.runsKey(sessionId, runs)), page);
+  }
+
+  /**
+   * Every result view of a COMPLETE scenario, drawn whole (a table's every row in one page), as a
+   * report freezes them; drawn on the view threads and cached, as the view route draws them.
+   */
+  async wholeScenarioViews(sessionId: string, id: string): Promise<WholeView[]> {
+    const run = await this.run(sessionId, id);
+    const target: ViewTarget = { scope: 'result', run: completeRun(run) };
+    const key = await this.runsKey(sessionId, [run]);
+    return this.drawnWhole(sessionId, this.views.resultViewsFor(run.algoName), target, key);
+  }
+
+  /**
+   * Every comparison view of these scenarios drawn whole, when they can be compared by views at all
+   * (2 to 6, COMPLETE, of one result type); else none.
+   */
+  async wholeComparisonViews(sessionId: string, ids: readonly string[]): Promise<WholeView[]> {
+    if (ids.length < MIN_COMPARED_VIEWS || ids.length > MAX_COMPARED_VIEWS) return [];
+    const found = new Map((await this.deps.store.scenarios.runSummaries(sessionId, ids)).map((r) => [r.id, r]));
+    const runs = ids.map((id) => found.get(id));
+    if (runs.some((r) => r === undefined || r.status !== 'COMPLETE')) return [];
+    const types = new Set(runs.map((r) => this.views.resultTypeOf(r!.algoName)));
+    const [resultType] = types;
+    if (types.size !== 1 || resultType === undefined) return [];
+    const complete = runs as RunSummary[];
+    const target: ViewTarget = { scope: 'comparison', runs: complete.map(completeRun) };
+    return this.drawnWhole(sessionId, this.views.comparisonViewsFor(resultType), target, await this.runsKey(sessionId, complete));
+  }
+
+  /**
+   * Each view drawn whole; a view that fails (VIEW_ERROR: it threw, or returned an unusable spec) is
+   * kept as its failure, so one broken view does not stop the others from being frozen. Anything else
+   * (busy threads, a scenario changed meanwhile) fails the whole.
+   */
+  private async drawnWhole(sessionId: string, views: readonly AnyView[], target: ViewTarget, key: string): Promise<WholeView[]> {
+    return mapLimited(views, WHOLE_VIEWS_IN_FLIGHT, async (view): Promise<WholeView> => {
+      try {
+        const { rendered } = await this.rendered(sessionId, view, target, key);
+        const spec = rendered.kind === 'table' ? wholeTable(rendered.table) : rendered.spec;
+        return { name: view.name, title: view.title, kind: view.kind, spec };
+      } catch (err) {
+        if (err instanceof ScenaristError && err.code === 'VIEW_ERROR') return { name: view.name, title: view.title, kind: view.kind, error: err.message };
+        throw err;
+      }
+    });
   }
 
   /**

@@ -25,7 +25,7 @@ const Comparison = Type.Union([Type.Literal('better'), Type.Literal('worse'), Ty
   description: "against the baseline's value under the KPI's better_when; null when either value is missing",
 });
 
-const CompareView = Type.Object({
+export const CompareView = Type.Object({
   baseline: Type.String(),
   scenarios: Type.Array(
     Type.Object({

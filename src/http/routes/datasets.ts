@@ -129,7 +129,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.delete(
     '/sessions/:sid/data/:key',
     {
-      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_IN_USE'] },
+      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_IN_USE', 'PLAN_DATASET_PROTECTED'] },
       schema: { summary: 'Delete a dataset', tags, params: KeyParams, response: { 204: Type.Null() } },
     },
     async (request, reply) => {

@@ -58,6 +58,7 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
           'TOO_LARGE',
           'UPLOAD_TIME_LIMIT',
           'UPLOAD_BUSY',
+          'PLAN_DATASET_PROTECTED',
         ],
       },
       schema: {

@@ -118,8 +118,8 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     app.post(
       `/sessions/:sid/experiments/:eid/${action}`,
       {
-        // A scenario whose status forbids the action is skipped, not an error.
-        config: { errors: ['EXPERIMENT_NOT_FOUND'] },
+        // A scenario whose status forbids the action is skipped, not an error; the published plan's refuses the whole.
+        config: { errors: ['EXPERIMENT_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'] },
         schema: {
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} every scenario of the experiment (one transaction; each scenario by its own state rules)`,
           tags,
@@ -134,7 +134,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app.delete(
     '/sessions/:sid/experiments/:eid',
     {
-      config: { errors: ['EXPERIMENT_NOT_FOUND'] },
+      config: { errors: ['EXPERIMENT_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'] },
       schema: {
         summary: 'Delete the experiment and all its scenarios (queued and running ones are cancelled)',
         tags,

@@ -173,7 +173,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.delete(
     '/sessions/:sid/scenarios/:id',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'] },
       schema: {
         summary: 'Delete a scenario, cancelling its run when queued or processing',
         tags,
@@ -190,7 +190,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios/:id/run',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY', 'PLAN_SCENARIO_PROTECTED'] },
       schema: {
         summary: 'Queue a CREATED scenario; answers at once',
         tags,
@@ -204,7 +204,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios/:id/reset',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY', 'PLAN_SCENARIO_PROTECTED'] },
       schema: {
         summary: 'Back to CREATED, clearing result and KPIs (a no-op when CREATED)',
         tags,

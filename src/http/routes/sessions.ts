@@ -69,7 +69,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.delete(
     '/sessions/:sid',
     {
-      config: { scope: 'admin', errors: [] },
+      config: { scope: 'admin', errors: ['PLAN_SESSION_PROTECTED'] },
       schema: {
         summary: 'Delete a session and everything it holds',
         tags,

@@ -14,6 +14,8 @@ import { eventOutboxMigration } from './0012-event-outbox.js';
 import { experimentRerunsMigration } from './0013-experiment-reruns.js';
 import { datasetTablesMigration } from './0014-dataset-tables.js';
 import { scenarioParentsMigration } from './0015-scenario-parents.js';
+import { plansMigration } from './0016-plans.js';
+import { reportsMigration } from './0018-reports.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -31,6 +33,8 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0013-experiment-reruns': experimentRerunsMigration(dialect),
     '0014-dataset-tables': datasetTablesMigration,
     '0015-scenario-parents': scenarioParentsMigration(dialect),
+    '0016-plans': plansMigration(dialect),
+    '0018-reports': reportsMigration(dialect),
   };
 }
 

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { DomainRegistry } from '../domain/registry.js';
+import { errors } from '../error-factories.js';
+import type { ExportFile } from '../exports/dataset-export.js';
+import type { Actor } from '../model/actor.js';
+import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
+import { compareScenarios } from '../scenarios/compare.js';
+import type { Page } from '../scenarios/list-page.js';
+import type { ReportRow } from '../store/reports-repository.js';
+import type { Store } from '../store/store.js';
+import type { ViewService } from '../views/view-service.js';
+import { compareInputs, type ReportBody, type ReportSummary, type ScenarioViews } from './report-body.js';
+import { reportWorkbook } from './report-xlsx.js';
+
+export interface NewReportInput {
+  readonly title: string;
+  /** The scenarios compared, in the order shown; distinct. */
+  readonly ids: readonly string[];
+  /** One of `ids`; the first by default. */
+  readonly baseline?: string | undefined;
+  readonly note?: string | undefined;
+}
+
+export interface ReportServiceDeps {
+  readonly store: Store;
+  readonly domain: DomainRegistry;
+  readonly views: ViewService;
+}
+
+/** Reports are listed in creation order only; the cursor names that order. */
+const REPORT_ORDER = 'created_at';
+
+/**
+ * Reports: a comparison frozen as it was rendered (KPIs with deltas, parameters, inputs, every
+ * comparison view and each scenario's result views), stored whole as one JSON document, so it
+ * outlives its scenarios. Never changed once saved.
+ */
+export class ReportService {
+  constructor(private readonly deps: ReportServiceDeps) {}
+
+  /** Freezes the comparison of `ids` and stores it; answers the report as stored. */
+  async create(sessionId: string, input: NewReportInput, by: Actor): Promise<ReportBody> {
+    const ids = [...input.ids];
+    const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (repeated !== undefined) throw errors.reportIdListedTwice(repeated);
+    const baseline = input.baseline ?? ids[0]!;
+    if (!ids.includes(baseline)) throw errors.reportBaselineNotCompared(baseline);
+    const { store, domain, views } = this.deps;
+    const found = new Map((await store.scenarios.getMany(sessionId, ids)).map((r) => [r.id, r]));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined) throw errors.scenarioNotFound(missing);
+    const records = ids.map((id) => found.get(id)!);
+    const comparison = compareScenarios(records, baseline, domain);
+    // One scenario after another (each draws at most two views at once): a report never floods the view threads.
+    const scenarioViews: ScenarioViews[] = [];
+    for (const r of records) {
+      scenarioViews.push({ scenario_id: r.id, tag: r.tag, views: r.status === 'COMPLETE' ? await views.wholeScenarioViews(sessionId, r.id) : [] });
+    }
+    const comparisonViews = await views.wholeComparisonViews(sessionId, ids);
+    const report: ReportBody = {
+      id: randomUUID(),
+      title: input.title,
+      note: input.note ?? null,
+      created_at: new Date().toISOString(),
+      created_by: { id: by.id, name: by.name },
+      baseline,
+      scenarios: comparison.scenarios,
+      kpis: comparison.kpis,
+      parameters: comparison.parameters,
+      inputs: compareInputs(comparison.scenarios),
+      views: { comparison: comparisonViews, scenarios: scenarioViews },
+    };
+    await store.reports.insert({
+      id: report.id,
+      session_id: sessionId,
+      title: report.title,
+      note: report.note,
+      scenario_ids: JSON.stringify(ids),
+      created_by_id: by.id,
+      created_by_name: by.name,
+      created_at: report.created_at,
+      body: JSON.stringify(report),
+    });
+    return report;
+  }
+
+  /** A page of the session's reports in creation order, without their bodies. */
+  async page(sessionId: string, limit: number, cursor: string | undefined): Promise<Page<ReportSummary>> {
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, REPORT_ORDER);
+    const rows = await this.deps.store.reports.page(sessionId, limit + 1, after?.seq);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      items: page.map((row) => ({
+        id: row.id,
+        title: row.title,
+        note: row.note,
+        scenario_ids: JSON.parse(row.scenario_ids) as string[],
+        created_at: row.created_at,
+        created_by: { id: row.created_by_id, name: row.created_by_name },
+      })),
+      next_cursor: rows.length > limit && last ? encodeCursor({ sort: REPORT_ORDER, value: null, seq: last.seq }) : null,
+    };
+  }
+
+  /** The report's JSON document as stored (served without re-serializing it). */
+  async json(sessionId: string, id: string): Promise<string> {
+    return (await this.row(sessionId, id)).body;
+  }
+
+  /** The report as a workbook (Summary, Parameters, Inputs, a sheet per table view, About). */
+  async xlsx(sessionId: string, id: string): Promise<ExportFile> {
+    return reportWorkbook(JSON.parse((await this.row(sessionId, id)).body) as ReportBody);
+  }
+
+  private async row(sessionId: string, id: string): Promise<ReportRow> {
+    const row = await this.deps.store.reports.get(sessionId, id);
+    if (!row) throw errors.reportNotFound(id);
+    return row;
+  }
+}

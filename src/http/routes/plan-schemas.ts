@@ -1,0 +1,91 @@
+import { Type } from '@fastify/type-provider-typebox';
+import { BETTER_WHEN } from '../../domain/define.js';
+import { CompareView } from './compare.js';
+
+/** Who made a decision: the token's id and name, or `local` when authentication is off. */
+export const ActorSchema = Type.Object(
+  { id: Type.String({ description: "the token's id, or local" }), name: Type.Union([Type.String(), Type.Null()], { description: "the token's name (local when auth is off)" }) },
+  { title: 'Actor' },
+);
+
+export const Note = Type.String({ minLength: 1, maxLength: 2000, description: 'why: shown with the plan and in its events' });
+
+const PlanKpi = Type.Object({
+  name: Type.String(),
+  value: Type.Union([Type.Number(), Type.Null()]),
+  unit: Type.String(),
+  better_when: Type.Union(BETTER_WHEN.map((b) => Type.Literal(b))),
+  threshold: Type.Union([Type.Number(), Type.Null()]),
+});
+
+export const PlanSchema = Type.Object(
+  {
+    id: Type.String(),
+    scenario_id: Type.String(),
+    tag: Type.String({ description: "the scenario's tag when published" }),
+    dataset_key: Type.String(),
+    algorithm: Type.String(),
+    kpis: Type.Record(Type.String(), PlanKpi, { description: "the scenario's KPIs when published, keyed by name" }),
+    note: Type.String(),
+    published_by: ActorSchema,
+    published_at: Type.String({ format: 'date-time' }),
+    ended: Type.Union(
+      [
+        Type.Object({
+          how: Type.Union([Type.Literal('superseded'), Type.Literal('withdrawn')]),
+          at: Type.String({ format: 'date-time' }),
+          note: Type.Union([Type.String(), Type.Null()], { description: "the withdrawal's note; null when superseded" }),
+          by: ActorSchema,
+        }),
+        Type.Null(),
+      ],
+      { description: 'null while it is the current plan' },
+    ),
+  },
+  { title: 'Plan' },
+);
+
+export const SessionPlanSchema = Type.Object(
+  {
+    current: Type.Union([PlanSchema, Type.Null()], { description: 'the current plan; null when none is published' }),
+    history: Type.Array(PlanSchema, { description: 'earlier plans (superseded or withdrawn), the latest first' }),
+  },
+  { title: 'SessionPlan' },
+);
+
+const FrozenViews = Type.Array(Type.Unknown({ description: 'a view as GET .../views/{name} answers it; a table holds every row in one page' }));
+
+export const ReportSchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    note: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+    created_by: ActorSchema,
+    baseline: Type.String({ description: 'the scenario the deltas are measured against' }),
+    scenarios: CompareView.properties.scenarios,
+    kpis: CompareView.properties.kpis,
+    parameters: CompareView.properties.parameters,
+    inputs: Type.Array(
+      Type.Object({ name: Type.String(), values: Type.Array(Type.Object({ scenario_id: Type.String(), value: Type.Unknown() })), differs: Type.Boolean() }),
+      { description: 'the inputs each scenario read (its dataset), and whether they differ' },
+    ),
+    views: Type.Object({
+      comparison: FrozenViews,
+      scenarios: Type.Array(Type.Object({ scenario_id: Type.String(), tag: Type.String(), views: FrozenViews })),
+    }),
+  },
+  { title: 'Report' },
+);
+
+export const ReportSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    note: Type.Union([Type.String(), Type.Null()]),
+    scenario_ids: Type.Array(Type.String()),
+    created_at: Type.String({ format: 'date-time' }),
+    created_by: ActorSchema,
+  },
+  { title: 'ReportSummary' },
+);
