@@ -3,6 +3,8 @@ import type { Scope } from '../model/token-scopes.js';
 /** Who a request acts for, once its token is verified. */
 export interface TokenPrincipal {
   readonly tokenId: string;
+  /** The token's name (its label), when it has one: what the audit trail shows as who. */
+  readonly tokenName?: string | null;
   readonly scope: Scope;
   /** The only session this token may touch; null for every session. */
   readonly sessionId: string | null;

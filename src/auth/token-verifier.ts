@@ -77,7 +77,7 @@ export class TokenVerifier {
     try {
       const record = await this.tokens.findByHash(hashToken(token));
       if (!record || record.revokedAt !== null) return null;
-      return { tokenId: record.id, scope: record.scope, sessionId: record.sessionId };
+      return { tokenId: record.id, tokenName: record.name, scope: record.scope, sessionId: record.sessionId };
     } catch (err) {
       // A failed query is not an answer: the next request asks again.
       this.cache.delete(token);

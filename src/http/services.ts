@@ -12,6 +12,7 @@ import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
 import type { ViewService } from '../views/view-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
+import type { AuditService } from '../audit/audit-service.js';
 
 /** Everything route plugins need, built by the app factory's caller and injected (no singletons). */
 export interface Services {
@@ -34,6 +35,8 @@ export interface Services {
   /** Run, cancel, reset or delete many scenarios in one transaction. */
   readonly batch: ScenarioBatchActions;
   readonly experiments: ExperimentService;
+  /** The audit trail: reading, exporting, pruning, verifying. */
+  readonly audit: AuditService;
 }
 
 export interface RouteOptions {

@@ -8,6 +8,7 @@ import { RunsRepository } from './runs-repository.js';
 import { ScenariosRepository } from './scenarios-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
 import type { StoreLock } from './sqlite/store-lock.js';
+import { AuditRepository } from './audit/audit-repository.js';
 
 /** The durable state of the service: one database, its repositories, and how to close it. */
 export interface Store {
@@ -21,6 +22,8 @@ export interface Store {
   /** Run state of scenarios: every status transition after creation. */
   readonly runs: RunsRepository;
   readonly experiments: ExperimentsRepository;
+  /** The audit trail (entries are appended by the store's audit hook, src/store/audit/). */
+  readonly audit: AuditRepository;
   /** On SQLite, the lock this process holds when it owns the store (`owner`); else undefined. */
   readonly lock: StoreLock | undefined;
   close(): Promise<void>;
@@ -41,7 +44,7 @@ export interface OpenStoreOptions {
 /** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const adapter = dialectAdapter(dialectOf(databaseUrl));
-  const { db, unflushed, lock } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections });
+  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections });
   const destroy = async () => {
     await db.destroy();
     if (unflushed !== db) await unflushed.destroy();
@@ -62,6 +65,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     scenarios: new ScenariosRepository(db),
     runs: new RunsRepository(db, adapter, unflushed),
     experiments: new ExperimentsRepository(db),
+    audit: new AuditRepository(db, audit),
     lock,
     close: destroy,
   };

@@ -59,6 +59,7 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
           'UPLOAD_TIME_LIMIT',
           'UPLOAD_BUSY',
         ],
+        audit: { action: 'dataset.upload' },
       },
       schema: {
         summary: 'Upload files through the ETL pipeline into a dataset',

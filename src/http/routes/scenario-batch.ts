@@ -15,7 +15,7 @@ export const scenarioBatchRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
       `/sessions/:sid/scenarios::${action}`,
       {
         // An unknown or refused scenario is skipped and counted, never an error.
-        config: { errors: [] },
+        config: { errors: [], audit: { action: `scenario.batch-${action}` } },
         schema: {
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} many scenarios at once, by ids or by filter; answers what changed and what was skipped`,
           tags: ['scenarios'],
