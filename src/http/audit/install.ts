@@ -28,7 +28,8 @@ export function installAudit(app: FastifyInstance, services: Services): void {
     const params = (request.params ?? {}) as Record<string, unknown>;
     const targets: Record<string, string> = {};
     for (const [name, kind] of Object.entries(route.targetKinds)) {
-      if (typeof params[name] === 'string') targets[kind] = params[name];
+      const value = params[name];
+      if (typeof value === 'string') targets[kind] = value;
     }
     let sessionId: string | null = null;
     if (typeof params.sid === 'string') {
@@ -82,9 +83,13 @@ export function installAudit(app: FastifyInstance, services: Services): void {
         return;
       }
       const written = scope.close();
-      if (!written || status !== scope.draft.status) await record(request, { ...scope.draft, targets: { ...scope.draft.targets }, status });
+      if (written && status === scope.draft.status) return;
+      // Ids the work noted but never stored (a refused create) are not its targets.
+      const named = written ? { sessionId: scope.draft.sessionId, targets: scope.draft.targets } : scope.requested;
+      await record(request, { ...scope.draft, sessionId: named.sessionId, targets: { ...named.targets }, status });
     };
     route.preHandler = [...[route.preHandler ?? []].flat(), enter];
     route.onResponse = [...[route.onResponse ?? []].flat(), settle];
   });
 }
+

@@ -28,8 +28,12 @@ type AuditState = 'pending' | 'claimed' | 'written' | 'closed';
  */
 export class AuditScope {
   private state: AuditState = 'pending';
+  /** The session and targets the work named when it began, before it noted the ids it creates. */
+  readonly requested: Pick<AuditDraft, 'sessionId' | 'targets'>;
 
-  constructor(readonly draft: AuditDraft) {}
+  constructor(readonly draft: AuditDraft) {
+    this.requested = { sessionId: draft.sessionId, targets: { ...draft.targets } };
+  }
 
   /** The draft to write now, when no transaction has written or is writing it; marks it taken. */
   claim(): AuditDraft | undefined {
