@@ -16,7 +16,7 @@ declare module 'fastify' {
  * Records every write request registered after this call, decided per route (`route-audit.ts`), so
  * routes added later are recorded without being listed. A route's handler runs inside its audit
  * scope: the store writes the entry with the request's first write, in that write's transaction
- * (`src/store/audit/auditing-dialect.ts`). When the answer is sent, a request that wrote nothing
+ * (`src/store/audit/auditing-dialect.ts`). Before the answer is sent, a request that wrote nothing
  * (refused, or a no-op) is recorded with its status in a statement of its own, and so is one whose
  * status differs from the one recorded with its write (it failed after writing).
  */
@@ -74,7 +74,11 @@ export function installAudit(app: FastifyInstance, services: Services): void {
         (err: unknown) => done(err as Error),
       );
     };
-    const settle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      await recordOutcome(request, reply);
+      return payload;
+    };
+    const recordOutcome = async (request: FastifyRequest, reply: FastifyReply) => {
       const scope = request.auditScope;
       const status = reply.statusCode;
       if (scope === undefined) {
@@ -89,7 +93,8 @@ export function installAudit(app: FastifyInstance, services: Services): void {
       await record(request, { ...scope.draft, sessionId: named.sessionId, targets: { ...named.targets }, status });
     };
     route.preHandler = [...[route.preHandler ?? []].flat(), enter];
-    route.onResponse = [...[route.onResponse ?? []].flat(), settle];
+    // Before the answer leaves: a client that saw its answer finds the request in the trail.
+    route.onSend = [...[route.onSend ?? []].flat(), settle];
   });
 }
 
