@@ -27,5 +27,5 @@ export interface AuditEntryContent {
  */
 export function auditHash(prevHash: string, entry: AuditEntryContent): string {
   const canonical = JSON.stringify([entry.at, entry.tokenId, entry.who, entry.address, entry.action, entry.sessionId, entry.targets, entry.status]);
-  return createHash('sha256').update(prevHash).update('\n').update(canonical).digest('hex');
+  return createHash('sha256').update(`${prevHash}\n${canonical}`).digest('hex');
 }
