@@ -32,7 +32,7 @@ export interface AuditedRoute {
 export function auditedRoute(route: Pick<RouteOptions, 'method' | 'url' | 'config' | 'schema'>, prefix: string): AuditedRoute | undefined {
   const methods = [route.method].flat().map((m) => m.toUpperCase());
   if (methods.every((m) => READ_METHODS.has(m))) return undefined;
-  const declared = (route.config as { audit?: RouteAuditConfig | false } | undefined)?.audit;
+  const declared = route.config?.audit;
   if (declared === false) return undefined;
   const path = route.url.startsWith(prefix) ? route.url.slice(prefix.length) : route.url;
   return {
