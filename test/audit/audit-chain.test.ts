@@ -119,7 +119,7 @@ describe.each(DIALECTS)('the audit chain on %s', (dialect) => {
     const row = await db.selectFrom('audit_log').selectAll().where('seq', '=', 4).executeTakeFirstOrThrow();
     await db.deleteFrom('audit_log').where('seq', '=', 4).execute();
     expect((await service().verify()).fault).toMatchObject({ kind: 'removed', seq: 4 });
-    expect((await verifyCli(store.databaseUrl())).output).toContain('entries 4 to 4 were removed');
+    expect((await verifyCli(store.databaseUrl())).output).toContain('entry 4 was removed');
     await db.insertInto('audit_log').values(row).execute();
 
     const head = await store().audit.head();
