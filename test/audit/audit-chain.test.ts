@@ -71,6 +71,22 @@ describe.each(DIALECTS)('the audit chain on %s', (dialect) => {
     expect(await countEntries(store())).toBe(before + 2);
   });
 
+  it('records token changes made with the CLI, as cli', async () => {
+    const out = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await main(['token', 'create', '--scope', 'read', '--name', 'audited', '--database-url', store.databaseUrl()])).toBe(0);
+      const [created] = await store().audit.page({ limit: 1, action: 'token.create' });
+      const tokenId = (JSON.parse(created!.targets) as { token: string }).token;
+      expect(created).toMatchObject({ who: 'cli', token_id: null, address: null, status: 200 });
+      expect(await main(['token', 'revoke', tokenId, '--database-url', store.databaseUrl()])).toBe(0);
+      expect((await store().audit.page({ limit: 1, action: 'token.revoke' }))[0]).toMatchObject({ who: 'cli', targets: JSON.stringify({ token: tokenId }) });
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  });
+
   it('keeps the chain linear under concurrent writers', async () => {
     await Promise.all(Array.from({ length: 30 }, () => audited(store())));
     const report = await service().verify();
