@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DomainRegistry } from '../domain/registry.js';
 import { describeParams, type ParameterDescriptor } from '../params/describe.js';
-import { isUniqueViolation } from '../store/errors.js';
 import { planProtectionOf } from '../store/plan-protection.js';
 import type { DatasetRecord } from '../store/datasets-repository.js';
 import type { Store } from '../store/store.js';
@@ -18,6 +17,7 @@ import type { Dataset, Tables } from '../domain/dataset-model.js';
 import type { Page } from '../scenarios/list-page.js';
 import { datasetPage, type DatasetListParams, type DatasetSummary } from './list-page.js';
 import { errors } from '../error-factories.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
@@ -94,6 +94,7 @@ export class DatasetService {
    * are shared with `key`, not copied. Answers the session's keys and what was derived.
    */
   async derive(sessionId: string, key: string, options: DeriveOptions & DeriveFor): Promise<{ keys: string[]; derived: Derived }> {
+    noteAuditTarget('dataset', options.newKey);
     const derived = await deriveDataset(this.store, this.domain, sessionId, key, options, this.parsedTables);
     // A branch's dataset already has its scenario: autocreate would add a second one beside it.
     if (options.for !== 'branch') await this.hooks.datasetStored(sessionId, options.newKey);
@@ -136,6 +137,7 @@ export class DatasetService {
    * went away, which stops the work.
    */
   async etlStaged(sessionId: string, datasetName: string, files: readonly StagedFile[], signal?: AbortSignal): Promise<EtlResult> {
+    noteAuditTarget('dataset', datasetName);
     const result = await this.ingestRunner.run({ kind: 'etl', sessionId, datasetName, files }, { signal });
     return this.etlDone(sessionId, datasetName, result);
   }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { errors } from '../error-factories.js';
 import type { ExportFile } from '../exports/dataset-export.js';
@@ -57,8 +58,10 @@ export class ReportService {
       scenarioViews.push({ scenario_id: r.id, tag: r.tag, views: r.status === 'COMPLETE' ? await views.wholeScenarioViews(sessionId, r.id) : [] });
     }
     const comparisonViews = await views.wholeComparisonViews(sessionId, ids);
+    const id = randomUUID();
+    noteAuditTarget('report', id);
     const report: ReportBody = {
-      id: randomUUID(),
+      id,
       title: input.title,
       note: input.note ?? null,
       created_at: new Date().toISOString(),

@@ -31,6 +31,8 @@ export const scenarioTreeRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
           'SCENARIO_STATE_CONFLICT',
           'SCENARIO_BUSY',
         ],
+        // The path's scenario is the base; the branch made from it is noted as `scenario` by its create.
+        audit: { action: 'scenario.branch', targets: { id: 'base' } },
       },
       schema: {
         summary: "Branch a scenario: a new one whose parent it is, with the base's algorithm and parameters (the given ones merged over them) and, with edits, a dataset derived from the base's",

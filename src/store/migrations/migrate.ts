@@ -16,6 +16,7 @@ import { datasetTablesMigration } from './0014-dataset-tables.js';
 import { scenarioParentsMigration } from './0015-scenario-parents.js';
 import { plansMigration } from './0016-plans.js';
 import { reportsMigration } from './0018-reports.js';
+import { auditMigration } from './0017-audit.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -35,6 +36,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0015-scenario-parents': scenarioParentsMigration(dialect),
     '0016-plans': plansMigration(dialect),
     '0018-reports': reportsMigration(dialect),
+    '0017-audit': auditMigration(dialect),
   };
 }
 
