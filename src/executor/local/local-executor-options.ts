@@ -7,6 +7,18 @@ import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/ex
 /** The `run_time_limit` default: one hour. */
 export const DEFAULT_TIME_LIMIT_MS = 3_600_000;
 
+/**
+ * The `worker_heap_limit` default, in MiB: each run thread's V8 heap. A thread holds the domain, its
+ * parsed datasets (the cache keeps the last few) and the run's own data; the largest dataset the
+ * benchmarks load (1M rows) parses to well under this (docs/benchmarks.md, "Run threads"). Past it the
+ * thread ends and its run FAILS, where without a limit a runaway algorithm grows to V8's default heap
+ * (a quarter of the machine's memory) in the server's own process.
+ */
+export const DEFAULT_THREAD_HEAP_LIMIT_MB = 1_024;
+
+/** The `worker_idle_timeout` default: the run threads stop after a minute without a run. */
+export const DEFAULT_POOL_IDLE_MS = 60_000;
+
 export interface LocalExecutorOptions {
   readonly store: Store;
   readonly events: RunEvents;
@@ -22,6 +34,12 @@ export interface LocalExecutorOptions {
   readonly progressFlushMs?: number;
   /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
   readonly timeLimitOf?: TimeLimitOf;
+  /** Each run thread's heap limit in MiB (`worker_heap_limit`). */
+  readonly threadHeapLimitMb?: number;
+  /** The run threads stop after this long without a run (`worker_idle_timeout`); the next run starts them again. */
+  readonly poolIdleMs?: number;
+  /** The queue knowledge that skips empty looks (a speed layer; off only for a benchmark). */
+  readonly quietQueue?: boolean;
   /**
    * The bounds of external algorithms' programs, handed to the worker threads. Keep `cancelGraceMs` above
    * `killGraceMs`: the thread sends the SIGKILL, and a thread stopped before it would leave the program running.
@@ -35,8 +53,19 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 
 /** Fills defaults and validates once, with messages naming the option; the result is frozen. */
 export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledLocalExecutorOptions {
-  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, externalLimits: DEFAULT_EXTERNAL_LIMITS, ...options };
+  const filled = {
+    cancelGraceMs: 2_000,
+    progressFlushMs: 250,
+    timeLimitOf: () => DEFAULT_TIME_LIMIT_MS,
+    externalLimits: DEFAULT_EXTERNAL_LIMITS,
+    threadHeapLimitMb: DEFAULT_THREAD_HEAP_LIMIT_MB,
+    poolIdleMs: DEFAULT_POOL_IDLE_MS,
+    quietQueue: true,
+    ...options,
+  };
   if (!isCount(filled.workers)) throw new TypeError('options.workers must be a non-negative integer');
+  if (!isCount(filled.threadHeapLimitMb) || filled.threadHeapLimitMb < 16) throw new TypeError('options.threadHeapLimitMb must be an integer of at least 16');
+  if (!isCount(filled.poolIdleMs) || filled.poolIdleMs === 0) throw new TypeError('options.poolIdleMs must be a positive integer');
   if (!isCount(filled.cancelGraceMs)) throw new TypeError('options.cancelGraceMs must be a non-negative integer');
   if (!isCount(filled.progressFlushMs) || filled.progressFlushMs === 0) {
     throw new TypeError('options.progressFlushMs must be a positive integer');
