@@ -1,5 +1,4 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { speedLayerOn } from '../config/speed-layers.js';
 import type { Database } from './database.js';
 
 /**
@@ -49,7 +48,15 @@ function compile<P extends object, R>(build: (values: P) => Compilable<R>): Comp
 }
 
 /** Distinct shapes kept per database handle; past it a query is compiled for each call. */
-const SHAPES = speedLayerOn('compiled-queries') ? 64 : 0;
+const SHAPES = 64;
+
+/** Databases whose queries are compiled anew for each call (the `compiled-queries` speed layer off), by their dialect adapter. */
+const uncompiled = new WeakSet<object>();
+
+/** Switches the `compiled-queries` speed layer off for `db` and its transactions (a benchmark's comparison). */
+export function compileEveryCall(db: Kysely<Database>): void {
+  uncompiled.add(db.getExecutor().adapter);
+}
 
 /**
  * A query whose shape depends on a few known inputs (a list of states, how many sessions are
@@ -73,7 +80,7 @@ export function preparedByShape<S, P extends object, R>(
     let compiled = byKey.get(key);
     if (compiled === undefined) {
       compiled = compile((v: P) => build(db, shape, v));
-      if (byKey.size < SHAPES) byKey.set(key, compiled);
+      if (byKey.size < SHAPES && !uncompiled.has(owner)) byKey.set(key, compiled);
     }
     return db.executeQuery(compiled(values));
   };

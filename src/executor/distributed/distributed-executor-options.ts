@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import { NONE_OFF, type SpeedLayer } from '../../config/speed-layers.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
-import { DEFAULT_POOL_IDLE_MS, DEFAULT_THREAD_HEAP_LIMIT_MB, DEFAULT_TIME_LIMIT_MS } from '../local/local-executor-options.js';
+import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from '../../config/worker-threads.js';
+import { DEFAULT_TIME_LIMIT_MS } from '../local/local-executor-options.js';
 import type { TimeLimitOf } from '../queue/claim.js';
 import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/external-limits.js';
 
@@ -29,6 +31,8 @@ export interface DistributedExecutorOptions {
   readonly threadHeapLimitMb?: number;
   /** The run threads stop after this long without a run (`worker_idle_timeout`); the next run starts them again. */
   readonly poolIdleMs?: number;
+  /** The speed layers switched off, handed to the run threads' store connections. */
+  readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
   /**
    * The bounds of external algorithms' programs, handed to the worker threads. Keep `cancelGraceMs` above
    * `killGraceMs`: the thread sends the SIGKILL, and a thread stopped before it would leave the program running.
@@ -50,8 +54,9 @@ export function fillDistributedExecutorOptions(options: DistributedExecutorOptio
     reapIntervalMs: 1_000,
     timeLimitOf: () => DEFAULT_TIME_LIMIT_MS,
     externalLimits: DEFAULT_EXTERNAL_LIMITS,
-    threadHeapLimitMb: DEFAULT_THREAD_HEAP_LIMIT_MB,
-    poolIdleMs: DEFAULT_POOL_IDLE_MS,
+    threadHeapLimitMb: DEFAULT_WORKER_HEAP_LIMIT_MB,
+    poolIdleMs: DEFAULT_WORKER_IDLE_TIMEOUT_MS,
+    speedLayersOff: NONE_OFF,
     ...options,
   };
   for (const key of ['workers', 'cancelGraceMs', 'progressFlushMs', 'leaseMs', 'leaseRenewMs', 'reapIntervalMs', 'threadHeapLimitMb', 'poolIdleMs'] as const) {

@@ -56,7 +56,7 @@ export class DistributedExecutor implements Executor {
     this.cancelChannel = new CancelChannel(databaseUrl, log, (id) => this.cancelledElsewhere(id));
     this.jobs = new RunJobAdder(store.db, log);
     this.pool = new IdleWorkerPool(
-      () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits }),
+      () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...this.options.speedLayersOff] }),
       poolIdleMs,
     );
     this.host = new RunHost({

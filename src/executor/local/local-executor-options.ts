@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { NONE_OFF, type SpeedLayer } from '../../config/speed-layers.js';
+import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from '../../config/worker-threads.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
 import type { TimeLimitOf } from '../queue/claim.js';
@@ -7,17 +9,6 @@ import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/ex
 /** The `run_time_limit` default: one hour. */
 export const DEFAULT_TIME_LIMIT_MS = 3_600_000;
 
-/**
- * The `worker_heap_limit` default, in MiB: each run thread's V8 heap. A thread holds the domain, its
- * parsed datasets (the cache keeps the last few) and the run's own data; the largest dataset the
- * benchmarks load (1M rows) parses to well under this (docs/benchmarks.md, "Run threads"). Past it the
- * thread ends and its run FAILS, where without a limit a runaway algorithm grows to V8's default heap
- * (a quarter of the machine's memory) in the server's own process.
- */
-export const DEFAULT_THREAD_HEAP_LIMIT_MB = 1_024;
-
-/** The `worker_idle_timeout` default: the run threads stop after a minute without a run. */
-export const DEFAULT_POOL_IDLE_MS = 60_000;
 
 export interface LocalExecutorOptions {
   readonly store: Store;
@@ -38,6 +29,8 @@ export interface LocalExecutorOptions {
   readonly threadHeapLimitMb?: number;
   /** The run threads stop after this long without a run (`worker_idle_timeout`); the next run starts them again. */
   readonly poolIdleMs?: number;
+  /** The speed layers switched off, handed to the run threads' store connections. */
+  readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
   /** The queue knowledge that skips empty looks (a speed layer; off only for a benchmark). */
   readonly quietQueue?: boolean;
   /**
@@ -58,8 +51,9 @@ export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledL
     progressFlushMs: 250,
     timeLimitOf: () => DEFAULT_TIME_LIMIT_MS,
     externalLimits: DEFAULT_EXTERNAL_LIMITS,
-    threadHeapLimitMb: DEFAULT_THREAD_HEAP_LIMIT_MB,
-    poolIdleMs: DEFAULT_POOL_IDLE_MS,
+    threadHeapLimitMb: DEFAULT_WORKER_HEAP_LIMIT_MB,
+    poolIdleMs: DEFAULT_WORKER_IDLE_TIMEOUT_MS,
+    speedLayersOff: NONE_OFF,
     quietQueue: true,
     ...options,
   };

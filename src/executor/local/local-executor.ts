@@ -51,7 +51,7 @@ export class LocalExecutor implements Executor {
     this.quiet = new QuietQueue(this.options.quietQueue);
     const { workers, databaseUrl, domain, log, externalLimits, threadHeapLimitMb, poolIdleMs } = this.options;
     this.pool = new IdleWorkerPool(
-      () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits }),
+      () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...this.options.speedLayersOff] }),
       poolIdleMs,
     );
     this.host = new RunHost({
