@@ -66,7 +66,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     externalStderrRate: raw.external_stderr_rate === undefined ? 1_000 : parseInteger('external_stderr_rate', raw.external_stderr_rate, 1, 1_000_000),
     externalMemoryLimitBytes: raw.external_memory_limit === undefined ? 4 * 1024 * MiB : parseSizeOrNone('external_memory_limit', raw.external_memory_limit),
     workerHeapLimitMb: raw.worker_heap_limit === undefined ? DEFAULT_WORKER_HEAP_LIMIT_MB : parseHeapLimit(raw.worker_heap_limit),
-    workerIdleTimeoutMs: raw.worker_idle_timeout === undefined ? DEFAULT_WORKER_IDLE_TIMEOUT_MS : parsePositiveDuration('worker_idle_timeout', raw.worker_idle_timeout),
+    workerIdleTimeoutMs: raw.worker_idle_timeout === undefined ? DEFAULT_WORKER_IDLE_TIMEOUT_MS : parseDuration('worker_idle_timeout', raw.worker_idle_timeout),
     speedLayersOff: parseSpeedLayersOff(raw.bench_layers_off),
   };
   if (settings.headersTimeoutMs === 0) {
@@ -88,12 +88,6 @@ function parseHeapLimit(raw: unknown): number {
   const mb = Math.floor(parseSize('worker_heap_limit', raw) / MiB);
   if (mb < 16) throw new SettingError('worker_heap_limit', `must be at least 16MiB, got ${String(raw)}`);
   return mb;
-}
-
-function parsePositiveDuration(name: string, raw: unknown): number {
-  const ms = parseDuration(name, raw);
-  if (ms === 0) throw new SettingError(name, 'must be longer than 0');
-  return ms;
 }
 
 function parseSpeedLayersOff(raw: unknown): ReadonlySet<SpeedLayer> {

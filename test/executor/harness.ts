@@ -43,6 +43,8 @@ export interface HarnessOptions {
   readonly cancelGraceMs?: number;
   readonly progressFlushMs?: number;
   readonly timeLimitOf?: TimeLimitOf;
+  /** Each run thread's heap limit in MiB. */
+  readonly threadHeapLimitMb?: number;
   /** Open the store as its owning process (SQLite: take the store lock). */
   readonly owner?: boolean;
 }
@@ -73,6 +75,7 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     ...(options.cancelGraceMs === undefined ? {} : { cancelGraceMs: options.cancelGraceMs }),
     ...(options.progressFlushMs === undefined ? {} : { progressFlushMs: options.progressFlushMs }),
     ...(options.timeLimitOf === undefined ? {} : { timeLimitOf: options.timeLimitOf }),
+    ...(options.threadHeapLimitMb === undefined ? {} : { threadHeapLimitMb: options.threadHeapLimitMb }),
   });
   const settings = { autorun: false, autocreate: false, defaultAlgo: undefined, defaultAlgoParams: {} };
   const scenarios = new ScenarioService({ store, domain, executor, settings, log });
