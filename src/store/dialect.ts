@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { speedLayerOn, type SpeedLayer } from '../config/speed-layers.js';
 import type { Database } from './database.js';
 import type { StoreLock } from './sqlite/store-lock.js';
 import { AuditingDialect } from './audit/auditing-dialect.js';
@@ -25,6 +26,8 @@ export interface OpenDatabaseOptions {
   readonly owner: boolean;
   /** Pool size, where the dialect pools connections. */
   readonly maxConnections: number | undefined;
+  /** The speed layers switched off (a benchmark's comparison). */
+  readonly speedLayersOff: ReadonlySet<SpeedLayer>;
 }
 
 /**
@@ -81,12 +84,15 @@ const SQLITE: DialectAdapter = {
   singleWriter: true,
   combinesWrites: false,
   databaseFile: (databaseUrl) => databaseUrl.slice(SQLITE_PREFIX.length),
-  open: async (databaseUrl, { owner }) => {
+  open: async (databaseUrl, { owner, speedLayersOff }) => {
     const path = databaseUrl.slice(SQLITE_PREFIX.length);
     // Before the database is touched: a refused second process must not migrate or write anything.
     const lock = owner ? (await import('./sqlite/store-lock.js')).lockSqliteStore(path) : undefined;
     let audit: AuditingDialect | undefined;
-    const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path, (inner) => (audit = new AuditingDialect(inner, 'sqlite')));
+    const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path, {
+      statementCache: speedLayerOn('statement-cache', speedLayersOff),
+      wrap: (inner) => (audit = new AuditingDialect(inner, 'sqlite')),
+    });
     // SQLite commits are not flushed one by one anyway (`synchronous = NORMAL`): one handle serves both.
     return { db, unflushed: db, lock, audit: audit! };
   },
@@ -109,15 +115,16 @@ const POSTGRES: DialectAdapter = {
   singleWriter: false,
   combinesWrites: true,
   databaseFile: () => undefined,
-  open: async (databaseUrl, { maxConnections }) => {
+  open: async (databaseUrl, { maxConnections, speedLayersOff }) => {
     const { openPostgres } = await import('./postgres/postgres-connection.js');
+    const namedStatements = speedLayerOn('named-statements', speedLayersOff);
     let audit: AuditingDialect | undefined;
-    const db = openPostgres(databaseUrl, { maxConnections, wrap: (inner) => (audit = new AuditingDialect(inner, 'postgres')) });
+    const db = openPostgres(databaseUrl, { maxConnections, namedStatements, wrap: (inner) => (audit = new AuditingDialect(inner, 'postgres')) });
     return {
       db,
       audit: audit!,
       // Claims only (see RunsRepository): a few connections, opened when first used.
-      unflushed: openPostgres(databaseUrl, { maxConnections: 3, unflushed: true }),
+      unflushed: openPostgres(databaseUrl, { maxConnections: 3, unflushed: true, namedStatements }),
       lock: undefined,
     };
   },

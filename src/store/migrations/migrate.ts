@@ -17,6 +17,7 @@ import { scenarioParentsMigration } from './0015-scenario-parents.js';
 import { plansMigration } from './0016-plans.js';
 import { reportsMigration } from './0018-reports.js';
 import { auditMigration } from './0017-audit.js';
+import { statusPathIndexesMigration } from './0019-status-path-indexes.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -37,6 +38,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0016-plans': plansMigration(dialect),
     '0018-reports': reportsMigration(dialect),
     '0017-audit': auditMigration(dialect),
+    '0019-status-path-indexes': statusPathIndexesMigration,
   };
 }
 

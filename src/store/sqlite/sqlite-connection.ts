@@ -2,17 +2,20 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase } from 'kysely';
-import { speedLayerOn } from '../../config/speed-layers.js';
 import type { Database } from '../database.js';
 
 /** Distinct statements kept prepared; the service issues far fewer shapes than this. */
 const STATEMENT_CACHE_SIZE = 512;
 
-/**
- * Opens (creating when needed) the SQLite file in WAL mode with foreign keys enforced; `wrap` may put
- * a layer around the dialect (the audit hook).
- */
-export function openSqlite(path: string, wrap: (dialect: Dialect) => Dialect = (dialect) => dialect): Kysely<Database> {
+export interface SqliteConnectionOptions {
+  /** Keep statements prepared by their text (the `statement-cache` speed layer; default on). */
+  readonly statementCache?: boolean;
+  /** A layer around the dialect (the audit hook). */
+  readonly wrap?: (dialect: Dialect) => Dialect;
+}
+
+/** Opens (creating when needed) the SQLite file in WAL mode with foreign keys enforced. */
+export function openSqlite(path: string, { statementCache = true, wrap = (dialect) => dialect }: SqliteConnectionOptions = {}): Kysely<Database> {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   // WAL lets readers (worker threads, pollers) proceed while a write commits; NORMAL sync is durable
@@ -21,7 +24,7 @@ export function openSqlite(path: string, wrap: (dialect: Dialect) => Dialect = (
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: speedLayerOn('statement-cache') ? withStatementCache(sqlite) : sqlite })) });
+  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: statementCache ? withStatementCache(sqlite) : sqlite })) });
 }
 
 /**
