@@ -35,7 +35,6 @@ import {
   sessionQueue,
 } from '../../store/postgres/graphile-queue.js';
 import { openGraphilePool } from './graphile-pool.js';
-import { RunJobAdder } from './run-job-adder.js';
 
 const now = () => new Date().toISOString();
 const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
@@ -60,7 +59,6 @@ export class DistributedExecutor implements Executor {
   private pool: WorkerPool | undefined;
   private runner: Runner | undefined;
   private readonly cancelChannel: CancelChannel;
-  private readonly jobs: RunJobAdder;
   /** graphile-worker's own connections (see `openGraphilePool`). */
   private graphilePool: pg.Pool | undefined;
   private readonly running = new Map<string, RunningRun & { leaseRenewedAt?: number }>();
@@ -75,7 +73,6 @@ export class DistributedExecutor implements Executor {
     this.options = fillDistributedExecutorOptions(options);
     this.events = this.options.events;
     this.cancelChannel = new CancelChannel(this.options.databaseUrl, this.options.log, (id) => this.cancelledElsewhere(id));
-    this.jobs = new RunJobAdder(this.options.store.db, this.options.log);
   }
 
   private get db() {
@@ -113,9 +110,9 @@ export class DistributedExecutor implements Executor {
     });
   }
 
+  /** The run's job was added by the statement that queued it (the store's trigger, migration 0020). */
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });
-    this.jobs.add(ref.scenarioId);
   }
 
   live(scenarioId: string): LiveRun | undefined {
@@ -150,7 +147,6 @@ export class DistributedExecutor implements Executor {
     clearInterval(this.reapTimer);
     clearInterval(this.flushTimer);
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
-    await this.jobs.settled();
     await this.runner?.stop();
     await this.graphilePool?.end();
     await this.cancelChannel.close();
