@@ -85,7 +85,7 @@ describe('the run job added by the statement that queues a run (PostgreSQL)', ()
     const id = randomUUID();
     await store()
       .db.insertInto('scenarios')
-      .values({ id, session_id: sessionId, tag: 'inserted queued', dataset_key: 'items', algo_name: 'Sum', algo_params: '{}', data_params: '{}', status: 'QUEUED', queue_order: 2_000_000, queued_at: new Date().toISOString(), created_at: new Date().toISOString() })
+      .values({ id, session_id: sessionId, tag: 'inserted queued', dataset_key: 'items', algo_name: 'Sum', algo_params: '{}', data_params: '{}', status: 'QUEUED', progress: 0, attempts: 0, queue_order: 2_000_000, queued_at: new Date().toISOString(), created_at: new Date().toISOString() })
       .execute();
     expect((await jobsOf(store().db, [id])).map((j) => j.key)).toEqual([id]);
   });

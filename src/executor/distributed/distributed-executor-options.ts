@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { NoticeListener } from '../../store/postgres/notice-listener.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
 import { DEFAULT_TIME_LIMIT_MS } from '../local/local-executor-options.js';
@@ -9,8 +10,13 @@ export interface DistributedExecutorOptions {
   readonly store: Store;
   readonly events: RunEvents;
   readonly log: Logger;
-  /** PostgreSQL URL: graphile-worker, the cancel channel and the worker threads connect with it. */
+  /** PostgreSQL URL: graphile-worker and the worker threads connect with it. */
   readonly databaseUrl: string;
+  /**
+   * The process's one LISTEN connection, on which cancels of runs are heard (shared with the event
+   * feed). Without it the executor opens one of its own, closed with it.
+   */
+  readonly notices?: NoticeListener;
   readonly domain: string;
   /** Runs at once in this process (worker threads); 0 makes a pure API node that runs nothing. */
   readonly workers: number;
@@ -32,7 +38,7 @@ export interface DistributedExecutorOptions {
   readonly externalLimits?: ExternalLimits;
 }
 
-export type FilledDistributedExecutorOptions = Required<DistributedExecutorOptions>;
+export type FilledDistributedExecutorOptions = Required<Omit<DistributedExecutorOptions, 'notices'>> & Pick<DistributedExecutorOptions, 'notices'>;
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 

@@ -14,7 +14,8 @@ import { claim, claimHeadOfSession } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import { keyOf, recordOutcome } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
-import { CancelChannel, notifyCancel } from '../../store/postgres/cancel-channel.js';
+import { listenForCancels, notifyCancel } from '../../store/postgres/cancel-channel.js';
+import { NoticeListener } from '../../store/postgres/notice-listener.js';
 import {
   fillDistributedExecutorOptions,
   type DistributedExecutorOptions,
@@ -58,7 +59,10 @@ export class DistributedExecutor implements Executor {
   private state: 'new' | 'started' | 'closing' | 'closed' = 'new';
   private pool: WorkerPool | undefined;
   private runner: Runner | undefined;
-  private readonly cancelChannel: CancelChannel;
+  /** Where cancels are heard: the process's listener, or one of this executor's own (`ownsNotices`). */
+  private readonly notices: NoticeListener;
+  private readonly ownsNotices: boolean;
+  private stopListening: (() => void) | undefined;
   /** graphile-worker's own connections (see `openGraphilePool`). */
   private graphilePool: pg.Pool | undefined;
   private readonly running = new Map<string, RunningRun & { leaseRenewedAt?: number }>();
@@ -72,7 +76,8 @@ export class DistributedExecutor implements Executor {
   constructor(options: DistributedExecutorOptions) {
     this.options = fillDistributedExecutorOptions(options);
     this.events = this.options.events;
-    this.cancelChannel = new CancelChannel(this.options.databaseUrl, this.options.log, (id) => this.cancelledElsewhere(id));
+    this.ownsNotices = this.options.notices === undefined;
+    this.notices = this.options.notices ?? new NoticeListener(this.options.databaseUrl, this.options.log);
   }
 
   private get db() {
@@ -95,7 +100,7 @@ export class DistributedExecutor implements Executor {
       log.info('executor: workers is 0; this API node runs no scenarios');
       return;
     }
-    await this.cancelChannel.listen();
+    this.stopListening = await listenForCancels(this.notices, (id) => this.cancelledElsewhere(id));
     this.pool = createWorkerPool(workers, { databaseUrl, domain: this.options.domain, logLevel: log.level, externalLimits: this.options.externalLimits });
     this.flushTimer = setInterval(() => void this.flush(), this.options.progressFlushMs);
     this.flushTimer.unref();
@@ -149,7 +154,8 @@ export class DistributedExecutor implements Executor {
     await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
     await this.runner?.stop();
     await this.graphilePool?.end();
-    await this.cancelChannel.close();
+    this.stopListening?.();
+    if (this.ownsNotices) await this.notices.close();
     await this.pool?.destroy();
     this.state = 'closed';
   }
@@ -161,8 +167,12 @@ export class DistributedExecutor implements Executor {
     await Promise.all(scenarioIds.flatMap((id) => this.running.get(id) ?? []).map((run) => run.stop('cancel', this.options.cancelGraceMs)));
   }
 
+  /** A cancel announced on the cancel channel (by any process, this one included). */
   private cancelledElsewhere(scenarioId: string): void {
-    void this.running.get(scenarioId)?.stop('cancel', this.options.cancelGraceMs);
+    const run = this.running.get(scenarioId);
+    if (!run) return;
+    this.options.log.info({ scenario_id: scenarioId }, 'stopping a run: its cancel was announced');
+    void run.stop('cancel', this.options.cancelGraceMs);
   }
 
   /**
