@@ -8,8 +8,8 @@ export { notifyCancel } from './cancel-notice.js';
  * and the worker process running it (wherever it is) aborts it within moments. Heard on the
  * process's one LISTEN connection (`NoticeListener`), which reconnects at once when its backend is
  * terminated or the database restarts, and keeps trying. A cancel sent while it was down is lost:
- * the lease is the backstop, as the cancelled run's next progress flush (every 250 ms) finds its row
- * no longer its own and stops it. Resolves once listening; answers how to stop.
+ * the lease is the backstop: the cancelled run's next lease renewal (every second) or progress write
+ * finds its row no longer its own and stops it. Resolves once listening; answers how to stop.
  */
 export function listenForCancels(listener: NoticeListener, onCancel: (scenarioId: string) => void): Promise<() => void> {
   return listener.subscribe(CANCEL_CHANNEL, {
