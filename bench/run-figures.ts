@@ -81,6 +81,27 @@ export async function timeInstantRuns(server: BenchServer, sessions: number, per
   return seconds;
 }
 
+/**
+ * `count` run requests alone: creates `count` Instant scenarios in one session (not timed), then times
+ * their `POST .../run`, one after another, against a server that runs nothing (`--workers 0`): what
+ * the HTTP thread pays to queue a run.
+ */
+export async function timeRunRequests(server: BenchServer, count: number): Promise<number> {
+  const client = new KeepAliveClient(server.url);
+  try {
+    const ids: string[] = [];
+    for (let k = 0; k < count + 20; k++) {
+      ids.push((await client.request<Scenario>('POST', '/api/v1/sessions/main/scenarios', { tag: `queued ${k}`, dataset_key: 'example', algo_name: 'Instant' })).id);
+    }
+    for (const id of ids.slice(0, 20)) await client.request('POST', `/api/v1/sessions/main/scenarios/${id}/run`);
+    const started = performance.now();
+    for (const id of ids.slice(20)) await client.request('POST', `/api/v1/sessions/main/scenarios/${id}/run`);
+    return (performance.now() - started) / 1000;
+  } finally {
+    client.close();
+  }
+}
+
 /** The floor: `count` sequential POSTs (or GETs) answered by a bare node:http server. */
 export async function bareSequential(count: number, method: 'POST' | 'GET' = 'POST'): Promise<number> {
   const bare = await startBareNode();

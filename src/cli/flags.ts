@@ -47,6 +47,9 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'external-stderr-line-limit', setting: 'external_stderr_line_limit', help: 'longest stderr line of an external algorithm (default 64KiB)' },
   { flag: 'external-stderr-rate', setting: 'external_stderr_rate', help: 'most stderr lines per second of an external algorithm (default 1000)' },
   { flag: 'external-memory-limit', setting: 'external_memory_limit', help: 'address-space limit of an external algorithm, e.g. 4GiB, or none (default 4GiB)' },
+  { flag: 'worker-heap-limit', setting: 'worker_heap_limit', help: "each run thread's heap limit, e.g. 1GiB (default 1GiB; past it the run FAILS)" },
+  { flag: 'worker-idle-timeout', setting: 'worker_idle_timeout', help: 'run threads stop after this long without a run, e.g. 60s (default 60s)' },
+  { flag: 'bench-layers-off', setting: 'bench_layers_off', help: 'benchmarks only: comma-separated speed layers to switch off (answers stay the same, only slower)' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];

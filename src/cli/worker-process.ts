@@ -22,7 +22,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   const log = createLogger(settings);
   // Loaded here too, so a broken domain module stops the worker at once with a clear message.
   const domain = await loadDomain(settings.domain);
-  const store = await openStore(settings.databaseUrl, { owner: true });
+  const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
   const workerEvents = await startWorkerEvents({ store, events, log });
@@ -40,6 +40,9 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     externalLimits: externalLimitsOf(settings),
     // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.
     cancelGraceMs: Math.max(DEFAULT_CANCEL_GRACE_MS, settings.externalKillGraceMs + KILL_MARGIN_MS),
+    threadHeapLimitMb: settings.workerHeapLimitMb,
+    poolIdleMs: settings.workerIdleTimeoutMs,
+    speedLayersOff: settings.speedLayersOff,
   });
   try {
     await executor.start();

@@ -7,6 +7,8 @@ import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings,
 import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString, parseTimeout } from './parse-value.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { DEFAULT_MAX_FIELD_BYTES } from './upload-field-limit.js';
+import { parseLayersOff, type SpeedLayer } from './speed-layers.js';
+import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from './worker-threads.js';
 import { isIP } from 'node:net';
 
 /** The bundled example domain, resolved relative to this module (works from src/ and from dist/). */
@@ -63,6 +65,9 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     externalStderrLineLimitBytes: raw.external_stderr_line_limit === undefined ? 64 * 1024 : parseSize('external_stderr_line_limit', raw.external_stderr_line_limit),
     externalStderrRate: raw.external_stderr_rate === undefined ? 1_000 : parseInteger('external_stderr_rate', raw.external_stderr_rate, 1, 1_000_000),
     externalMemoryLimitBytes: raw.external_memory_limit === undefined ? 4 * 1024 * MiB : parseSizeOrNone('external_memory_limit', raw.external_memory_limit),
+    workerHeapLimitMb: raw.worker_heap_limit === undefined ? DEFAULT_WORKER_HEAP_LIMIT_MB : parseHeapLimit(raw.worker_heap_limit),
+    workerIdleTimeoutMs: raw.worker_idle_timeout === undefined ? DEFAULT_WORKER_IDLE_TIMEOUT_MS : parseDuration('worker_idle_timeout', raw.worker_idle_timeout),
+    speedLayersOff: parseSpeedLayersOff(raw.bench_layers_off),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).
@@ -76,6 +81,22 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     throw new SettingError('autocreate', 'autocreate needs default_algo to name the algorithm of spawned scenarios');
   }
   return Object.freeze(settings);
+}
+
+/** A run thread's heap limit: a size, in whole MiB, of at least 16 MiB (V8 needs some room to start). */
+function parseHeapLimit(raw: unknown): number {
+  const mb = Math.floor(parseSize('worker_heap_limit', raw) / MiB);
+  if (mb < 16) throw new SettingError('worker_heap_limit', `must be at least 16MiB, got ${String(raw)}`);
+  return mb;
+}
+
+function parseSpeedLayersOff(raw: unknown): ReadonlySet<SpeedLayer> {
+  try {
+    return parseLayersOff(raw === undefined ? undefined : parseList('bench_layers_off', raw).join(','));
+  } catch (err) {
+    if (err instanceof SettingError) throw err;
+    throw new SettingError('bench_layers_off', (err as Error).message);
+  }
 }
 
 /** A size, or `0`/`none` for no limit at all. */

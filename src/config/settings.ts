@@ -1,3 +1,5 @@
+import type { SpeedLayer } from './speed-layers.js';
+
 /** The validated, frozen settings of one server or worker process. */
 export interface Settings {
   readonly host: string;
@@ -56,6 +58,12 @@ export interface Settings {
   readonly externalStderrRate: number;
   /** An external algorithm's address-space limit in bytes; 0: none. */
   readonly externalMemoryLimitBytes: number;
+  /** Each run thread's V8 heap limit in MiB: past it the thread ends and its run FAILS. */
+  readonly workerHeapLimitMb: number;
+  /** The run threads stop after this long without a run, in ms; the next run starts them again. */
+  readonly workerIdleTimeoutMs: number;
+  /** The speed layers switched off (a benchmark's comparison; see `speed-layers.ts`). */
+  readonly speedLayersOff: ReadonlySet<SpeedLayer>;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -104,6 +112,9 @@ export const SETTING_NAMES = [
   'external_stderr_line_limit',
   'external_stderr_rate',
   'external_memory_limit',
+  'worker_heap_limit',
+  'worker_idle_timeout',
+  'bench_layers_off',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -1,8 +1,10 @@
 /**
  * The speed layers: parts that exist only to make a hot path faster, each of which must earn its
- * place. A benchmark switches some off for a server it starts (`SCENARIST_BENCH_LAYERS_OFF`, a comma
- * list) to measure what each saves beside the same server with all of them on (docs/benchmarks.md).
- * Switching one off never changes what the service answers, only how fast.
+ * place. A benchmark switches some off for a server it starts (the `bench_layers_off` setting, as
+ * `SCENARIST_BENCH_LAYERS_OFF`, a comma list) to measure what each saves beside the same server with
+ * all of them on (docs/benchmarks.md). Switching one off never changes what the service answers, only
+ * how fast. The setting is read once where the process is assembled and handed to each layer's owner;
+ * nothing reads it at import.
  */
 export const SPEED_LAYERS = [
   /** SQLite statements kept prepared by their text (sqlite-connection.ts). */
@@ -30,9 +32,10 @@ export function parseLayersOff(value: string | undefined): ReadonlySet<SpeedLaye
   return new Set(names as SpeedLayer[]);
 }
 
-const off = parseLayersOff(process.env[LAYERS_OFF_ENV]);
-
-/** Whether `layer` is on in this process (always, unless a benchmark switched it off). */
-export function speedLayerOn(layer: SpeedLayer): boolean {
+/** Whether `layer` is on, given the layers switched off (none unless a benchmark said so). */
+export function speedLayerOn(layer: SpeedLayer, off: ReadonlySet<SpeedLayer> = NONE_OFF): boolean {
   return !off.has(layer);
 }
+
+/** Every layer on. */
+export const NONE_OFF: ReadonlySet<SpeedLayer> = new Set();

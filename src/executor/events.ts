@@ -37,9 +37,13 @@ export interface RunEventMap {
   'run:created': RunRef & { readonly tag: string };
   /** A scenario was deleted by a client, whatever its status (after `run:cancelled` for an active one). */
   'run:deleted': RunRef & { readonly tag: string };
+  /** A session and every scenario it held are gone (after `run:cancelled` for each active one). */
+  'session:deleted': { readonly sessionId: string };
 }
 
 export type RunEventName = keyof RunEventMap;
+/** The events about one scenario (every one but a whole session's deletion). */
+export type ScenarioEventName = { [K in RunEventName]: RunEventMap[K] extends RunRef ? K : never }[RunEventName];
 export type RunEventListener<K extends RunEventName> = (event: RunEventMap[K]) => void;
 
 /** A typed emitter of run events. A throwing listener is isolated: it never breaks a run. */

@@ -4,7 +4,6 @@ import type { Executor } from '../executor/executor.js';
 import type { ScenarioBatchActions, BatchAction, BatchResult } from '../scenarios/batch-actions.js';
 import type { StatusCache } from '../scenarios/status-cache.js';
 import type { ExperimentRecord, NewExperimentScenario } from '../store/experiments-repository.js';
-import { NO_RUN } from '../store/run-columns.js';
 import type { Store } from '../store/store.js';
 import { countsView, type StatusCounts } from './counts.js';
 import { listAxes, type Axis, type AxisInput } from './grid.js';
@@ -117,29 +116,20 @@ export class ExperimentService {
     if (refusal?.refused === 'name-taken') throw errors.experimentNameTaken(request.name);
     if (refusal?.refused === 'tag-taken') throw errors.experimentTagsTaken(request.name);
     if (refusal?.refused === 'missing-datasets') throw errors.datasetsNotFound(refusal.keys, 'dataset_key');
-    this.announce(sessionId, scenarios, request.run, createdAt, request.algoName);
+    this.announce(sessionId, scenarios, request.run);
     const record = await this.repo.get(sessionId, id);
     if (!record) throw errors.experimentNotFound(id);
 
     return view(record);
   }
 
-  /** After the commit: the same per-scenario events (and dispatch) as scenarios created and run one by one. */
-  private announce(sessionId: string, scenarios: readonly NewExperimentScenario[], queued: boolean, at: string, algoName: string): void {
-    const { executor, statusCache } = this.deps;
+  /**
+   * After the commit: the same per-scenario events (and dispatch) as scenarios created and run one by
+   * one; the status cache follows them.
+   */
+  private announce(sessionId: string, scenarios: readonly NewExperimentScenario[], queued: boolean): void {
+    const { executor } = this.deps;
     for (const s of scenarios) {
-      statusCache?.written({
-        ...{ progress: NO_RUN.progress, resultJson: null, kpiValuesJson: null, error: null, errorCode: null, startedAt: null, finishedAt: null, reportJson: null, seed: null },
-        id: s.id,
-        sessionId,
-        tag: s.tag,
-        datasetKey: s.datasetKey,
-        algoName,
-        algoParamsJson: s.algoParamsJson,
-        dataParamsJson: s.dataParamsJson,
-        status: queued ? 'QUEUED' : 'CREATED',
-        createdAt: at,
-      });
       executor.events.emit('run:created', { scenarioId: s.id, sessionId, tag: s.tag });
     }
     if (queued) for (const s of scenarios) executor.queued({ scenarioId: s.id, sessionId });

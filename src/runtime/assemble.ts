@@ -49,7 +49,7 @@ export interface Runtime {
 export async function assemble(settings: Settings, log: Logger, loadedDomain?: DomainRegistry): Promise<Runtime> {
   const domain = loadedDomain ?? (await loadDomain(settings.domain));
   checkSettingsAgainstDomain(settings, domain);
-  const store = await openStore(settings.databaseUrl, { owner: true });
+  const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Before the executor starts: its recovery announces requeued runs.
   const webhookPolicy = new AddressPolicy(settings.webhookAllowNetworks);
@@ -79,6 +79,10 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     externalLimits: externalLimitsOf(settings),
     // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.
     cancelGraceMs: Math.max(DEFAULT_CANCEL_GRACE_MS, settings.externalKillGraceMs + KILL_MARGIN_MS),
+    threadHeapLimitMb: settings.workerHeapLimitMb,
+    poolIdleMs: settings.workerIdleTimeoutMs,
+    speedLayersOff: settings.speedLayersOff,
+    quietQueue: speedLayerOn('quiet-queue', settings.speedLayersOff),
   };
   // Memory answers status polls and session lookups only where no other process writes the store.
   const singleWriter = isSingleWriter(store.dialect);
@@ -87,7 +91,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const executor: Executor = singleWriter
     ? new LocalExecutor(executorOptions)
     : new (await import('../executor/distributed/distributed-executor.js')).DistributedExecutor(executorOptions);
-  const caches = singleWriter && speedLayerOn('caches');
+  const caches = singleWriter && speedLayerOn('caches', settings.speedLayersOff);
   const statusCache = caches ? new StatusCache() : undefined;
   statusCache?.follow(events);
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });

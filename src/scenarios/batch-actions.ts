@@ -77,22 +77,15 @@ export class ScenarioBatchActions {
   }
 
   private queued(rows: readonly ScenarioRecord[]): void {
-    for (const row of rows) {
-      this.deps.statusCache?.written(row);
-      this.deps.executor.queued({ scenarioId: row.id, sessionId: row.sessionId });
-    }
+    for (const row of rows) this.deps.executor.queued({ scenarioId: row.id, sessionId: row.sessionId });
   }
 
   private wasReset(rows: readonly ScenarioRecord[]): void {
-    for (const row of rows) {
-      this.deps.statusCache?.written(row);
-      this.deps.executor.events.emit('run:reset', { scenarioId: row.id, sessionId: row.sessionId });
-    }
+    for (const row of rows) this.deps.executor.events.emit('run:reset', { scenarioId: row.id, sessionId: row.sessionId });
   }
 
   private async cancelled(rows: readonly ScenarioRecord[]): Promise<void> {
-    const { executor, statusCache } = this.deps;
-    for (const row of rows) statusCache?.written(row);
+    const { executor } = this.deps;
     await Promise.all(rows.map((row) => executor.abort({ scenarioId: row.id, sessionId: row.sessionId })));
     for (const row of rows) {
       executor.events.emit('run:failed', { scenarioId: row.id, sessionId: row.sessionId, message: row.error ?? CANCELLED_MESSAGE, code: 'CANCELLED' });
@@ -100,11 +93,10 @@ export class ScenarioBatchActions {
   }
 
   private async deleted(sessionId: string, rows: readonly DeletedRow[]): Promise<void> {
-    const { executor, statusCache } = this.deps;
+    const { executor } = this.deps;
     const active = rows.filter((row) => isActive(row.status));
     await Promise.all(active.map((row) => executor.abort({ scenarioId: row.id, sessionId })));
     for (const row of rows) {
-      statusCache?.deleted(row.id);
       const ref = { scenarioId: row.id, sessionId };
       if (isActive(row.status)) executor.events.emit('run:cancelled', ref);
       executor.events.emit('run:deleted', { ...ref, tag: row.tag });

@@ -33,7 +33,10 @@ export interface ScenarioServiceDeps {
   readonly executor: Executor;
   readonly settings: ScenarioSettings;
   readonly log: Logger;
-  /** Only when this process is the single writer of the store (`runtime/single-writer.ts`). */
+  /**
+   * Only when this process is the single writer of the store (`runtime/single-writer.ts`); read here,
+   * fed by the run events (`StatusCache.follow`).
+   */
   readonly statusCache?: StatusCache;
 }
 
@@ -142,7 +145,6 @@ export class ScenarioService {
   async reset(ref: ScenarioRef): Promise<ScenarioView> {
     const reset = await this.change(ref, 'reset', (change) => this.runs.reset(ref, change));
     if (!reset) return this.get(ref);
-    this.deps.statusCache?.written(reset);
     this.deps.executor.events.emit('run:reset', { scenarioId: ref.id, sessionId: ref.sessionId });
     return scenarioView(reset, this.deps.domain);
   }
@@ -157,7 +159,6 @@ export class ScenarioService {
     const cancelled = await this.change(ref, 'cancel', () => this.runs.cancel(ref, now()));
     // The state machine has no no-op row for cancel: a change that applied answers its row.
     if (!cancelled) return this.get(ref);
-    this.deps.statusCache?.written(cancelled);
     const event = { scenarioId: ref.id, sessionId: ref.sessionId };
     await this.deps.executor.abort(event);
     this.deps.executor.events.emit('run:failed', { ...event, message: cancelled.error ?? CANCELLED_MESSAGE, code: 'CANCELLED' });
@@ -169,7 +170,6 @@ export class ScenarioService {
     const current = await this.readStatus(ref);
     if (!current) throw errors.scenarioNotFound(ref.id);
     await this.deps.executor.cancel({ scenarioId: ref.id, sessionId: ref.sessionId }, () => this.repo.delete(ref));
-    this.deps.statusCache?.deleted(ref.id);
     this.deps.executor.events.emit('run:deleted', { scenarioId: ref.id, sessionId: ref.sessionId, tag: current.tag });
   }
 
@@ -182,7 +182,7 @@ export class ScenarioService {
 
   /** Session hook: the session's row is gone, and with it every scenario it held. */
   sessionDeleted(sessionId: string): void {
-    this.deps.statusCache?.sessionDeleted(sessionId);
+    this.deps.executor.events.emit('session:deleted', { sessionId });
   }
 
   /**
@@ -233,7 +233,6 @@ export class ScenarioService {
     }
     // Deleted between the check above and the insert (which re-checks it atomically).
     if (!row) throw errors.datasetNotFound(input.datasetKey);
-    this.deps.statusCache?.written(row);
     this.deps.executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
     if (!this.deps.settings.autorun) return { id, row };
     return { id, row: await this.enqueue({ sessionId, id }, changeFor('run')) };
@@ -242,7 +241,6 @@ export class ScenarioService {
   private async enqueue(ref: ScenarioRef, change: StatusChange): Promise<ScenarioRecord | undefined> {
     const queued = await this.runs.queue(ref, change, now());
     if (!queued) return undefined;
-    this.deps.statusCache?.written(queued);
     this.deps.executor.queued({ scenarioId: ref.id, sessionId: ref.sessionId });
     return queued;
   }

@@ -1,4 +1,5 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { speedLayerOn, type SpeedLayer } from '../config/speed-layers.js';
 import type { Database } from './database.js';
 import type { StoreLock } from './sqlite/store-lock.js';
 
@@ -22,6 +23,8 @@ export interface OpenDatabaseOptions {
   readonly owner: boolean;
   /** Pool size, where the dialect pools connections. */
   readonly maxConnections: number | undefined;
+  /** The speed layers switched off (a benchmark's comparison). */
+  readonly speedLayersOff: ReadonlySet<SpeedLayer>;
 }
 
 /**
@@ -78,11 +81,11 @@ const SQLITE: DialectAdapter = {
   singleWriter: true,
   combinesWrites: false,
   databaseFile: (databaseUrl) => databaseUrl.slice(SQLITE_PREFIX.length),
-  open: async (databaseUrl, { owner }) => {
+  open: async (databaseUrl, { owner, speedLayersOff }) => {
     const path = databaseUrl.slice(SQLITE_PREFIX.length);
     // Before the database is touched: a refused second process must not migrate or write anything.
     const lock = owner ? (await import('./sqlite/store-lock.js')).lockSqliteStore(path) : undefined;
-    const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path);
+    const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path, { statementCache: speedLayerOn('statement-cache', speedLayersOff) });
     // SQLite commits are not flushed one by one anyway (`synchronous = NORMAL`): one handle serves both.
     return { db, unflushed: db, lock };
   },
@@ -103,12 +106,13 @@ const POSTGRES: DialectAdapter = {
   singleWriter: false,
   combinesWrites: true,
   databaseFile: () => undefined,
-  open: async (databaseUrl, { maxConnections }) => {
+  open: async (databaseUrl, { maxConnections, speedLayersOff }) => {
     const { openPostgres } = await import('./postgres/postgres-connection.js');
+    const namedStatements = speedLayerOn('named-statements', speedLayersOff);
     return {
-      db: openPostgres(databaseUrl, { maxConnections }),
+      db: openPostgres(databaseUrl, { maxConnections, namedStatements }),
       // Claims only (see RunsRepository): a few connections, opened when first used.
-      unflushed: openPostgres(databaseUrl, { maxConnections: 3, unflushed: true }),
+      unflushed: openPostgres(databaseUrl, { maxConnections: 3, unflushed: true, namedStatements }),
       lock: undefined,
     };
   },

@@ -1,5 +1,4 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { speedLayerOn } from '../config/speed-layers.js';
 import type { Database } from './database.js';
 
 /**
@@ -18,9 +17,10 @@ class Slot {
   constructor(readonly name: string) {}
 }
 
-type Run<P, R> = (values: P) => Promise<QueryResult<R>>;
+/** A compiled query, bound to new values. */
+type Compiled<P, R> = (values: P) => CompiledQuery<R>;
 
-function compile<P extends object, R>(db: Kysely<Database>, build: (values: P) => Compilable<R>): Run<P, R> {
+function compile<P extends object, R>(build: (values: P) => Compilable<R>): Compiled<P, R> {
   const used = new Set<string>();
   const standIns = new Proxy(
     {},
@@ -43,13 +43,20 @@ function compile<P extends object, R>(db: Kysely<Database>, build: (values: P) =
       const name = names[i];
       return name === undefined ? fixed : byName[name];
     });
-    const query: CompiledQuery<R> = { ...compiled, parameters };
-    return db.executeQuery(query);
+    return { ...compiled, parameters };
   };
 }
 
 /** Distinct shapes kept per database handle; past it a query is compiled for each call. */
-const SHAPES = speedLayerOn('compiled-queries') ? 64 : 0;
+const SHAPES = 64;
+
+/** Databases whose queries are compiled anew for each call (the `compiled-queries` speed layer off), by their dialect adapter. */
+const uncompiled = new WeakSet<object>();
+
+/** Switches the `compiled-queries` speed layer off for `db` and its transactions (a benchmark's comparison). */
+export function compileEveryCall(db: Kysely<Database>): void {
+  uncompiled.add(db.getExecutor().adapter);
+}
 
 /**
  * A query whose shape depends on a few known inputs (a list of states, how many sessions are
@@ -59,19 +66,23 @@ export function preparedByShape<S, P extends object, R>(
   keyOf: (shape: S) => string,
   build: (db: Kysely<Database>, shape: S, values: P) => Compilable<R>,
 ): (db: Kysely<Database>, shape: S, values: P) => Promise<QueryResult<R>> {
-  // Weak: a transaction's handle (and what was compiled for it) goes when the transaction does.
-  const byDatabase = new WeakMap<Kysely<Database>, Map<string, Run<P, R>>>();
+  // Keyed by the handle's dialect adapter, which a transaction shares with the database it was
+  // opened on (same compiler, same plugins, hence the same SQL): a statement compiled once serves
+  // every transaction too (complete-and-claim-next runs three of them in one). Weak: it goes with
+  // the database.
+  const byDatabase = new WeakMap<object, Map<string, Compiled<P, R>>>();
   // Async, so that a builder that fails its check rejects like a failing query does.
   return async (db, shape, values) => {
-    let byKey = byDatabase.get(db);
-    if (byKey === undefined) byDatabase.set(db, (byKey = new Map<string, Run<P, R>>()));
+    const owner = db.getExecutor().adapter;
+    let byKey = byDatabase.get(owner);
+    if (byKey === undefined) byDatabase.set(owner, (byKey = new Map<string, Compiled<P, R>>()));
     const key = keyOf(shape);
-    let run = byKey.get(key);
-    if (run === undefined) {
-      run = compile(db, (v: P) => build(db, shape, v));
-      if (byKey.size < SHAPES) byKey.set(key, run);
+    let compiled = byKey.get(key);
+    if (compiled === undefined) {
+      compiled = compile((v: P) => build(db, shape, v));
+      if (byKey.size < SHAPES && !uncompiled.has(owner)) byKey.set(key, compiled);
     }
-    return run(values);
+    return db.executeQuery(compiled(values));
   };
 }
 

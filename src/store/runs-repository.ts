@@ -69,6 +69,25 @@ export interface Recovered {
   readonly failed: InterruptedRun[];
 }
 
+/** What a completed run stores: its result and KPI values. */
+export interface CompletedRun {
+  readonly resultJson: string;
+  readonly kpis: Readonly<Record<string, number>>;
+}
+
+/** The session whose next run to claim once a run of it has ended, and the token (and lease) of that claim. */
+export interface NextClaimRequest {
+  readonly sessionId: string;
+  readonly runToken: string;
+  readonly leaseMs?: number;
+}
+
+/** A run's end as written (false: the row was no longer this run's), and the next run claimed with it. */
+export interface EndedThenClaimed {
+  readonly written: boolean;
+  readonly next?: ClaimedRow;
+}
+
 type Status = StoredStatus;
 
 const change = (event: ScenarioEvent) => changeFor(event);
@@ -324,10 +343,20 @@ export class RunsRepository {
    * the run writes later needs the lost claim's token and is refused. The run's completion is
    * flushed, and flushes the WAL up to and including the claim.
    */
-  private async claimWhere(target: ClaimTarget, at: { id: string; sessionId: string }, runToken: string, leaseMs: number | undefined): Promise<ClaimedRow | undefined> {
+  private claimWhere(target: ClaimTarget, at: { id: string; sessionId: string }, runToken: string, leaseMs: number | undefined): Promise<ClaimedRow | undefined> {
+    return this.claimOn(this.claims, target, at, runToken, leaseMs);
+  }
+
+  private async claimOn(
+    db: Kysely<Database>,
+    target: ClaimTarget,
+    at: { id: string; sessionId: string },
+    runToken: string,
+    leaseMs: number | undefined,
+  ): Promise<ClaimedRow | undefined> {
     const shape = { leased: leaseMs !== undefined, target };
     const seed = newSeed();
-    const row = (await claimQuery(this.claims, shape, { ...at, runToken, leaseMs: leaseMs ?? 0, seed })).rows[0];
+    const row = (await claimQuery(db, shape, { ...at, runToken, leaseMs: leaseMs ?? 0, seed })).rows[0];
     // The claim always sets started_at and seed; the column types allow null for rows that never started.
     return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString(), seed: row.seed ?? seed };
   }
@@ -364,26 +393,54 @@ export class RunsRepository {
     return write.lines ? this.db.transaction().execute(apply) : apply(this.db);
   }
 
-  async complete(
-    key: RunKey,
-    outcome: { readonly resultJson: string; readonly kpis: Readonly<Record<string, number>> },
-    now: string,
-  ): Promise<boolean> {
+  async complete(key: RunKey, outcome: CompletedRun, now: string): Promise<boolean> {
+    return this.completeOn(this.db, key, outcome, now);
+  }
+
+  async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {
+    return this.failOn(this.db, key, failure, now);
+  }
+
+  /**
+   * Complete-and-claim-next: `complete`, then, in the same transaction, `claimHeadOfSession` of the
+   * run's session for `next`. A session's queue then costs one commit per run and no wake-up between
+   * its runs. Nothing is claimed when the completion did not apply (the row was no longer this run's).
+   */
+  async completeThenClaimNext(key: RunKey, outcome: CompletedRun, now: string, next: NextClaimRequest): Promise<EndedThenClaimed> {
+    return this.endThenClaimNext((db) => this.completeOn(db, key, outcome, now), next);
+  }
+
+  /** `fail`, then the session's next run claimed in the same transaction (see `completeThenClaimNext`). */
+  async failThenClaimNext(key: RunKey, failure: RunFailure, now: string, next: NextClaimRequest): Promise<EndedThenClaimed> {
+    return this.endThenClaimNext((db) => this.failOn(db, key, failure, now), next);
+  }
+
+  private endThenClaimNext(end: (db: Kysely<Database>) => Promise<boolean>, next: NextClaimRequest): Promise<EndedThenClaimed> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await end(trx))) return { written: false };
+      // The run just ended holds no PROCESSING row any more: the claim's per-session rule sees that
+      // within this transaction, and any other writer waits for its commit.
+      const claimed = await this.claimOn(trx, 'head-of-session', { id: '', sessionId: next.sessionId }, next.runToken, next.leaseMs);
+      return claimed ? { written: true, next: claimed } : { written: true };
+    });
+  }
+
+  private async completeOn(db: Kysely<Database>, key: RunKey, outcome: CompletedRun, now: string): Promise<boolean> {
     // The sortable copy of the KPI values first (or with it): should the completion not apply
     // (cancelled), rows of a scenario that is not COMPLETE are ignored by the list queries.
     const values = { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now };
     const count = Object.keys(outcome.kpis).length;
     if (this.dialect.combinesWrites && count > 0) {
-      return wrote(await completeWithKpisQuery(this.db, count, { ...kpiValues(key.id, outcome.kpis), ...values }));
+      return wrote(await completeWithKpisQuery(db, count, { ...kpiValues(key.id, outcome.kpis), ...values }));
     }
-    await storeKpiValues(this.db, key.id, outcome.kpis);
-    return wrote(await completeQuery(this.db, values));
+    await storeKpiValues(db, key.id, outcome.kpis);
+    return wrote(await completeQuery(db, values));
   }
 
-  async fail(key: RunKey, failure: RunFailure, now: string): Promise<boolean> {
+  private async failOn(db: Kysely<Database>, key: RunKey, failure: RunFailure, now: string): Promise<boolean> {
     const thrown = failure.thrown;
     return wrote(
-      await failQuery(this.db, {
+      await failQuery(db, {
         ...key,
         message: failure.message,
         code: failure.code,

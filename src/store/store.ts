@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { NONE_OFF, speedLayerOn, type SpeedLayer } from '../config/speed-layers.js';
+import { compileEveryCall } from './prepared-query.js';
 import { dialectAdapter, dialectOf, type DialectAdapter, type StoreDialect } from './dialect.js';
 import { DatasetsRepository } from './datasets-repository.js';
 import { ExperimentsRepository } from './experiments-repository.js';
@@ -36,12 +38,19 @@ export interface OpenStoreOptions {
    * takes the store's lock first, and a second owner anywhere is refused (`StoreLockedError`).
    */
   readonly owner?: boolean;
+  /** The speed layers switched off (the `bench_layers_off` setting); default none. */
+  readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
 }
 
 /** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const adapter = dialectAdapter(dialectOf(databaseUrl));
-  const { db, unflushed, lock } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections });
+  const speedLayersOff = options.speedLayersOff ?? NONE_OFF;
+  const { db, unflushed, lock } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections, speedLayersOff });
+  if (!speedLayerOn('compiled-queries', speedLayersOff)) {
+    compileEveryCall(db);
+    compileEveryCall(unflushed);
+  }
   const destroy = async () => {
     await db.destroy();
     if (unflushed !== db) await unflushed.destroy();

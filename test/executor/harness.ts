@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { loadDomain } from '../../src/domain/load.js';
 import type { DomainRegistry } from '../../src/domain/registry.js';
-import { RunEvents, type RunEventMap, type RunEventName } from '../../src/executor/events.js';
+import { RunEvents, type RunEventMap, type ScenarioEventName } from '../../src/executor/events.js';
 import { LocalExecutor } from '../../src/executor/local/local-executor.js';
 import type { TimeLimitOf } from '../../src/executor/queue/claim.js';
 import { ScenarioService, type CreateScenarioInput } from '../../src/scenarios/service.js';
@@ -12,7 +12,7 @@ import type { TestDatabase } from '../support/dialects.js';
 import { TEST_DOMAIN } from '../fixtures/test-domain-path.js';
 
 /** Everything one event is about, recorded in arrival order. */
-export type RecordedEvent = { [K in RunEventName]: { name: K } & RunEventMap[K] }[RunEventName];
+export type RecordedEvent = { [K in ScenarioEventName]: { name: K } & RunEventMap[K] }[ScenarioEventName];
 
 /**
  * A real store, the real local executor (worker threads) and the scenario service on the test
@@ -34,7 +34,7 @@ export interface Harness {
   /** Creates and runs. */
   start(sessionId: string, input: Partial<CreateScenarioInput> & { algoName: string }): Promise<ScenarioRef>;
   /** Resolves with the first event of `name` about the scenario (past or future); rejects after a deadline. */
-  next<K extends RunEventName>(name: K, ref: ScenarioRef): Promise<RunEventMap[K]>;
+  next<K extends ScenarioEventName>(name: K, ref: ScenarioRef): Promise<RunEventMap[K]>;
   close(): Promise<void>;
 }
 
@@ -43,6 +43,8 @@ export interface HarnessOptions {
   readonly cancelGraceMs?: number;
   readonly progressFlushMs?: number;
   readonly timeLimitOf?: TimeLimitOf;
+  /** Each run thread's heap limit in MiB. */
+  readonly threadHeapLimitMb?: number;
   /** Open the store as its owning process (SQLite: take the store lock). */
   readonly owner?: boolean;
 }
@@ -61,7 +63,7 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
   const logs: Record<string, unknown>[] = [];
   const log = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   const events = new RunEvents();
-  const names: RunEventName[] = ['run:queued', 'run:started', 'run:progress', 'run:completed', 'run:failed', 'run:cancelled', 'run:reset'];
+  const names: ScenarioEventName[] = ['run:queued', 'run:started', 'run:progress', 'run:completed', 'run:failed', 'run:cancelled', 'run:reset'];
   for (const name of names) events.on(name, (event) => recorded.push({ name, ...event } as RecordedEvent));
   const executor = new LocalExecutor({
     store,
@@ -73,6 +75,7 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     ...(options.cancelGraceMs === undefined ? {} : { cancelGraceMs: options.cancelGraceMs }),
     ...(options.progressFlushMs === undefined ? {} : { progressFlushMs: options.progressFlushMs }),
     ...(options.timeLimitOf === undefined ? {} : { timeLimitOf: options.timeLimitOf }),
+    ...(options.threadHeapLimitMb === undefined ? {} : { threadHeapLimitMb: options.threadHeapLimitMb }),
   });
   const settings = { autorun: false, autocreate: false, defaultAlgo: undefined, defaultAlgoParams: {} };
   const scenarios = new ScenarioService({ store, domain, executor, settings, log });

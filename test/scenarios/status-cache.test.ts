@@ -1,28 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { RunEvents } from '../../src/executor/events.js';
 import { StatusCache } from '../../src/scenarios/status-cache.js';
-import type { ScenarioRecord } from '../../src/store/scenarios-repository.js';
 
-const record = (id: string, sessionId = 's1'): ScenarioRecord => ({
-  id,
-  sessionId,
-  tag: `tag ${id}`,
-  datasetKey: 'example',
-  algoName: 'Instant',
-  algoParamsJson: '{}',
-  dataParamsJson: '{}',
-  status: 'CREATED',
-  progress: 0,
-  resultJson: null,
-  kpiValuesJson: null,
-  error: null,
-  errorCode: null,
-  createdAt: '2024-01-01T00:00:00.000Z',
-  startedAt: null,
-  finishedAt: null,
-  reportJson: null,
-  seed: null,
-});
+/** Announces a new scenario `id` of `sessionId`, then the runs it went through: the cache learns it from those events alone. */
+function announce(events: RunEvents, id: string, sessionId = 's1', through: 'CREATED' | 'PROCESSING' | 'COMPLETE' = 'CREATED', progress = 0): void {
+  const ref = { scenarioId: id, sessionId };
+  events.emit('run:created', { ...ref, tag: `tag ${id}` });
+  if (through === 'CREATED') return;
+  events.emit('run:queued', { ...ref, recovered: false });
+  events.emit('run:started', { ...ref, attempt: 1, algorithm: 'Instant' });
+  if (progress > 0) events.emit('run:progress', { ...ref, progress });
+  if (through === 'COMPLETE') events.emit('run:completed', ref);
+}
 
 describe('the status cache', () => {
   const following = () => {
@@ -34,7 +23,8 @@ describe('the status cache', () => {
 
   it('follows a run through queued, started, progress and completed', () => {
     const { events, cache } = following();
-    cache.written(record('a'));
+    announce(events, 'a');
+    expect(cache.get('a')).toEqual({ id: 'a', sessionId: 's1', tag: 'tag a', status: 'CREATED', progress: 0, reportJson: null, errorCode: null });
     const ref = { scenarioId: 'a', sessionId: 's1' };
     events.emit('run:queued', { ...ref, recovered: false });
     expect(cache.get('a')).toMatchObject({ status: 'QUEUED', progress: 0 });
@@ -47,7 +37,7 @@ describe('the status cache', () => {
 
   it('follows the latest report of a run, keeps it when a cancel announces none, and clears it on reset', () => {
     const { events, cache } = following();
-    cache.written(record('a'));
+    announce(events, 'a');
     const ref = { scenarioId: 'a', sessionId: 's1' };
     const report = { objective: 3, best_so_far: 2, message: null, at: '2026-01-01T00:00:00.000Z' };
     events.emit('run:started', { ...ref, attempt: 1, algorithm: 'Sum' });
@@ -64,14 +54,14 @@ describe('the status cache', () => {
 
   it('keeps the last written progress of a failed run, as its row does', () => {
     const { events, cache } = following();
-    cache.written({ ...record('a'), status: 'PROCESSING', progress: 0.5 });
+    announce(events, 'a', 's1', 'PROCESSING', 0.5);
     events.emit('run:failed', { scenarioId: 'a', sessionId: 's1', message: 'boom', code: 'ALGORITHM_ERROR' });
     expect(cache.get('a')).toMatchObject({ status: 'FAILED', progress: 0.5 });
   });
 
   it('goes back to CREATED with progress 0 on reset, and forgets a cancelled scenario', () => {
     const { events, cache } = following();
-    cache.written({ ...record('a'), status: 'COMPLETE', progress: 1 });
+    announce(events, 'a', 's1', 'COMPLETE');
     events.emit('run:reset', { scenarioId: 'a', sessionId: 's1' });
     expect(cache.get('a')).toMatchObject({ status: 'CREATED', progress: 0 });
     events.emit('run:cancelled', { scenarioId: 'a', sessionId: 's1' });
@@ -85,19 +75,26 @@ describe('the status cache', () => {
   });
 
   it('forgets every scenario of a deleted session and no other', () => {
-    const cache = new StatusCache();
-    cache.written(record('a', 's1'));
-    cache.written(record('b', 's1'));
-    cache.written(record('c', 's2'));
-    cache.sessionDeleted('s1');
+    const { events, cache } = following();
+    announce(events, 'a', 's1');
+    announce(events, 'b', 's1');
+    announce(events, 'c', 's2');
+    events.emit('session:deleted', { sessionId: 's1' });
     expect([cache.get('a'), cache.get('b'), cache.get('c')?.id]).toEqual([undefined, undefined, 'c']);
+  });
+
+  it('forgets a scenario deleted by a client, whatever its status', () => {
+    const { events, cache } = following();
+    announce(events, 'a', 's1', 'COMPLETE');
+    events.emit('run:deleted', { scenarioId: 'a', sessionId: 's1', tag: 'tag a' });
+    expect(cache.get('a')).toBeUndefined();
   });
 
   it('stops following when asked', () => {
     const events = new RunEvents();
     const cache = new StatusCache();
     const stop = cache.follow(events);
-    cache.written(record('a'));
+    announce(events, 'a');
     stop();
     events.emit('run:reset', { scenarioId: 'a', sessionId: 's1' });
     events.emit('run:queued', { scenarioId: 'a', sessionId: 's1', recovered: false });

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import { NONE_OFF, type SpeedLayer } from '../../config/speed-layers.js';
 import type { NoticeListener } from '../../store/postgres/notice-listener.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
+import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from '../../config/worker-threads.js';
 import { DEFAULT_TIME_LIMIT_MS } from '../local/local-executor-options.js';
 import type { TimeLimitOf } from '../queue/claim.js';
 import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/external-limits.js';
@@ -31,6 +33,12 @@ export interface DistributedExecutorOptions {
   readonly reapIntervalMs?: number;
   /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
   readonly timeLimitOf?: TimeLimitOf;
+  /** Each run thread's heap limit in MiB (`worker_heap_limit`). */
+  readonly threadHeapLimitMb?: number;
+  /** The run threads stop after this long without a run (`worker_idle_timeout`); the next run starts them again. */
+  readonly poolIdleMs?: number;
+  /** The speed layers switched off, handed to the run threads' store connections. */
+  readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
   /**
    * The bounds of external algorithms' programs, handed to the worker threads. Keep `cancelGraceMs` above
    * `killGraceMs`: the thread sends the SIGKILL, and a thread stopped before it would leave the program running.
@@ -44,10 +52,24 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 
 /** Fills defaults and validates once, naming the option; the result is frozen. */
 export function fillDistributedExecutorOptions(options: DistributedExecutorOptions): FilledDistributedExecutorOptions {
-  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, leaseMs: 5_000, leaseRenewMs: 1_000, reapIntervalMs: 1_000, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, externalLimits: DEFAULT_EXTERNAL_LIMITS, ...options };
-  for (const key of ['workers', 'cancelGraceMs', 'progressFlushMs', 'leaseMs', 'leaseRenewMs', 'reapIntervalMs'] as const) {
+  const filled = {
+    cancelGraceMs: 2_000,
+    progressFlushMs: 250,
+    leaseMs: 5_000,
+    leaseRenewMs: 1_000,
+    reapIntervalMs: 1_000,
+    timeLimitOf: () => DEFAULT_TIME_LIMIT_MS,
+    externalLimits: DEFAULT_EXTERNAL_LIMITS,
+    threadHeapLimitMb: DEFAULT_WORKER_HEAP_LIMIT_MB,
+    poolIdleMs: DEFAULT_WORKER_IDLE_TIMEOUT_MS,
+    speedLayersOff: NONE_OFF,
+    ...options,
+  };
+  for (const key of ['workers', 'cancelGraceMs', 'progressFlushMs', 'leaseMs', 'leaseRenewMs', 'reapIntervalMs', 'threadHeapLimitMb', 'poolIdleMs'] as const) {
     if (!isCount(filled[key])) throw new TypeError(`options.${key} must be a non-negative integer`);
   }
+  if (filled.threadHeapLimitMb < 16) throw new TypeError('options.threadHeapLimitMb must be at least 16');
+  if (filled.poolIdleMs === 0) throw new TypeError('options.poolIdleMs must be a positive integer');
   if (filled.leaseRenewMs * 2 > filled.leaseMs) throw new TypeError('options.leaseMs must be at least twice options.leaseRenewMs');
   if (!filled.databaseUrl.startsWith('postgres')) throw new TypeError('options.databaseUrl must be a postgres:// URL');
   return Object.freeze(filled);

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import { NONE_OFF, type SpeedLayer } from '../../config/speed-layers.js';
+import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from '../../config/worker-threads.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
 import type { TimeLimitOf } from '../queue/claim.js';
@@ -6,6 +8,7 @@ import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/ex
 
 /** The `run_time_limit` default: one hour. */
 export const DEFAULT_TIME_LIMIT_MS = 3_600_000;
+
 
 export interface LocalExecutorOptions {
   readonly store: Store;
@@ -22,6 +25,14 @@ export interface LocalExecutorOptions {
   readonly progressFlushMs?: number;
   /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
   readonly timeLimitOf?: TimeLimitOf;
+  /** Each run thread's heap limit in MiB (`worker_heap_limit`). */
+  readonly threadHeapLimitMb?: number;
+  /** The run threads stop after this long without a run (`worker_idle_timeout`); the next run starts them again. */
+  readonly poolIdleMs?: number;
+  /** The speed layers switched off, handed to the run threads' store connections. */
+  readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
+  /** The queue knowledge that skips empty looks (a speed layer; off only for a benchmark). */
+  readonly quietQueue?: boolean;
   /**
    * The bounds of external algorithms' programs, handed to the worker threads. Keep `cancelGraceMs` above
    * `killGraceMs`: the thread sends the SIGKILL, and a thread stopped before it would leave the program running.
@@ -35,8 +46,20 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
 
 /** Fills defaults and validates once, with messages naming the option; the result is frozen. */
 export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledLocalExecutorOptions {
-  const filled = { cancelGraceMs: 2_000, progressFlushMs: 250, timeLimitOf: () => DEFAULT_TIME_LIMIT_MS, externalLimits: DEFAULT_EXTERNAL_LIMITS, ...options };
+  const filled = {
+    cancelGraceMs: 2_000,
+    progressFlushMs: 250,
+    timeLimitOf: () => DEFAULT_TIME_LIMIT_MS,
+    externalLimits: DEFAULT_EXTERNAL_LIMITS,
+    threadHeapLimitMb: DEFAULT_WORKER_HEAP_LIMIT_MB,
+    poolIdleMs: DEFAULT_WORKER_IDLE_TIMEOUT_MS,
+    speedLayersOff: NONE_OFF,
+    quietQueue: true,
+    ...options,
+  };
   if (!isCount(filled.workers)) throw new TypeError('options.workers must be a non-negative integer');
+  if (!isCount(filled.threadHeapLimitMb) || filled.threadHeapLimitMb < 16) throw new TypeError('options.threadHeapLimitMb must be an integer of at least 16');
+  if (!isCount(filled.poolIdleMs) || filled.poolIdleMs === 0) throw new TypeError('options.poolIdleMs must be a positive integer');
   if (!isCount(filled.cancelGraceMs)) throw new TypeError('options.cancelGraceMs must be a non-negative integer');
   if (!isCount(filled.progressFlushMs) || filled.progressFlushMs === 0) {
     throw new TypeError('options.progressFlushMs must be a positive integer');

@@ -1,53 +1,67 @@
 import { randomUUID } from 'node:crypto';
-import { speedLayerOn } from '../../config/speed-layers.js';
-import { coerceError } from '../../errors.js';
 import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
+import { RunHost, type HostedOutcome } from '../host/run-host.js';
 import { INTERRUPTED_TWICE } from '../../model/run-state/run-error.js';
-import { claim, claimHeadOfSession } from '../queue/claim.js';
+import { claim, claimHeadOfSession, type ClaimOptions } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
-import { nextQueued, processingSessions } from '../../store/next-queued.js';
-import { keyOf, recordOutcome, type Announcement } from '../queue/record-outcome.js';
-import type { RunOutcome } from '../run/job.js';
+import { nextQueued, processingSessions, type ClaimExclusions, type QueueHead } from '../../store/next-queued.js';
+import { keyOf, type NextClaim } from '../queue/record-outcome.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
-import { logLastProgress } from './last-progress.js';
 import { QuietQueue } from './quiet-queue.js';
-import { RunningRun } from './running-run.js';
-import { createWorkerPool, type WorkerPool } from './worker-pool.js';
+import { createWorkerPool, IdleWorkerPool } from './worker-pool.js';
 
 const now = () => new Date().toISOString();
-const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
+
+/** What a look at the queue found: the head to claim (and whether the look proved it the only one), or nothing. */
+type Look =
+  | { readonly kind: 'claimed'; readonly claimed: ClaimedRun }
+  | { readonly kind: 'head'; readonly head: QueueHead; readonly onlyOne: boolean; readonly look: number }
+  | { readonly kind: 'empty' };
 
 /**
  * Runs scenarios in this process on a pool of worker threads: per-session FIFO, at most one
  * PROCESSING scenario per session, sessions in parallel up to `workers`. All queue state is in the
- * database; memory holds only the runs in flight and what the last look proved about the queue (to
- * skip looks that could only come back empty), so a restart re-reads the queue and loses nothing.
- * A run usually costs two statements to dispatch (the next heads, the claim) and one to record.
+ * database; memory holds only the runs in flight (`RunHost`) and what the last look proved about the
+ * queue (to skip looks that could only come back empty), so a restart re-reads the queue and loses
+ * nothing. A run that ends claims its session's next run in the transaction that records it
+ * (complete-and-claim-next), so a session's queue pays no look and no commit of its own between runs.
  */
 export class LocalExecutor implements Executor {
   readonly events: RunEvents;
   private readonly options: FilledLocalExecutorOptions;
   private state: 'new' | 'started' | 'closed' = 'new';
-  private pool: WorkerPool | undefined;
+  private readonly pool: IdleWorkerPool;
+  private readonly host: RunHost;
   private stopWarming: (() => void) | undefined;
-  /** Runs from launch until their outcome is recorded, by scenario id. */
-  private readonly running = new Map<string, RunningRun>();
   /** Scenarios and sessions being cancelled: never claimed meanwhile. */
   private readonly cancelling = new Set<string>();
   private readonly stoppingSessions = new Set<string>();
   /** Lets a dispatch skip looks at the queue that could only come back empty. */
-  private readonly quiet = new QuietQueue(speedLayerOn('quiet-queue'));
+  private readonly quiet: QuietQueue;
   private dispatching: Promise<void> | undefined;
+  private readonly pendingWrites = new Set<Promise<unknown>>();
   private dispatchAgain = false;
-  private flushTimer: NodeJS.Timeout | undefined;
-  private flushing = false;
 
   constructor(options: LocalExecutorOptions) {
     this.options = fillLocalExecutorOptions(options);
     this.events = this.options.events;
+    this.quiet = new QuietQueue(this.options.quietQueue);
+    const { workers, databaseUrl, domain, log, externalLimits, threadHeapLimitMb, poolIdleMs } = this.options;
+    this.pool = new IdleWorkerPool(
+      () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...this.options.speedLayersOff] }),
+      poolIdleMs,
+    );
+    this.host = new RunHost({
+      events: this.events,
+      log,
+      runs: this.options.store.runs,
+      pool: () => this.pool,
+      cancelGraceMs: this.options.cancelGraceMs,
+      progressFlushMs: this.options.progressFlushMs,
+    });
   }
 
   private get db() {
@@ -56,6 +70,10 @@ export class LocalExecutor implements Executor {
 
   private get runs() {
     return this.options.store.runs;
+  }
+
+  private get claimOptions(): ClaimOptions {
+    return { timeLimitOf: this.options.timeLimitOf };
   }
 
   async start(): Promise<void> {
@@ -79,10 +97,10 @@ export class LocalExecutor implements Executor {
       this.events.emit('run:failed', { scenarioId, sessionId, message: INTERRUPTED_TWICE, code: 'INTERRUPTED' });
     }
     // The threads start with the first scenario created here, so that its run finds them ready
-    // (domain loaded, store open): a process that only serves datasets never starts them.
-    this.stopWarming = this.events.on('run:created', () => this.workerPool());
-    this.flushTimer = setInterval(() => void this.flushProgress(), this.options.progressFlushMs);
-    this.flushTimer.unref();
+    // (domain loaded, store open): a process that only serves datasets never starts them. They stop
+    // again once idle, and the next scenario created or run starts them again.
+    this.stopWarming = this.events.on('run:created', () => this.pool.warm());
+    this.host.startFlushing();
     this.state = 'started';
     this.dispatch();
   }
@@ -91,20 +109,19 @@ export class LocalExecutor implements Executor {
     this.events.emit('run:queued', { ...ref, recovered: false });
     this.quiet.queued(ref);
     // Behind a run of its session here, it cannot start before that run settles, and settling
-    // dispatches: looking now would only find nothing (a sequence of runs would pay it every time).
-    if (this.runsSession(ref.sessionId)) return;
+    // claims or dispatches: looking now would only find nothing (a sequence of runs would pay it every time).
+    if (this.host.runsSession(ref.sessionId)) return;
     this.dispatch();
   }
 
   live(scenarioId: string): LiveRun | undefined {
-    const run = this.running.get(scenarioId);
-    return run && { sessionId: run.sessionId, tag: run.claimed.tag, progress: run.control.progress, report: run.insight.buffer.report };
+    return this.host.live(scenarioId);
   }
 
   async cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void> {
     this.cancelling.add(ref.scenarioId);
     try {
-      await this.running.get(ref.scenarioId)?.stop('cancel', this.options.cancelGraceMs);
+      await this.host.stop(ref.scenarioId, 'cancel');
       const removed = await remove();
       if (removed !== undefined && isActive(removed)) this.events.emit('run:cancelled', ref);
     } finally {
@@ -118,14 +135,13 @@ export class LocalExecutor implements Executor {
   async abort(ref: RunRef): Promise<void> {
     // The row is no longer QUEUED: whatever the queue knew about it is stale.
     this.quiet.forget();
-    await this.running.get(ref.scenarioId)?.stop('cancel', this.options.cancelGraceMs);
+    await this.host.stop(ref.scenarioId, 'cancel');
   }
 
   async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
     this.stoppingSessions.add(sessionId);
     try {
-      const runs = [...this.running.values()].filter((run) => run.sessionId === sessionId);
-      await Promise.all(runs.map((run) => run.stop('cancel', this.options.cancelGraceMs)));
+      await this.host.stopSession(sessionId, 'cancel');
       for (const ref of await remove()) this.events.emit('run:cancelled', ref);
     } finally {
       this.stoppingSessions.delete(sessionId);
@@ -137,18 +153,12 @@ export class LocalExecutor implements Executor {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    clearInterval(this.flushTimer);
+    this.host.stopFlushing();
     this.stopWarming?.();
     await this.dispatching;
-    await Promise.all([...this.running.values()].map((run) => run.stop('shutdown', this.options.cancelGraceMs)));
-    await this.pool?.destroy();
-  }
-
-  /** The pool of worker threads, started on first use. */
-  private workerPool(): WorkerPool {
-    const { workers, databaseUrl, domain, log, externalLimits } = this.options;
-    this.pool ??= createWorkerPool(workers, { databaseUrl, domain, logLevel: log.level, externalLimits });
-    return this.pool;
+    await this.host.stopAll('shutdown');
+    await Promise.all(this.pendingWrites);
+    await this.pool.destroy();
   }
 
   /** Fills free worker slots from the queue; calls while it runs make it look again afterwards. */
@@ -177,138 +187,94 @@ export class LocalExecutor implements Executor {
     } while (this.dispatchAgain && this.state === 'started');
   }
 
+  /** While a slot is free: look at the queue, claim its head, launch it. */
   private async fillSlots(): Promise<void> {
     let lostClaim: string | undefined;
     // Sessions PROCESSING in the database without running here: read only once a claim has lost,
     // since memory knows this executor's runs and the claim re-checks the rule in the database.
     let elsewhere: readonly string[] = [];
-    while (this.state === 'started' && this.running.size < this.options.workers) {
-      const busy = [...this.running.values()].map((run) => run.sessionId);
-      const exclude = { sessions: [...busy, ...this.stoppingSessions, ...elsewhere], ids: [...this.cancelling] };
-      if (this.quiet.isQuiet(exclude.sessions)) return;
-      const look = this.quiet.beforeLook();
-      // Only one session may hold queued rows outside the exclusions (a session going on with its
-      // queue): its head is claimed without a look. Should an excluded session hold an older row, the
-      // queue's head is elsewhere, this claim takes nothing and the look below decides.
-      const only = exclude.ids.length === 0 ? this.quiet.onlySession(exclude.sessions) : undefined;
-      const next = only === undefined ? undefined : await claimHeadOfSession(this.runs, only, randomUUID(), { timeLimitOf: this.options.timeLimitOf });
-      if (next) {
-        if ((await this.launchClaimed(next)) === 'closed') return;
-        continue;
-      }
-      // A lone newcomer is the head there: claimed without a look. Otherwise two rows are read,
-      // since a lone head means nothing else is queued outside the exclusions once it is claimed.
-      const lone = this.quiet.loneHead(exclude.sessions, exclude.ids);
-      const heads = lone ? [{ id: lone.scenarioId, sessionId: lone.sessionId }] : await nextQueued(this.db, exclude, 2);
-      const head = heads[0];
-      if (!head) {
-        if (exclude.ids.length === 0) this.quiet.nothingOutside(look, exclude.sessions);
-        return;
-      }
-      const claimed = await claim(this.runs, head.id, randomUUID(), { timeLimitOf: this.options.timeLimitOf });
+    while (this.state === 'started' && this.host.size < this.options.workers) {
+      const exclude: ClaimExclusions = { sessions: [...this.host.sessions(), ...this.stoppingSessions, ...elsewhere], ids: [...this.cancelling] };
+      const found = await this.look(exclude);
+      if (found.kind === 'empty') return;
+      const claimed = found.kind === 'claimed' ? found.claimed : await claim(this.runs, found.head.id, randomUUID(), this.claimOptions);
       if (!claimed) {
+        if (found.kind === 'claimed') continue;
         // Another request changed it first, or its session has a PROCESSING scenario this executor
         // does not run; a second loss on the same head means it is not claimable now.
         this.quiet.forget();
-        if (lostClaim === head.id) return;
-        lostClaim = head.id;
+        if (lostClaim === found.head.id) return;
+        lostClaim = found.head.id;
         elsewhere = await processingSessions(this.db);
         continue;
       }
-      const started = await this.launchClaimed(claimed);
+      const started = this.launchClaimed(claimed);
       if (started === 'closed') return;
-      if (started === 'launched' && (lone || (heads.length === 1 && exclude.ids.length === 0))) this.quiet.nothingOutside(look, exclude.sessions);
+      if (started === 'launched' && found.kind === 'head' && found.onlyOne) this.quiet.nothingOutside(found.look, exclude.sessions);
     }
-  }
-
-  /** Launches a run just claimed; unless the executor has closed meanwhile (back in the queue) or it is being cancelled. */
-  private async launchClaimed(claimed: ClaimedRun): Promise<'launched' | 'cancelled' | 'closed'> {
-    if (this.state !== 'started') {
-      await this.runs.requeueStopped(keyOf(claimed));
-      return 'closed';
-    }
-    // Cancelled while being claimed: its canceller is about to delete the row; never start it.
-    if (this.cancelling.has(claimed.job.scenarioId) || this.stoppingSessions.has(claimed.job.sessionId)) return 'cancelled';
-    this.launch(new RunningRun(claimed));
-    return 'launched';
-  }
-
-  private runsSession(sessionId: string): boolean {
-    for (const run of this.running.values()) if (run.sessionId === sessionId) return true;
-    return false;
-  }
-
-  private launch(run: RunningRun): void {
-    this.running.set(run.scenarioId, run);
-    this.events.emit('run:started', { ...refOf(run), attempt: run.claimed.attempt, algorithm: run.claimed.job.algoName });
-    const { task: workerTask, transferList } = run.task();
-    const task = this.workerPool().run(workerTask, { signal: run.taskAbort.signal, transferList });
-    run.settleWith(
-      task
-        .catch((thrown: unknown): RunOutcome => {
-          const err = coerceError(thrown);
-          return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
-        })
-        .then((outcome) => this.settle(run, outcome)),
-      this.options.cancelGraceMs,
-    );
-  }
-
-  /** Records a run's outcome (unless it was cancelled), then frees its session and slot. Never throws. */
-  private async settle(run: RunningRun, outcome: RunOutcome): Promise<void> {
-    const ref = refOf(run);
-    let announcement: Announcement | undefined;
-    try {
-      await logLastProgress(run, this.events);
-      announcement = await recordOutcome(this.runs, run.claimed, run.stopReason, outcome, this.options.log, run.insight);
-    } catch (err) {
-      this.options.log.error(
-        { scenario_id: ref.scenarioId, session_id: ref.sessionId, err },
-        'executor: could not record the outcome of a run; the next start recovers it',
-      );
-    } finally {
-      this.running.delete(ref.scenarioId);
-    }
-    if (announcement) this.events.emit(announcement.name, announcement.event);
-    this.dispatch();
   }
 
   /**
-   * Writes changed live progress of every run, with its new report and log lines, batched (one
-   * UPDATE per run and tick at most; a transaction with the lines when there are any).
+   * The queue's head outside `exclude`, from as little as memory allows: nothing when the queue is
+   * known to be quiet there; a claim of the one session known to hold queued rows (no look); the
+   * lone newcomer (no look); else a read of the two oldest rows.
    */
-  private async flushProgress(): Promise<void> {
-    if (this.flushing) return;
-    this.flushing = true;
-    try {
-      for (const run of [...this.running.values()]) {
-        if (run.stopReason !== undefined) continue;
-        const progress = run.control.progress;
-        const insight = run.insight.buffer.take();
-        const moved = progress > run.writtenProgress;
-        if (!moved && insight === undefined) continue;
-        run.writtenProgress = Math.max(progress, run.writtenProgress);
-        const key = keyOf(run.claimed);
-        let written: boolean;
-        try {
-          written = insight
-            ? await run.insight.buffer.writing(this.runs.writeRunInsight(key, { progress: run.writtenProgress, ...insight }))
-            : await this.runs.writeProgress(key, progress);
-        } catch (err) {
-          if (insight) run.insight.buffer.putBack(insight);
-          throw err;
-        }
-        const report = run.insight.buffer.report;
-        const announce = written && (moved || insight?.reportJson !== undefined);
-        if (announce) {
-          run.announcedProgress = run.writtenProgress;
-          this.events.emit('run:progress', { ...refOf(run), progress: run.writtenProgress, ...(report ? { report } : {}) });
-        }
-      }
-    } catch (err) {
-      this.options.log.warn({ err }, 'executor: could not write live progress');
-    } finally {
-      this.flushing = false;
+  private async look(exclude: ClaimExclusions): Promise<Look> {
+    if (this.quiet.isQuiet(exclude.sessions)) return { kind: 'empty' };
+    const look = this.quiet.beforeLook();
+    // Only one session may hold queued rows outside the exclusions (a session going on with its
+    // queue): its head is claimed without a look. Should an excluded session hold an older row, the
+    // queue's head is elsewhere, this claim takes nothing and the look below decides.
+    const only = exclude.ids.length === 0 ? this.quiet.onlySession(exclude.sessions) : undefined;
+    const claimed = only === undefined ? undefined : await claimHeadOfSession(this.runs, only, randomUUID(), this.claimOptions);
+    if (claimed) return { kind: 'claimed', claimed };
+    // A lone newcomer is the head there: claimed without a look. Otherwise two rows are read,
+    // since a lone head means nothing else is queued outside the exclusions once it is claimed.
+    const lone = this.quiet.loneHead(exclude.sessions, exclude.ids);
+    const heads = lone ? [{ id: lone.scenarioId, sessionId: lone.sessionId }] : await nextQueued(this.db, exclude, 2);
+    const head = heads[0];
+    if (!head) {
+      if (exclude.ids.length === 0) this.quiet.nothingOutside(look, exclude.sessions);
+      return { kind: 'empty' };
     }
+    return { kind: 'head', head, onlyOne: lone !== undefined || (heads.length === 1 && exclude.ids.length === 0), look };
+  }
+
+  /**
+   * Launches a run just claimed, in this turn; unless the executor has closed meanwhile (then it goes
+   * back in the queue) or it is being cancelled (its canceller is about to delete the row).
+   */
+  private launchClaimed(claimed: ClaimedRun): 'launched' | 'cancelled' | 'closed' {
+    if (this.state !== 'started') {
+      this.track(this.runs.requeueStopped(keyOf(claimed)));
+      return 'closed';
+    }
+    if (this.cancelling.has(claimed.job.scenarioId) || this.stoppingSessions.has(claimed.job.sessionId)) return 'cancelled';
+    void this.host.launch(
+      claimed,
+      () => this.nextClaim(claimed.job.sessionId),
+      (ended) => this.afterRun(ended),
+    );
+    return 'launched';
+  }
+
+  /** Writes `close` waits for (a claimed run put back in the queue) before the store goes. */
+  private track(write: Promise<unknown>): void {
+    const tracked = write
+      .catch((err: unknown) => this.options.log.error({ err }, 'executor: could not put a claimed run back in the queue; the next start recovers it'))
+      .finally(() => this.pendingWrites.delete(tracked));
+    this.pendingWrites.add(tracked);
+  }
+
+  /** Whether a run of `sessionId` that ends now claims its session's next run with its outcome. */
+  private nextClaim(sessionId: string): NextClaim | undefined {
+    if (this.state !== 'started' || this.stoppingSessions.has(sessionId) || this.cancelling.size > 0) return undefined;
+    return this.claimOptions;
+  }
+
+  /** A run's outcome is recorded: the next run of its session, claimed with it, takes its slot at once; then free slots fill. */
+  private afterRun({ next }: HostedOutcome): void {
+    if (next) this.launchClaimed(next);
+    this.dispatch();
   }
 }

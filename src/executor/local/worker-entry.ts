@@ -4,6 +4,7 @@ import { workerData } from 'node:worker_threads';
 import pino, { type Logger } from 'pino';
 import { domainModuleUrl, loadDomain } from '../../domain/load.js';
 import type { DomainRegistry } from '../../domain/registry.js';
+import { parseLayersOff } from '../../config/speed-layers.js';
 import { openStore } from '../../store/store.js';
 import { DatasetCache } from '../run/dataset-cache.js';
 import type { ExternalLimits } from '../run/external/external-limits.js';
@@ -36,7 +37,7 @@ async function openResources(): Promise<ThreadResources> {
   await enableTypescriptImports();
   const domain = await loadDomain(config.domain);
   // Migrations are the server's job; a worker only reads.
-  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2 });
+  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
   return { domain, datasets: new DatasetCache(store.datasets), log, domainDir: domainDirectory(config.domain), externalLimits: config.externalLimits };
 }

@@ -11,6 +11,8 @@ export interface WorkerConfig {
   readonly logLevel: string;
   /** The bounds of external algorithms' programs run by this thread. */
   readonly externalLimits: ExternalLimits;
+  /** The speed layers switched off (names; a set does not cross to a thread as one). */
+  readonly speedLayersOff: readonly string[];
 }
 
 /**
@@ -26,10 +28,11 @@ export interface WorkerTask {
 /** Narrows the untyped `workerData` a thread receives; a mismatch is a bug in the executor. */
 export function asWorkerConfig(data: unknown): WorkerConfig {
   if (typeof data !== 'object' || data === null) throw new TypeError('worker: workerData must be a WorkerConfig object');
-  const { databaseUrl, domain, logLevel, externalLimits } = data as Record<string, unknown>;
+  const { databaseUrl, domain, logLevel, externalLimits, speedLayersOff } = data as Record<string, unknown>;
   if (typeof databaseUrl !== 'string' || typeof domain !== 'string' || typeof logLevel !== 'string') {
     throw new TypeError('worker: workerData needs string databaseUrl, domain and logLevel');
   }
   if (typeof externalLimits !== 'object' || externalLimits === null) throw new TypeError('worker: workerData needs externalLimits');
-  return { databaseUrl, domain, logLevel, externalLimits: externalLimits as ExternalLimits };
+  if (!Array.isArray(speedLayersOff)) throw new TypeError('worker: workerData needs a speedLayersOff list');
+  return { databaseUrl, domain, logLevel, externalLimits: externalLimits as ExternalLimits, speedLayersOff: speedLayersOff.map(String) };
 }

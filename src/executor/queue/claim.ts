@@ -25,7 +25,8 @@ export async function claimHeadOfSession(runs: RunsRepository, sessionId: string
   return row && claimedRun(row, runToken, options);
 }
 
-function claimedRun(row: ClaimedRow, runToken: string, options: ClaimOptions): ClaimedRun {
+/** The job of a row a claim moved to PROCESSING under `runToken`. */
+export function claimedRun(row: ClaimedRow, runToken: string, options: ClaimOptions): ClaimedRun {
   const timeLimitMs = options.timeLimitOf(row.algoName);
   return {
     job: {

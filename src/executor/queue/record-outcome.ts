@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
 import { timeLimitMessage } from '../../model/run-state/run-error.js';
-import type { RunKey, RunsRepository } from '../../store/runs-repository.js';
+import { randomUUID } from 'node:crypto';
+import type { EndedThenClaimed, RunKey, RunsRepository } from '../../store/runs-repository.js';
 import type { RunEventMap, RunRef } from '../events.js';
 import type { InsightChannel } from '../run/insight-channel.js';
 import type { RunOutcome } from '../run/job.js';
+import { claimedRun, type ClaimOptions } from './claim.js';
 import type { ClaimedRun } from './claimed-run.js';
 
 /** Why a run was stopped before it finished on its own. */
@@ -16,6 +18,18 @@ export type Announcement =
   | { readonly name: 'run:completed'; readonly event: RunEventMap['run:completed'] }
   | { readonly name: 'run:failed'; readonly event: RunEventMap['run:failed'] };
 
+/** What recording an outcome did: the event to announce, and the session's next run when one was claimed with it. */
+export interface Recorded {
+  readonly announcement?: Announcement;
+  readonly next?: ClaimedRun;
+}
+
+/**
+ * Complete-and-claim-next: a run that ends COMPLETE or FAILED claims its session's next run (when
+ * that heads the queue) in the transaction that records its end, with these claim options.
+ */
+export type NextClaim = ClaimOptions;
+
 /** How long an outcome waits for the run's last reports and log lines (a stopped thread sends none). */
 const INSIGHT_DRAIN_MS = 1_000;
 
@@ -25,8 +39,9 @@ const INSIGHT_DRAIN_MS = 1_000;
  * shutdown or at its time limit), back in the queue for a run stopped by a shutdown, FAILED with
  * TIME_LIMIT for one stopped at its time limit, FAILED (logged with its stack) otherwise. Every write
  * needs the run's token. A recorded outcome first writes the run's last reports and log lines
- * (`insight`) and announces its final report. Returns what to announce; nothing when the row was no
- * longer this run's.
+ * (`insight`) and announces its final report. With `next`, a run that ends COMPLETE or FAILED claims
+ * its session's next run in the same transaction. Answers what to announce (nothing when the row was
+ * no longer this run's) and the run claimed next.
  */
 export async function recordOutcome(
   runs: RunsRepository,
@@ -35,7 +50,8 @@ export async function recordOutcome(
   outcome: RunOutcome,
   log: Logger,
   insight?: InsightChannel,
-): Promise<Announcement | undefined> {
+  next?: NextClaim,
+): Promise<Recorded> {
   const ref: RunRef = { scenarioId: run.job.scenarioId, sessionId: run.job.sessionId };
   const requeued = stopReason === 'shutdown' && outcome.status !== 'COMPLETE';
   if (stopReason === 'cancel' || requeued) {
@@ -43,17 +59,22 @@ export async function recordOutcome(
   } else {
     await writeLastInsight(runs, run, insight, log);
   }
-  if (stopReason === 'cancel') return undefined;
+  if (stopReason === 'cancel') return {};
   const key = keyOf(run);
   const report = insight?.buffer.report;
   const final = report ? { report } : {};
+  // A shutdown stops taking work: nothing is claimed after a run it stopped.
+  const claimNext = next && stopReason !== 'shutdown' ? { sessionId: ref.sessionId, runToken: randomUUID(), leaseMs: next.leaseMs } : undefined;
+  const claimed = (ended: EndedThenClaimed) => (ended.next && claimNext ? claimedRun(ended.next, claimNext.runToken, next!) : undefined);
+  const now = new Date().toISOString();
   if (outcome.status === 'COMPLETE') {
-    const written = await runs.complete(key, { resultJson: outcome.resultJson, kpis: outcome.kpis }, new Date().toISOString());
-    return written ? { name: 'run:completed', event: { ...ref, ...final } } : undefined;
+    const completed = { resultJson: outcome.resultJson, kpis: outcome.kpis };
+    const ended = claimNext ? await runs.completeThenClaimNext(key, completed, now, claimNext) : { written: await runs.complete(key, completed, now) };
+    return ended.written ? { announcement: { name: 'run:completed', event: { ...ref, ...final } }, next: claimed(ended) } : {};
   }
   if (stopReason === 'shutdown') {
     await runs.requeueStopped(key);
-    return undefined;
+    return {};
   }
   const failure =
     stopReason === 'time-limit'
@@ -62,8 +83,8 @@ export async function recordOutcome(
   const ids = { scenario_id: ref.scenarioId, session_id: ref.sessionId };
   if (stopReason === 'time-limit') log.warn({ ...ids, time_limit_ms: run.timeLimitMs }, 'scenario run stopped at its time limit');
   else log.error({ ...ids, error: outcome.message, stack: outcome.stack }, 'scenario run failed');
-  const failed = await runs.fail(key, failure, new Date().toISOString());
-  return failed ? { name: 'run:failed', event: { ...ref, message: failure.message, code: failure.code, ...final } } : undefined;
+  const ended = claimNext ? await runs.failThenClaimNext(key, failure, now, claimNext) : { written: await runs.fail(key, failure, now) };
+  return ended.written ? { announcement: { name: 'run:failed', event: { ...ref, message: failure.message, code: failure.code, ...final } }, next: claimed(ended) } : {};
 }
 
 /** Waits for the run's final batch and writes what the store does not have yet; a failure is only logged. */

@@ -12,6 +12,7 @@ import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
 import { eventOutboxMigration } from './0012-event-outbox.js';
 import { experimentRerunsMigration } from './0013-experiment-reruns.js';
+import { statusPathIndexesMigration } from './0019-status-path-indexes.js';
 import { runJobsMigration } from './0020-run-jobs.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
@@ -28,6 +29,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0011-experiments': experimentsMigration(dialect),
     '0012-event-outbox': eventOutboxMigration(dialect),
     '0013-experiment-reruns': experimentRerunsMigration(dialect),
+    '0019-status-path-indexes': statusPathIndexesMigration,
     '0020-run-jobs': runJobsMigration(dialect),
   };
 }

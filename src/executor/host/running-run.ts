@@ -1,8 +1,8 @@
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import type { StopReason } from '../queue/record-outcome.js';
 import { InsightChannel } from '../run/insight-channel.js';
-import { RunControl } from './run-control.js';
-import type { WorkerTask } from './worker-task.js';
+import { RunControl } from '../local/run-control.js';
+import type { WorkerTask } from '../local/worker-task.js';
 
 export type { StopReason } from '../queue/record-outcome.js';
 
