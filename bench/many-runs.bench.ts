@@ -45,9 +45,9 @@ const builds: Build[] = [
 const RATIO_BUDGETS = {
   health: 1.3,
   runRequests: 2,
-  oneSession: { sqlite: 3, postgres: 8, original: '3.5' },
-  drain: { sqlite: 3, postgres: 10, original: '3.4' },
-  creates: { sqlite: 2.5, postgres: 4, original: '3.3' },
+  oneSession: { sqlite: 3, postgres: 5, original: '3.5' },
+  drain: { sqlite: 3, postgres: 5, original: '3.4' },
+  creates: { sqlite: 2.5, postgres: 3.5, original: '3.3' },
 };
 
 /** Writes one `GET /metrics` of `server` to the `--scrape-metrics` file, the first time only: mid-run, the queue full and the workers busy. */

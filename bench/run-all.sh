@@ -11,6 +11,7 @@ node --import tsx bench/startup.bench.ts
 node --import tsx bench/request-pipeline.bench.ts
 node --import tsx bench/auth.bench.ts
 node --import tsx bench/pg-status.bench.ts --database-url "$PG_URL"
+node --import tsx bench/pg-statements.bench.ts --database-url "$PG_URL"
 node --import tsx bench/many-runs.bench.ts --database-url "$PG_URL"
 node --import tsx bench/speed-layers.bench.ts --database-url "$PG_URL"
 node --import tsx bench/distributed.bench.ts --database-url "$PG_URL"

@@ -9,6 +9,7 @@ import { startWorkerEvents } from '../runtime/live-events.js';
 import { openStore } from '../store/store.js';
 import { RunEvents } from '../executor/events.js';
 import { DistributedExecutor } from '../executor/distributed/distributed-executor.js';
+import { NoticeListener } from '../store/postgres/notice-listener.js';
 
 /**
  * `scenarist worker`: a process that only runs scenarios of a PostgreSQL-backed deployment (no HTTP).
@@ -25,11 +26,14 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
   const workerEvents = await startWorkerEvents({ store, events, log });
+  // The process's one LISTEN connection: cancels of its runs are heard on it.
+  const notices = new NoticeListener(settings.databaseUrl, log);
   const executor = new DistributedExecutor({
     store,
     events,
     log,
     databaseUrl: settings.databaseUrl,
+    notices,
     domain: settings.domain,
     workers: concurrency,
     timeLimitOf: (algoName) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
@@ -44,6 +48,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     await executor.start();
   } catch (err) {
     await workerEvents.close();
+    await notices.close();
     await store.close();
     throw err;
   }
@@ -51,6 +56,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   return exitCodeAfterSignal(log, async () => {
     await executor.close();
     await workerEvents.close();
+    await notices.close();
     await store.close();
   });
 }

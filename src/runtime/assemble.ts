@@ -57,7 +57,13 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Before the executor starts: its recovery announces requeued runs.
   const webhookPolicy = new AddressPolicy(settings.webhookAllowNetworks);
-  const serverEvents = await startServerEvents({ store, events, log, databaseUrl: settings.databaseUrl, webhookPolicy }).catch(async (err: unknown) => {
+  // Where many processes share the store (PostgreSQL), one LISTEN connection hears their event
+  // numberings and run cancels (loaded only then, as the pg driver is).
+  const notices = isSingleWriter(store.dialect)
+    ? undefined
+    : new (await import('../store/postgres/notice-listener.js')).NoticeListener(settings.databaseUrl, log);
+  const serverEvents = await startServerEvents({ store, events, log, notices, webhookPolicy }).catch(async (err: unknown) => {
+    await notices?.close();
     await store.close();
     throw err;
   });
@@ -71,6 +77,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     log,
     workers: settings.workers,
     databaseUrl: settings.databaseUrl,
+    notices,
     domain: settings.domain,
     timeLimitOf: (algoName: string) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
     externalLimits: externalLimitsOf(settings),
@@ -146,6 +153,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   await executor.start().catch(async (err: unknown) => {
     stopRunMetrics();
     await serverEvents.close();
+    await notices?.close();
     await store.close();
     throw err;
   });
@@ -185,6 +193,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       await stopExperimentEvents();
       // After the executor: its last outcomes are logged (and sent) before the store goes away.
       await serverEvents.close();
+      await notices?.close();
       await store.close();
     },
   };

@@ -11,13 +11,15 @@ import { EventLog } from '../store/event-log.js';
 import { EventNumbering } from '../events/event-numbering.js';
 import { EventPruner } from '../events/event-pruner.js';
 import { EventRecorder } from '../events/event-recorder.js';
+import type { NoticeListener } from '../store/postgres/notice-listener.js';
 import { isSingleWriter } from './single-writer.js';
 
 export interface LiveEventsDeps {
   readonly store: Store;
   readonly events: RunEvents;
   readonly log: Logger;
-  readonly databaseUrl: string;
+  /** On PostgreSQL, the process's one LISTEN connection (see `openNoticeListener`); undefined on SQLite. */
+  readonly notices: NoticeListener | undefined;
   /** Which addresses webhook requests may go to. */
   readonly webhookPolicy: AddressPolicy;
 }
@@ -47,7 +49,7 @@ const COMMITTED_RUN_EVENTS = ['run:created', 'run:queued', 'run:started', 'run:c
  * feed and the dispatcher wake; on SQLite this process is the only writer, its events are numbered
  * as they are written, and it wakes the feed and the dispatcher itself after its commits.
  */
-export async function startServerEvents({ store, events, log, databaseUrl, webhookPolicy }: LiveEventsDeps): Promise<ServerEvents> {
+export async function startServerEvents({ store, events, log, notices, webhookPolicy }: LiveEventsDeps): Promise<ServerEvents> {
   const eventLog = new EventLog(store.db, store.dialect);
   const feed = new EventFeed(eventLog, { log });
   const local = isSingleWriter(store.dialect);
@@ -65,13 +67,12 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
   const unfollow = COMMITTED_RUN_EVENTS.map((name) => events.on(name, committed));
   await feed.start();
   // Loaded only on PostgreSQL: a SQLite server never pays for the pg driver (as in openStore).
-  const channel = local
-    ? undefined
-    : new (await import('../store/postgres/event-channel.js')).EventChannel(databaseUrl, log, (notice) => {
+  const stopListening = notices
+    ? await (await import('../store/postgres/event-channel.js')).listenForEvents(notices, (notice) => {
         feed.poke();
         if (notice.deliveries > 0) dispatcher.poke();
-      });
-  await channel?.listen();
+      })
+    : undefined;
   numbering?.start();
   dispatcher.start();
   const pruner = new EventPruner(eventLog, log);
@@ -88,7 +89,7 @@ export async function startServerEvents({ store, events, log, databaseUrl, webho
       await recorder.close();
       await numbering?.close();
       feed.close();
-      await channel?.close();
+      stopListening?.();
       await dispatcher.close();
     },
   };
@@ -111,7 +112,7 @@ function coalesced(wake: () => void): () => void {
  * For `scenarist worker`: its runs' progress is logged, and the events of its commits numbered; the
  * API nodes hear of them by notification. Answers what to close at shutdown.
  */
-export async function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'databaseUrl' | 'webhookPolicy'>): Promise<{ close(): Promise<void> }> {
+export async function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'notices' | 'webhookPolicy'>): Promise<{ close(): Promise<void> }> {
   const eventLog = new EventLog(store.db, store.dialect);
   const numbering = new EventNumbering(eventLog, log);
   const committed = () => numbering.request();

@@ -193,6 +193,14 @@ const claimQuery = preparedByShape(
   },
 );
 
+/*
+ * Progress flushes and lease renewals commit with the WAL flush (on `db`, not the claims'
+ * connections), although a run makes one every 250 ms: a status poll reads a committed value before
+ * its WAL is flushed, so an asynchronous commit lost in a crash of the database server would take
+ * back a progress a client was shown (the wire promises it never decreases during a run), and a lost
+ * renewal would bring the lease's end closer for every other process's reaper. Their cost is one
+ * commit per flush of a running run, not per run: an Instant run makes none.
+ */
 const progressQuery = prepared((db, v: RunKey & { progress: number }) => owned(db, v, ['PROCESSING']).set({ progress: v.progress }));
 
 const renewQuery = prepared((db, v: RunKey & { progress: number; leaseMs: number }) =>

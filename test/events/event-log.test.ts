@@ -206,6 +206,10 @@ describe.runIf(DIALECTS.includes('postgres'))('the event log on PostgreSQL, with
     const sid = await addSession(first.db, 'out of order');
     const early = await addScenario(first.db, sid, 'early');
     const late = await addScenario(first.db, sid, 'late');
+    // A first run queued and committed, as in any session that ran before: queuing a run adds its
+    // job (migration 0020), and the job's first insert of graphile-worker's task and session-queue
+    // rows would make a concurrent queuing wait for its commit.
+    await addScenario(first.db, sid, 'ran before', 'QUEUED');
     await log.number();
     const start = await log.lastId();
 

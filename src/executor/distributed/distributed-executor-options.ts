@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { NONE_OFF, type SpeedLayer } from '../../config/speed-layers.js';
+import type { NoticeListener } from '../../store/postgres/notice-listener.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
 import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from '../../config/worker-threads.js';
@@ -11,8 +12,13 @@ export interface DistributedExecutorOptions {
   readonly store: Store;
   readonly events: RunEvents;
   readonly log: Logger;
-  /** PostgreSQL URL: graphile-worker, the cancel channel and the worker threads connect with it. */
+  /** PostgreSQL URL: graphile-worker and the worker threads connect with it. */
   readonly databaseUrl: string;
+  /**
+   * The process's one LISTEN connection, on which cancels of runs are heard (shared with the event
+   * feed). Without it the executor opens one of its own, closed with it.
+   */
+  readonly notices?: NoticeListener;
   readonly domain: string;
   /** Runs at once in this process (worker threads); 0 makes a pure API node that runs nothing. */
   readonly workers: number;
@@ -40,7 +46,7 @@ export interface DistributedExecutorOptions {
   readonly externalLimits?: ExternalLimits;
 }
 
-export type FilledDistributedExecutorOptions = Required<DistributedExecutorOptions>;
+export type FilledDistributedExecutorOptions = Required<Omit<DistributedExecutorOptions, 'notices'>> & Pick<DistributedExecutorOptions, 'notices'>;
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 

@@ -10,7 +10,8 @@ import { createWorkerPool, IdleWorkerPool } from '../local/worker-pool.js';
 import { claim, type ClaimOptions } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import type { NextClaim } from '../queue/record-outcome.js';
-import { CancelChannel, notifyCancel } from '../../store/postgres/cancel-channel.js';
+import { listenForCancels, notifyCancel } from '../../store/postgres/cancel-channel.js';
+import { NoticeListener } from '../../store/postgres/notice-listener.js';
 import {
   fillDistributedExecutorOptions,
   type DistributedExecutorOptions,
@@ -20,7 +21,6 @@ import { addRunJobs, asRunPayload, removeRunJob, removeRunJobs, rescheduleRunJob
 import { graphileLogger } from './graphile-logger.js';
 import { openGraphilePool } from './graphile-pool.js';
 import { Reaper } from './reaper.js';
-import { RunJobAdder } from './run-job-adder.js';
 
 /** Jobs of runs a session's job went on with, removed in one statement. */
 const REMOVE_BATCH = 50;
@@ -43,8 +43,10 @@ export class DistributedExecutor implements Executor {
   private readonly host: RunHost;
   private readonly reaper: Reaper;
   private runner: Runner | undefined;
-  private readonly cancelChannel: CancelChannel;
-  private readonly jobs: RunJobAdder;
+  /** Where cancels are heard: the process's listener, or one of this executor's own (`ownsNotices`). */
+  private readonly notices: NoticeListener;
+  private readonly ownsNotices: boolean;
+  private stopListening: (() => void) | undefined;
   /** graphile-worker's own connections (see `openGraphilePool`). */
   private graphilePool: pg.Pool | undefined;
   private reapTimer: NodeJS.Timeout | undefined;
@@ -53,8 +55,8 @@ export class DistributedExecutor implements Executor {
     this.options = fillDistributedExecutorOptions(options);
     this.events = this.options.events;
     const { store, log, databaseUrl, domain, workers, externalLimits, threadHeapLimitMb, poolIdleMs, leaseMs, leaseRenewMs } = this.options;
-    this.cancelChannel = new CancelChannel(databaseUrl, log, (id) => this.cancelledElsewhere(id));
-    this.jobs = new RunJobAdder(store.db, log);
+    this.ownsNotices = this.options.notices === undefined;
+    this.notices = this.options.notices ?? new NoticeListener(databaseUrl, log);
     this.pool = new IdleWorkerPool(
       () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...this.options.speedLayersOff] }),
       poolIdleMs,
@@ -95,7 +97,7 @@ export class DistributedExecutor implements Executor {
       log.info('executor: workers is 0; this API node runs no scenarios');
       return;
     }
-    await this.cancelChannel.listen();
+    this.stopListening = await listenForCancels(this.notices, (id) => this.cancelledElsewhere(id));
     // The threads start with the first job this process takes, and stop once idle.
     this.host.startFlushing();
     this.graphilePool = openGraphilePool(databaseUrl, workers);
@@ -109,9 +111,9 @@ export class DistributedExecutor implements Executor {
     });
   }
 
+  /** The run's job was added by the statement that queued it (the store's trigger, migration 0020). */
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });
-    this.jobs.add(ref.scenarioId);
   }
 
   live(scenarioId: string): LiveRun | undefined {
@@ -145,10 +147,10 @@ export class DistributedExecutor implements Executor {
     clearInterval(this.reapTimer);
     this.host.stopFlushing();
     await this.host.stopAll('shutdown');
-    await this.jobs.settled();
     await this.runner?.stop();
     await this.graphilePool?.end();
-    await this.cancelChannel.close();
+    this.stopListening?.();
+    if (this.ownsNotices) await this.notices.close();
     await this.pool.destroy();
     this.state = 'closed';
   }
@@ -160,7 +162,10 @@ export class DistributedExecutor implements Executor {
     await Promise.all(scenarioIds.map((id) => this.host.stop(id, 'cancel')));
   }
 
+  /** A cancel announced on the cancel channel (by any process, this one included). */
   private cancelledElsewhere(scenarioId: string): void {
+    if (!this.host.has(scenarioId)) return;
+    this.options.log.info({ scenario_id: scenarioId }, 'stopping a run: its cancel was announced');
     void this.host.stop(scenarioId, 'cancel');
   }
 

@@ -18,6 +18,7 @@ import { plansMigration } from './0016-plans.js';
 import { reportsMigration } from './0018-reports.js';
 import { auditMigration } from './0017-audit.js';
 import { statusPathIndexesMigration } from './0019-status-path-indexes.js';
+import { runJobsMigration } from './0020-run-jobs.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -39,6 +40,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0018-reports': reportsMigration(dialect),
     '0017-audit': auditMigration(dialect),
     '0019-status-path-indexes': statusPathIndexesMigration,
+    '0020-run-jobs': runJobsMigration(dialect),
   };
 }
 

@@ -1,45 +1,20 @@
-import pg from 'pg';
-import type { Logger } from 'pino';
-import { CANCEL_CHANNEL as CHANNEL } from './cancel-notice.js';
+import { CANCEL_CHANNEL } from './cancel-notice.js';
+import type { NoticeListener } from './notice-listener.js';
 
 export { notifyCancel } from './cancel-notice.js';
 
 /**
- * Cross-host cancellation: the API node that deletes a running scenario NOTIFYs its id, and the
- * worker process running it (wherever it is) aborts it within moments. A dedicated connection
- * LISTENs; it reconnects when the database restarts. The lease heartbeat is the backstop: a run
- * whose row is gone stops at its next heartbeat even if a notification was missed.
+ * Cross-host cancellation: the API node that deletes or cancels a running scenario NOTIFYs its id,
+ * and the worker process running it (wherever it is) aborts it within moments. Heard on the
+ * process's one LISTEN connection (`NoticeListener`), which reconnects at once when its backend is
+ * terminated or the database restarts, and keeps trying. A cancel sent while it was down is lost:
+ * the lease is the backstop: the cancelled run's next lease renewal (every second) or progress write
+ * finds its row no longer its own and stops it. Resolves once listening; answers how to stop.
  */
-export class CancelChannel {
-  private client: pg.Client | undefined;
-  private closed = false;
-
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly log: Logger,
-    private readonly onCancel: (scenarioId: string) => void,
-  ) {}
-
-  async listen(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) this.onCancel(message.payload);
-    });
-    client.on('error', (err) => {
-      this.log.warn({ err }, 'cancel channel lost its connection; reconnecting');
-      void client.end().catch(() => {});
-      if (this.client === client) this.client = undefined;
-      setTimeout(() => void this.listen().catch(() => {}), 1_000).unref();
-    });
-    await client.connect();
-    await client.query(`listen ${CHANNEL}`);
-    this.client = client;
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.client?.end().catch(() => {});
-    this.client = undefined;
-  }
+export function listenForCancels(listener: NoticeListener, onCancel: (scenarioId: string) => void): Promise<() => void> {
+  return listener.subscribe(CANCEL_CHANNEL, {
+    onNotice: (payload) => {
+      if (payload) onCancel(payload);
+    },
+  });
 }

@@ -1,60 +1,21 @@
-import pg from 'pg';
-import type { Logger } from 'pino';
 import { EVENTS_CHANNEL, type AppendNotice } from './event-notice.js';
+import type { NoticeListener } from './notice-listener.js';
+
+/** Read the whole log from where each reader is: what a lost or unreadable notice stands for. */
+const WAKE_EVERYTHING: AppendNotice = { lastId: 0, deliveries: 1 };
 
 /**
  * PostgreSQL wake-ups for the event feed and the webhook dispatcher: every commit of new events, by
- * any API node or worker, is numbered by one of them, which NOTIFYs `EVENTS_CHANNEL`. A dedicated connection LISTENs and reconnects
- * after a database restart; each (re)connection wakes everything once, since notifications sent
- * while it was down are lost (the readers then catch up from the log by id).
+ * any API node or worker, is numbered by one of them, which NOTIFYs `EVENTS_CHANNEL`. Heard on the
+ * process's one LISTEN connection (`NoticeListener`, which reconnects); each (re)connection wakes
+ * everything once, since notifications sent while it was down are lost (the readers then catch up
+ * from the log by id). Resolves once listening; answers how to stop.
  */
-export class EventChannel {
-  private client: pg.Client | undefined;
-  private closed = false;
-
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly log: Logger,
-    private readonly onNotice: (notice: AppendNotice) => void,
-  ) {}
-
-  async listen(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', (message) => {
-      if (message.channel === EVENTS_CHANNEL) this.onNotice(parseNotice(message.payload));
-    });
-    client.on('error', (err) => {
-      this.log.warn({ err }, 'event channel lost its connection; reconnecting');
-      void client.end().catch(() => {});
-      if (this.client === client) this.client = undefined;
-      this.retry();
-    });
-    await client.connect();
-    await client.query(`listen ${EVENTS_CHANNEL}`);
-    if (this.closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.client = client;
-    this.onNotice({ lastId: 0, deliveries: 1 });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.client?.end().catch(() => {});
-    this.client = undefined;
-  }
-
-  private retry(): void {
-    if (this.closed) return;
-    setTimeout(() => {
-      this.listen().catch((err: unknown) => {
-        this.log.warn({ err }, 'event channel could not reconnect yet');
-        this.retry();
-      });
-    }, 1_000).unref();
-  }
+export function listenForEvents(listener: NoticeListener, onNotice: (notice: AppendNotice) => void): Promise<() => void> {
+  return listener.subscribe(EVENTS_CHANNEL, {
+    onNotice: (payload) => onNotice(parseNotice(payload)),
+    onListening: () => onNotice(WAKE_EVERYTHING),
+  });
 }
 
 /** A malformed payload still wakes everything: reading the log is always safe. */
@@ -63,6 +24,6 @@ function parseNotice(payload: string | undefined): AppendNotice {
     const parsed = JSON.parse(payload ?? '') as Partial<AppendNotice>;
     return { lastId: Number(parsed.lastId ?? 0), deliveries: Number(parsed.deliveries ?? 1) };
   } catch {
-    return { lastId: 0, deliveries: 1 };
+    return WAKE_EVERYTHING;
   }
 }

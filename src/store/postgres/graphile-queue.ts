@@ -20,7 +20,7 @@ interface RunRef {
 
 export const RUN_TASK = 'scenarist_run';
 
-const SESSION_QUEUE_PREFIX = 'scenarist:session:';
+export const SESSION_QUEUE_PREFIX = 'scenarist:session:';
 
 export const sessionQueue = (sessionId: string) => `${SESSION_QUEUE_PREFIX}${sessionId}`;
 
@@ -40,7 +40,8 @@ export function asRunPayload(payload: unknown): RunPayload {
  * queue's FIFO order however and whenever they were added (with `now()`, jobs added concurrently
  * could be taken in either order).
  */
-const RUN_AT_OF_QUEUE_ORDER = sql`timestamptz '2000-01-01 00:00:00+00' + s.queue_order * interval '1 microsecond'`;
+export const runAtOfQueueOrder = (queueOrder: string) => `timestamptz '2000-01-01 00:00:00+00' + ${queueOrder} * interval '1 microsecond'`;
+const RUN_AT_OF_QUEUE_ORDER = sql.raw(runAtOfQueueOrder('s.queue_order'));
 
 /**
  * Adds the jobs of these scenarios that are still QUEUED, in one statement. A job already waiting
