@@ -23,7 +23,8 @@ export function ChainLine({ sid, id }: { sid: string; id: string }) {
   if (!lineage.data) return null;
   const { ancestors, scenario } = lineage.data;
   if (scenario.parent_deleted) return <p className="small muted chain-line">Branched from a scenario since deleted: a root now.</p>;
-  if (ancestors.length === 0) return null;
+  const parent = ancestors[ancestors.length - 1];
+  if (!parent) return null;
   return (
     <nav aria-label="Chain from the root" className="chain-line small">
       <span className="muted">Branch of:</span>{' '}
@@ -39,7 +40,10 @@ export function ChainLine({ sid, id }: { sid: string; id: string }) {
             )}
           </li>
         ))}
-      </ol>
+      </ol>{' '}
+      <Link to="/s/$sid/compare" params={{ sid }} search={{ ids: `${parent.id},${scenario.id}`, baseline: parent.id }}>
+        Compare with {parent.tag}
+      </Link>
     </nav>
   );
 }
