@@ -36,10 +36,7 @@ async function fill(databaseUrl: string): Promise<void> {
     const bench = await sessionOf('bench');
     const benchData = await sessionOf('bench-data');
     const table = JSON.stringify({ t: { columns: [{ name: 'a', type: 'integer' }], rows: [[1], [2], [3]] } });
-    await store.db
-      .insertInto('datasets')
-      .values({ session_id: bench, key: 'example', kind: 'master', created_at: now, version: randomUUID(), tables_json: table })
-      .execute();
+    await store.datasets.put({ sessionId: bench, key: 'example', kind: 'master', createdAt: now, version: randomUUID(), tablesJson: table });
     const BATCH = 500;
     for (let i = 0; i < SCENARIOS; i += BATCH) {
       const rows = Array.from({ length: Math.min(BATCH, SCENARIOS - i) }, (_, j) => {

@@ -16,6 +16,8 @@ export interface DatasetSummary {
   readonly kind: DatasetKind;
   readonly created_at: string;
   readonly tables: TableSummary[];
+  /** The dataset it was derived from with edits (`derive` with `edits`), or null. */
+  readonly parent: string | null;
 }
 
 /** Datasets are listed in creation order only; the cursor names that order. */
@@ -29,7 +31,7 @@ export async function datasetPage(store: Store, sessionId: string, params: Datas
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    items: page.map((row) => ({ key: row.key, kind: row.kind, created_at: row.createdAt, tables: row.tables })),
+    items: page.map((row) => ({ key: row.key, kind: row.kind, created_at: row.createdAt, tables: row.tables, parent: row.parent })),
     next_cursor: rows.length > limit && last ? encodeCursor({ sort: DATASET_ORDER, value: null, seq: last.seq }) : null,
   };
 }

@@ -129,7 +129,7 @@ export class ExperimentService {
     const { executor, statusCache } = this.deps;
     for (const s of scenarios) {
       statusCache?.written({
-        ...{ progress: NO_RUN.progress, resultJson: null, kpiValuesJson: null, error: null, errorCode: null, startedAt: null, finishedAt: null, reportJson: null, seed: null },
+        ...{ progress: NO_RUN.progress, resultJson: null, kpiValuesJson: null, error: null, errorCode: null, startedAt: null, finishedAt: null, reportJson: null, seed: null, parentId: null },
         id: s.id,
         sessionId,
         tag: s.tag,

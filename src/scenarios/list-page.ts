@@ -24,6 +24,7 @@ export const SCENARIO_FIELDS = [
   'error',
   'report',
   'seed',
+  'parent_id',
 ] as const satisfies readonly (keyof ScenarioView)[];
 type ScenarioField = (typeof SCENARIO_FIELDS)[number];
 
@@ -36,6 +37,7 @@ export interface ScenarioListParams {
   readonly dataset?: string;
   readonly q?: string;
   readonly experiment?: string;
+  readonly parent?: string;
   readonly sort?: string;
   readonly limit?: number;
   readonly cursor?: string;
@@ -95,7 +97,7 @@ export async function scenarioPage(deps: ScenarioPageDeps, sessionId: string, pa
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, sortText);
   const rows = await listScenarioPage(deps.store.db, deps.store.adapter, {
     sessionId,
-    filter: { status: params.status, algo: params.algo, dataset: params.dataset, q: params.q, experiment: params.experiment },
+    filter: { status: params.status, algo: params.algo, dataset: params.dataset, q: params.q, experiment: params.experiment, parent: params.parent },
     sort,
     limit,
     after,

@@ -23,6 +23,8 @@ export interface CreateScenarioInput {
   /** Omitted or null: every default. */
   readonly algoParams?: unknown;
   readonly dataParams?: unknown;
+  /** The scenario it branches (`POST .../branch`); absent for a root. */
+  readonly parentId?: string;
 }
 
 export type ScenarioSettings = Pick<Settings, 'autorun' | 'autocreate' | 'defaultAlgo' | 'defaultAlgoParams'>;
@@ -226,6 +228,7 @@ export class ScenarioService {
         algoParamsJson: JSON.stringify(algoParams),
         dataParamsJson: JSON.stringify(dataParams),
         createdAt: now(),
+        parentId: input.parentId ?? null,
       });
     } catch (err) {
       if (isUniqueViolation(err)) return undefined;

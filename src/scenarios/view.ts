@@ -36,6 +36,8 @@ export interface ScenarioView {
   readonly report?: ReportView;
   /** The seed of the latest run's `ctx.random`; absent until a run started. */
   readonly seed?: number;
+  /** The scenario it was branched from (`POST .../branch`); null for a root. */
+  readonly parent_id: string | null;
 }
 
 export interface StatusView {
@@ -101,6 +103,7 @@ export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liv
     error: record.status === 'FAILED' ? errorView(record) : null,
     ...(report ? { report } : {}),
     ...(record.seed === null ? {} : { seed: record.seed }),
+    parent_id: record.parentId,
   };
 }
 

@@ -1,10 +1,14 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { ScenarioStatus } from '../model/run-state/state-machine.js';
 
 /** Every table of the store, as Kysely sees it. JSON columns hold serialized text (portable across dialects). */
 export interface Database {
   sessions: SessionsTable;
   datasets: DatasetsTable;
+  /** A dataset's tables by position, each naming its content by hash (migration 0014). */
+  dataset_tables: DatasetTablesTable;
+  /** Tables stored once by the SHA-256 of their JSON text, however many datasets hold them. */
+  table_contents: TableContentsTable;
   scenarios: ScenariosTable;
   api_tokens: ApiTokensTable;
   event_log: EventLogTable;
@@ -34,8 +38,29 @@ export interface DatasetsTable {
   created_at: string;
   /** Changes whenever the dataset under this key is replaced, so workers can cache parsed data by it. */
   version: string;
-  /** The JSON text of the dataset's `tables` object, served without re-parsing. */
-  tables_json: string;
+  /** The key of the dataset this one was derived from with edits; null for any other dataset. */
+  parent_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON array of the edits made to the parent, each with its effect (`rows`); null when none. */
+  edits_json: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface DatasetTablesTable {
+  /** The dataset's `seq`; deleting the dataset deletes its rows here. */
+  dataset_seq: number;
+  /** The table's place in the dataset's `tables` object (its JSON form keeps this order). */
+  position: number;
+  name: string;
+  hash: string;
+}
+
+export interface TableContentsTable {
+  /** SHA-256 (hex) of `content`. */
+  hash: string;
+  /** The table's JSON text, `{"columns":[...],"rows":[...]}` as `JSON.stringify` writes it. */
+  content: string;
+  /** Row count and columns, so lists of datasets never parse `content`. */
+  row_count: number;
+  columns_json: string;
 }
 
 /** The `status` column holds the state machine's states (`src/model/run-state/state-machine.ts`). */
@@ -88,6 +113,11 @@ export interface ScenariosTable {
   experiment_combo: number | null;
   /** JSON object of axis path to this scenario's value on it. */
   axis_values: string | null;
+  /** The scenario it was branched from; null for a root (created alone, or its parent was deleted). */
+  parent_id: string | null;
+  /** Set (with the tag) when its parent was deleted, by trigger: a root by deletion, not by creation. */
+  deleted_parent_id: string | null;
+  deleted_parent_tag: string | null;
 }
 
 export interface ApiTokensTable {

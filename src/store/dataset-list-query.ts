@@ -27,6 +27,8 @@ export interface ListedDataset {
   readonly kind: DatasetKind;
   readonly createdAt: string;
   readonly tables: TableSummary[];
+  /** The dataset it was derived from with edits, or null. */
+  readonly parent: string | null;
 }
 
 /** One page of a session's datasets in creation order, after `afterSeq`; up to `limit + 1` rows (the extra one tells there is more). */
@@ -35,7 +37,7 @@ export async function listDatasetPage(db: Kysely<Database>, dialect: DialectAdap
     .selectFrom('datasets as d')
     // Table summaries are computed by the database from the stored JSON text, so a page of large
     // datasets is never parsed in the process (table order is the stored order).
-    .select(['d.seq as seq', 'd.key as key', 'd.kind as kind', 'd.created_at as createdAt', dialect.tableSummaries('d.tables_json').as('tables')])
+    .select(['d.seq as seq', 'd.key as key', 'd.kind as kind', 'd.created_at as createdAt', dialect.tableSummaries('d.seq').as('tables'), 'd.parent_key as parent'])
     .where('d.session_id', '=', query.sessionId);
   if (query.kind !== undefined) q = q.where('d.kind', '=', query.kind);
   if (query.q !== undefined && query.q !== '') {
@@ -50,5 +52,6 @@ export async function listDatasetPage(db: Kysely<Database>, dialect: DialectAdap
     kind: row.kind,
     createdAt: row.createdAt,
     tables: row.tables === null ? [] : (JSON.parse(row.tables) as TableSummary[]),
+    parent: row.parent,
   }));
 }

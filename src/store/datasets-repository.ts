@@ -3,6 +3,7 @@ import type { DatasetKind } from '../domain/dataset-model.js';
 import type { Database } from './database.js';
 import { dialectAdapterOf } from './dialect.js';
 import { prepared } from './prepared-query.js';
+import { contentsOfDatasets, dropUnusedContents, joinTablesJson, linkTables, putContents, storedTablesOfJson, type StoredTable } from './table-contents.js';
 
 export interface DatasetMeta {
   readonly sessionId: string;
@@ -12,9 +13,31 @@ export interface DatasetMeta {
   readonly version: string;
 }
 
-export interface DatasetRecord extends DatasetMeta {
-  /** JSON text of the dataset's tables object. */
+/** A dataset's lineage: the dataset it was derived from with edits, and those edits (JSON text). */
+export interface DatasetLineage {
+  readonly parentKey: string | null;
+  /** JSON array of the edits with their effects; null when the dataset was not made by edits. */
+  readonly editsJson: string | null;
+}
+
+export interface DatasetRecord extends DatasetMeta, DatasetLineage {
+  /** JSON text of the dataset's tables object, joined from its stored tables' texts. */
   readonly tablesJson: string;
+}
+
+/**
+ * A dataset to store: its tables as their JSON texts (`tables`), or for small inputs the JSON text of
+ * the whole tables object (`tablesJson`, split here). Lineage defaults to none.
+ */
+export type DatasetWrite = DatasetMeta &
+  Partial<DatasetLineage> &
+  ({ readonly tables: readonly StoredTable[]; readonly tablesJson?: never } | { readonly tablesJson: string; readonly tables?: never });
+
+/** A table of a stored dataset, without its content. */
+export interface DatasetTableRef {
+  readonly name: string;
+  readonly position: number;
+  readonly hash: string;
 }
 
 const metaColumns = [
@@ -42,85 +65,200 @@ export class DatasetsRepository {
     return (await metaQuery(this.db, { sessionId, key })).rows[0];
   }
 
-  get(sessionId: string, key: string): Promise<DatasetRecord | undefined> {
+  /**
+   * The dataset with its tables' texts joined into one `tables` object. One statement, so the meta and
+   * the tables are of one version even while the dataset is being replaced.
+   */
+  async get(sessionId: string, key: string): Promise<DatasetRecord | undefined> {
+    const rows = await this.db
+      .selectFrom('datasets as d')
+      .leftJoin('dataset_tables as dt', 'dt.dataset_seq', 'd.seq')
+      .leftJoin('table_contents as c', 'c.hash', 'dt.hash')
+      .select([
+        'd.session_id as sessionId',
+        'd.key as key',
+        'd.kind as kind',
+        'd.created_at as createdAt',
+        'd.version as version',
+        'd.parent_key as parentKey',
+        'd.edits_json as editsJson',
+        'dt.name as name',
+        'c.content as json',
+      ])
+      .where('d.session_id', '=', sessionId)
+      .where('d.key', '=', key)
+      .orderBy('dt.position')
+      .execute();
+    const first = rows[0];
+    if (!first) return undefined;
+    const tables = rows.filter((r): r is typeof r & { name: string; json: string } => r.name !== null && r.json !== null);
+    const { sessionId: sid, kind, createdAt, version, parentKey, editsJson } = first;
+    return { sessionId: sid, key: first.key, kind, createdAt, version, parentKey, editsJson, tablesJson: joinTablesJson(tables) };
+  }
+
+  /** The dataset's parent and edits, without its tables; undefined when there is no such dataset. */
+  async getLineage(sessionId: string, key: string): Promise<DatasetLineage | undefined> {
     return this.db
       .selectFrom('datasets')
-      .select([...metaColumns, 'tables_json as tablesJson'])
+      .select(['parent_key as parentKey', 'edits_json as editsJson'])
       .where('session_id', '=', sessionId)
       .where('key', '=', key)
       .executeTakeFirst();
   }
 
-  /**
-   * Stores the dataset, replacing one of the same key (its scenarios keep referring to the key). The
-   * update takes the proposed row (`excluded`) rather than binding the values again: the tables are
-   * bound once, which for a 1M-row dataset saves a copy of tens of MB and its encoding time.
-   */
-  async put(record: DatasetRecord): Promise<void> {
-    await this.db
-      .insertInto('datasets')
-      .values(toRow(record))
-      .onConflict((oc) =>
-        oc.columns(['session_id', 'key']).doUpdateSet((eb) => ({
-          kind: eb.ref('excluded.kind'),
-          created_at: eb.ref('excluded.created_at'),
-          version: eb.ref('excluded.version'),
-          tables_json: eb.ref('excluded.tables_json'),
-        })),
-      )
+  /** The dataset's tables by name and hash, in order, without their contents. */
+  async tableRefs(sessionId: string, key: string): Promise<DatasetTableRef[]> {
+    return this.db
+      .selectFrom('dataset_tables as dt')
+      .innerJoin('datasets as d', 'd.seq', 'dt.dataset_seq')
+      .select(['dt.name as name', 'dt.position as position', 'dt.hash as hash'])
+      .where('d.session_id', '=', sessionId)
+      .where('d.key', '=', key)
+      .orderBy('dt.position')
       .execute();
   }
 
-  /** Stores a new dataset; throws a unique violation when the key exists. */
-  async insert(record: DatasetRecord): Promise<void> {
-    await this.db.insertInto('datasets').values(toRow(record)).execute();
+  /** The JSON text of one stored table content. */
+  async content(hash: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('table_contents').select('content').where('hash', '=', hash).executeTakeFirst();
+    return row?.content;
   }
 
   /**
-   * Copies a dataset's tables to a new key inside the database, so a large dataset is never
-   * loaded into the process. Returns false when the source does not exist; throws a unique
-   * violation when `target.key` is taken.
+   * Stores the dataset, replacing one of the same key (its scenarios keep referring to the key). Each
+   * table content is written only when no dataset holds it yet; the replaced version's contents that
+   * nothing else names are deleted in the same transaction.
    */
-  async copyWithin(sessionId: string, sourceKey: string, target: Omit<DatasetMeta, 'sessionId'>): Promise<boolean> {
-    const result = await this.db
-      .insertInto('datasets')
-      .columns(['session_id', 'key', 'kind', 'created_at', 'version', 'tables_json'])
-      .expression(
-        this.db
-          .selectFrom('datasets')
-          .select([
-            'session_id',
-            sql<string>`cast(${target.key} as text)`.as('key'),
-            sql<DatasetKind>`cast(${target.kind} as text)`.as('kind'),
-            sql<string>`cast(${target.createdAt} as text)`.as('created_at'),
-            sql<string>`cast(${target.version} as text)`.as('version'),
-            'tables_json',
-          ])
-          .where('session_id', '=', sessionId)
-          .where('key', '=', sourceKey),
-      )
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  async put(record: DatasetWrite): Promise<void> {
+    const tables = tablesOf(record);
+    await this.db.transaction().execute(async (trx) => {
+      const hashes = await putContents(trx, tables);
+      const { seq } = await trx
+        .insertInto('datasets')
+        .values(toRow(record))
+        .onConflict((oc) =>
+          oc.columns(['session_id', 'key']).doUpdateSet((eb) => ({
+            kind: eb.ref('excluded.kind'),
+            created_at: eb.ref('excluded.created_at'),
+            version: eb.ref('excluded.version'),
+            parent_key: eb.ref('excluded.parent_key'),
+            edits_json: eb.ref('excluded.edits_json'),
+          })),
+        )
+        .returning('seq')
+        .executeTakeFirstOrThrow();
+      const replaced = await contentsOfDatasets(trx, [seq]);
+      await trx.deleteFrom('dataset_tables').where('dataset_seq', '=', seq).execute();
+      await linkTables(trx, seq, tables, hashes);
+      await dropUnusedContents(trx, replaced);
+    });
   }
 
-  /** Copies every dataset of one session into another, inside the database. */
+  /** Stores a new dataset; throws a unique violation when the key exists. */
+  async insert(record: DatasetWrite): Promise<void> {
+    const tables = tablesOf(record);
+    await this.db.transaction().execute(async (trx) => {
+      const hashes = await putContents(trx, tables);
+      const { seq } = await trx.insertInto('datasets').values(toRow(record)).returning('seq').executeTakeFirstOrThrow();
+      await linkTables(trx, seq, tables, hashes);
+    });
+  }
+
+  /**
+   * Copies a dataset to a new key inside the database: the copy names the same table contents, so no
+   * table is copied. Returns false when the source does not exist; throws a unique violation when
+   * `target.key` is taken.
+   */
+  async copyWithin(sessionId: string, sourceKey: string, target: Omit<DatasetMeta, 'sessionId'>): Promise<boolean> {
+    return (await this.derive(sessionId, sourceKey, target, { parentKey: null, editsJson: null }, [])) === 'derived';
+  }
+
+  /**
+   * Stores a dataset made from `sourceKey` at `expectedVersion` (when given): its tables are the
+   * source's, each in its place, except those in `replaced` (by name), whose new contents are stored.
+   * Untouched tables name the source's contents, inside the database. Answers `missing` when the source
+   * is gone and `changed` when it was replaced since it was read; throws a unique violation when the
+   * target key is taken.
+   */
+  async derive(
+    sessionId: string,
+    sourceKey: string,
+    target: Omit<DatasetMeta, 'sessionId'>,
+    lineage: DatasetLineage,
+    replaced: readonly StoredTable[],
+    expectedVersion?: string,
+  ): Promise<'derived' | 'missing' | 'changed'> {
+    return this.db.transaction().execute(async (trx) => {
+      // The source stays as it is until this commits (PostgreSQL: `for share`), so its contents stay named.
+      const sourceQuery = trx.selectFrom('datasets').select(['seq', 'version']).where('session_id', '=', sessionId).where('key', '=', sourceKey);
+      const source = await dialectAdapterOf(trx).sharingRows(sourceQuery).executeTakeFirst();
+      if (!source) return 'missing';
+      if (expectedVersion !== undefined && source.version !== expectedVersion) return 'changed';
+      const hashes = await putContents(trx, replaced);
+      const { seq } = await trx
+        .insertInto('datasets')
+        .values({ session_id: sessionId, key: target.key, kind: target.kind, created_at: target.createdAt, version: target.version, parent_key: lineage.parentKey, edits_json: lineage.editsJson })
+        .returning('seq')
+        .executeTakeFirstOrThrow();
+      const sourceTables = trx.selectFrom('dataset_tables').where('dataset_seq', '=', source.seq);
+      const untouched = replaced.length === 0 ? sourceTables : sourceTables.where('name', 'not in', replaced.map((t) => t.name));
+      await trx
+        .insertInto('dataset_tables')
+        .columns(['dataset_seq', 'position', 'name', 'hash'])
+        .expression(untouched.select([sql<number>`cast(${seq} as integer)`.as('dataset_seq'), 'position', 'name', 'hash']))
+        .execute();
+      for (const [i, table] of replaced.entries()) {
+        await trx
+          .insertInto('dataset_tables')
+          .columns(['dataset_seq', 'position', 'name', 'hash'])
+          .expression(
+            trx
+              .selectFrom('dataset_tables')
+              .select([sql<number>`cast(${seq} as integer)`.as('dataset_seq'), 'position', 'name', sql<string>`cast(${hashes[i]!} as text)`.as('hash')])
+              .where('dataset_seq', '=', source.seq)
+              .where('name', '=', table.name),
+          )
+          .execute();
+      }
+      return 'derived';
+    });
+  }
+
+  /** Copies every dataset of one session into another, inside the database; the copies name the same table contents. */
   async copySession(fromSessionId: string, toSessionId: string, db: Kysely<Database> = this.db): Promise<void> {
     await db
       .insertInto('datasets')
-      .columns(['session_id', 'key', 'kind', 'created_at', 'version', 'tables_json'])
+      .columns(['session_id', 'key', 'kind', 'created_at', 'version', 'parent_key', 'edits_json'])
       .expression(
         db
           .selectFrom('datasets')
-          .select([sql<string>`cast(${toSessionId} as text)`.as('session_id'), 'key', 'kind', 'created_at', 'version', 'tables_json'])
+          .select([sql<string>`cast(${toSessionId} as text)`.as('session_id'), 'key', 'kind', 'created_at', 'version', 'parent_key', 'edits_json'])
           .where('session_id', '=', fromSessionId)
           .orderBy('seq'),
+      )
+      .execute();
+    await db
+      .insertInto('dataset_tables')
+      .columns(['dataset_seq', 'position', 'name', 'hash'])
+      .expression(
+        db
+          .selectFrom('datasets as source')
+          .innerJoin('dataset_tables as dt', 'dt.dataset_seq', 'source.seq')
+          .innerJoin('datasets as copy', (join) => join.onRef('copy.key', '=', 'source.key').on('copy.session_id', '=', toSessionId))
+          .select(['copy.seq as dataset_seq', 'dt.position as position', 'dt.name as name', 'dt.hash as hash'])
+          .where('source.session_id', '=', fromSessionId),
       )
       .execute();
   }
 
   async delete(sessionId: string, key: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('datasets').where('session_id', '=', sessionId).where('key', '=', key).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const seqs = await trx.selectFrom('datasets').select('seq').where('session_id', '=', sessionId).where('key', '=', key).execute();
+      const named = await contentsOfDatasets(trx, seqs.map((r) => r.seq));
+      const result = await trx.deleteFrom('datasets').where('session_id', '=', sessionId).where('key', '=', key).executeTakeFirst();
+      await dropUnusedContents(trx, named);
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 
   /**
@@ -130,11 +268,13 @@ export class DatasetsRepository {
    */
   async deleteUnreferenced(sessionId: string, key: string): Promise<'deleted' | 'missing' | 'referenced'> {
     return this.db.transaction().execute(async (trx) => {
-      const query = trx.selectFrom('datasets').select('key').where('session_id', '=', sessionId).where('key', '=', key);
+      const query = trx.selectFrom('datasets').select('seq').where('session_id', '=', sessionId).where('key', '=', key);
       const row = await dialectAdapterOf(trx).lockingRows(query).executeTakeFirst();
       if (!row) return 'missing';
       if (await this.isReferenced(sessionId, key, trx)) return 'referenced';
-      await trx.deleteFrom('datasets').where('session_id', '=', sessionId).where('key', '=', key).execute();
+      const named = await contentsOfDatasets(trx, [row.seq]);
+      await trx.deleteFrom('datasets').where('seq', '=', row.seq).execute();
+      await dropUnusedContents(trx, named);
       return 'deleted';
     });
   }
@@ -152,13 +292,18 @@ export class DatasetsRepository {
   }
 }
 
-function toRow(record: DatasetRecord) {
+function toRow(record: DatasetWrite) {
   return {
     session_id: record.sessionId,
     key: record.key,
     kind: record.kind,
     created_at: record.createdAt,
     version: record.version,
-    tables_json: record.tablesJson,
+    parent_key: record.parentKey ?? null,
+    edits_json: record.editsJson ?? null,
   };
+}
+
+function tablesOf(record: DatasetWrite): readonly StoredTable[] {
+  return record.tables ?? storedTablesOfJson(record.tablesJson);
 }

@@ -53,8 +53,8 @@ export interface DialectAdapter {
   open(databaseUrl: string, options: OpenDatabaseOptions): Promise<OpenedDatabase>;
   /** `column` contains the LIKE `pattern` (escaped with `\`), ignoring case. */
   matchesIgnoringCase(column: string, pattern: string): RawBuilder<boolean>;
-  /** Each table's name, columns and row count, as JSON text, from a column of stored tables JSON. */
-  tableSummaries(tablesJsonColumn: string): RawBuilder<string | null>;
+  /** Each table's name, columns and row count in order, as JSON text, of the dataset whose `seq` is in `datasetSeqColumn`. */
+  tableSummaries(datasetSeqColumn: string): RawBuilder<string | null>;
   /** The database's clock as ISO-8601 text shifted by `offsetMs` (see `databaseTime`). */
   databaseTime(offsetMs: number): RawBuilder<string>;
   /** The rows read stay as they are until the transaction ends (no concurrent change commits between). */
@@ -87,9 +87,11 @@ const SQLITE: DialectAdapter = {
     return { db, unflushed: db, lock };
   },
   matchesIgnoringCase: (column, pattern) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`,
+  // The inner select's order is the order json_group_array sees its rows in.
   tableSummaries: (column) =>
-    sql<string | null>`(select json_group_array(json_object('name', t.key, 'columns', json(json_extract(t.value, '$.columns')), 'rows', json_array_length(t.value, '$.rows')))
-        from json_each(${sql.ref(column)}) t)`,
+    sql<string | null>`(select json_group_array(json_object('name', t.name, 'columns', json(t.columns_json), 'rows', t.row_count))
+        from (select dt.name, c.columns_json, c.row_count from dataset_tables dt join table_contents c on c.hash = dt.hash
+              where dt.dataset_seq = ${sql.ref(column)} order by dt.position) t)`,
   databaseTime: (offsetMs) => sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', (cast(${offsetMs} as real) / 1000.0) || ' seconds')`,
   sharingRows: (query) => query,
   lockingRows: (query) => query,
@@ -114,8 +116,8 @@ const POSTGRES: DialectAdapter = {
   },
   matchesIgnoringCase: (column, pattern) => sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`,
   tableSummaries: (column) =>
-    sql<string | null>`(select json_agg(json_build_object('name', t.key, 'columns', t.value -> 'columns', 'rows', json_array_length(t.value -> 'rows')))::text
-        from json_each(${sql.ref(column)}::json) t)`,
+    sql<string | null>`(select json_agg(json_build_object('name', dt.name, 'columns', c.columns_json::json, 'rows', c.row_count) order by dt.position)::text
+        from dataset_tables dt join table_contents c on c.hash = dt.hash where dt.dataset_seq = ${sql.ref(column)})`,
   databaseTime: (offsetMs) =>
     sql<string>`to_char((now() + make_interval(secs => cast(${offsetMs} as double precision) / 1000)) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
   sharingRows: (query) => query.forShare(),

@@ -13,6 +13,8 @@ export interface ScenarioFilter {
   readonly q?: string;
   /** Only the scenarios of this experiment. */
   readonly experiment?: string;
+  /** Only the branches made from this scenario (its children, not their descendants). */
+  readonly parent?: string;
 }
 
 export type ScenarioSort =
@@ -59,6 +61,7 @@ function columns(withResult: boolean) {
     's.created_at as createdAt',
     's.started_at as startedAt',
     's.finished_at as finishedAt',
+    's.parent_id as parentId',
   ] as const;
 }
 
@@ -88,6 +91,7 @@ function filtered<Q extends ScenarioQuery>(q: Q, dialect: DialectAdapter, query:
   if (filter.algo !== undefined) out = out.where('s.algo_name', '=', filter.algo) as Q;
   if (filter.dataset !== undefined) out = out.where('s.dataset_key', '=', filter.dataset) as Q;
   if (filter.experiment !== undefined) out = out.where('s.experiment_id', '=', filter.experiment) as Q;
+  if (filter.parent !== undefined) out = out.where('s.parent_id', '=', filter.parent) as Q;
   if (filter.q !== undefined && filter.q !== '') {
     const pattern = likePattern(filter.q);
     out = out.where(dialect.matchesIgnoringCase('s.tag', pattern)) as Q;

@@ -29,12 +29,17 @@ export interface ScenarioRecord {
   readonly reportJson: string | null;
   /** The seed of the latest run's `ctx.random`; null before a run started. */
   readonly seed: number | null;
+  /** The scenario it was branched from; null for a root. */
+  readonly parentId: string | null;
 }
 
 export type NewScenario = Pick<
   ScenarioRecord,
   'id' | 'sessionId' | 'tag' | 'datasetKey' | 'algoName' | 'algoParamsJson' | 'dataParamsJson' | 'createdAt'
->;
+> & {
+  /** The scenario it branches; absent or null for a root. */
+  readonly parentId?: string | null;
+};
 
 /** A scenario's latest run as views see it, without its result. */
 export type RunSummary = Pick<ScenarioRecord, 'id' | 'tag' | 'status' | 'algoName' | 'datasetKey' | 'finishedAt'>;
@@ -91,6 +96,7 @@ export const recordColumns = [
   'finished_at as finishedAt',
   'report as reportJson',
   'seed',
+  'parent_id as parentId',
 ] as const;
 
 // The statements of the hot paths (create, run, status), compiled once (see prepared-query.ts).
@@ -140,12 +146,13 @@ const insertQuery = prepared((db, scenario: NewScenario) => {
       text(scenario.dataParamsJson).as('data_params'),
       sql<StoredStatus>`'CREATED'`.as('status'),
       text(scenario.createdAt).as('created_at'),
+      sql<string | null>`cast(${scenario.parentId ?? null} as text)`.as('parent_id'),
     ])
     .where('session_id', '=', scenario.sessionId)
     .where('key', '=', scenario.datasetKey);
   return db
     .insertInto('scenarios')
-    .columns(['id', 'session_id', 'tag', 'dataset_key', 'algo_name', 'algo_params', 'data_params', 'status', 'created_at'])
+    .columns(['id', 'session_id', 'tag', 'dataset_key', 'algo_name', 'algo_params', 'data_params', 'status', 'created_at', 'parent_id'])
     .expression(dialectAdapterOf(db).sharingRows(source));
 });
 
@@ -239,6 +246,7 @@ export class ScenariosRepository {
       finishedAt: finished_at,
       reportJson: report,
       seed,
+      parentId: scenario.parentId ?? null,
     };
   }
 
@@ -291,9 +299,11 @@ export class ScenariosRepository {
   ): Promise<void> {
     const rows = await db.selectFrom('scenarios').selectAll().where('session_id', '=', fromSessionId).orderBy('seq').execute();
     if (rows.length === 0) return;
+    const copiedIds = new Map(rows.map((row) => [row.id, newId()]));
     const copies = rows.map(({ seq: _seq, ...row }) => {
-      // Experiments are not copied: a copied scenario belongs to none.
-      const base = { ...row, id: newId(), session_id: toSessionId, ...ENDED, attempts: 0, ...NO_EXPERIMENT };
+      // Experiments are not copied: a copied scenario belongs to none. A branch points to its parent's copy.
+      const parent_id = row.parent_id === null ? null : (copiedIds.get(row.parent_id) ?? null);
+      const base = { ...row, id: copiedIds.get(row.id)!, parent_id, session_id: toSessionId, ...ENDED, attempts: 0, ...NO_EXPERIMENT };
       return keepsRun(row.status) ? base : { ...base, status: 'CREATED' as const, ...NO_RUN };
     });
     // Batches keep each statement under SQLite's bound-parameter limit.

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { dialectAdapterOf } from './dialect.js';
+import { contentsOfSession, dropUnusedContents } from './table-contents.js';
 
 export interface SessionRecord {
   readonly id: string;
@@ -54,9 +55,16 @@ export class SessionsRepository {
     return row !== undefined;
   }
 
-  /** Removes the session; its datasets and scenarios go with it (foreign keys cascade). */
+  /**
+   * Removes the session; its datasets and scenarios go with it (foreign keys cascade), and so do the
+   * table contents no other session's dataset names.
+   */
   async delete(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const named = await contentsOfSession(trx, id);
+      const result = await trx.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
+      await dropUnusedContents(trx, named);
+      return Number(result.numDeletedRows) > 0;
+    });
   }
 }

@@ -43,6 +43,7 @@ function record(id: string, kpis: Record<string, number> | null, algo = 'A', par
     finishedAt: null,
     reportJson: null,
     seed: null,
+    parentId: null,
   };
 }
 

@@ -10,7 +10,7 @@ describe.each(DIALECTS)('the indexed KPI values on %s', (dialect) => {
   it('replaces the values of an earlier run and goes with its scenario', async () => {
     const sessionId = randomUUID();
     await store().db.insertInto('sessions').values({ id: sessionId, display_name: 'kpis', created_at: new Date().toISOString() }).execute();
-    await store().db.insertInto('datasets').values({ session_id: sessionId, key: 'd', kind: 'master', created_at: '', version: 'v', tables_json: '{}' }).execute();
+    await store().datasets.put({ sessionId, key: 'd', kind: 'master', createdAt: '', version: 'v', tablesJson: '{}' });
     const scenario = await store().scenarios.insert({
       id: randomUUID(),
       sessionId,

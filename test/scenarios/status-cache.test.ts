@@ -22,6 +22,7 @@ const record = (id: string, sessionId = 's1'): ScenarioRecord => ({
   finishedAt: null,
   reportJson: null,
   seed: null,
+  parentId: null,
 });
 
 describe('the status cache', () => {

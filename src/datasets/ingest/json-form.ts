@@ -4,14 +4,29 @@ import type { DomainRegistry } from '../../domain/registry.js';
 import { checkRows, checkTables, decodeDataset, encodeDataset } from '../codec.js';
 import type { Dataset, DatasetKind } from '../../domain/dataset-model.js';
 import { checkJsonDepth, splitJsonForm, type SplitForm } from './json-form-split.js';
+import { joinTablesJson, storedTable, type StoredTable } from '../../store/table-contents.js';
 import { errors } from '../../error-factories.js';
 
-/** A dataset as it is stored: its tables as their JSON text (`JSON.stringify` of the checked tables). */
+/** A dataset as it is stored: each table with its JSON text (`JSON.stringify` of the checked table). */
 export interface StoredForm {
   readonly key: string;
   readonly kind: DatasetKind;
   readonly createdAt: string;
+  readonly tables: readonly StoredTable[];
+  /** The JSON text of the whole tables object, joined from `tables` when asked. */
   readonly tablesJson: string;
+}
+
+function storedForm(dataset: Omit<Dataset, 'tables'>, tables: readonly StoredTable[]): StoredForm {
+  return {
+    key: dataset.key,
+    kind: dataset.kind,
+    createdAt: dataset.createdAt,
+    tables,
+    get tablesJson() {
+      return joinTablesJson(tables);
+    },
+  };
 }
 
 /**
@@ -36,7 +51,7 @@ export function readJsonForm(domain: DomainRegistry, text: string): StoredForm {
     }
   }
   const dataset = decodeJsonForm(domain, parseWhole(text));
-  return { key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, tablesJson: JSON.stringify(dataset.tables) };
+  return storedForm(dataset, Object.entries(dataset.tables).map(([name, table]) => storedTable(name, table)));
 }
 
 /**
@@ -91,6 +106,7 @@ function storedFromSplit(split: SplitForm): StoredForm | undefined {
   const dataset = decodeDataset(skeleton);
   // Each table's rows stand in as a unique string until the tables' text is written around them.
   const markers = new Map<string, string>();
+  const rowCounts = new Map<string, number>();
   for (const { table, pieces } of split.rows) {
     const columns = dataset.tables[table]!.columns;
     const written: string[] = [];
@@ -102,26 +118,23 @@ function storedFromSplit(split: SplitForm): StoredForm | undefined {
       firstRow += rows.length;
       if (rows.length > 0) written.push(JSON.stringify(rows).slice(1, -1));
     }
+    rowCounts.set(table, firstRow);
     const marker = `rows ${randomUUID()}`;
     markers.set(JSON.stringify(marker), `[${written.join(',')}]`);
     (dataset.tables[table] as { rows: unknown }).rows = marker;
   }
-  // The markers are found in the small text of the tables without their rows, and the whole is joined
-  // once: splicing the rows in one table after another would copy the large text for every table.
-  const outline = JSON.stringify(dataset.tables);
-  const places = [...markers].map(([marker, rowsJson]) => {
+  // Each table's text is written without its rows, and the marker found in that small text is replaced
+  // by the rows once: splicing into the whole would copy the large text for every table.
+  const tables = Object.entries(dataset.tables).map(([name, table]) => {
+    const marker = typeof table.rows === 'string' ? JSON.stringify(table.rows) : '';
+    const rowsJson = markers.get(marker);
+    if (rowsJson === undefined) return storedTable(name, table);
+    const outline = JSON.stringify(table);
     const at = outline.indexOf(marker);
-    return { at, end: at + marker.length, rowsJson };
+    const json = `${outline.slice(0, at)}${rowsJson}${outline.slice(at + marker.length)}`;
+    return { name, json, rows: rowCounts.get(name) ?? 0, columns: table.columns };
   });
-  places.sort((a, b) => a.at - b.at);
-  const parts: string[] = [];
-  let from = 0;
-  for (const { at, end, rowsJson } of places) {
-    parts.push(outline.slice(from, at), rowsJson);
-    from = end;
-  }
-  parts.push(outline.slice(from));
-  return { key: dataset.key, kind: dataset.kind, createdAt: dataset.createdAt, tablesJson: parts.join('') };
+  return storedForm(dataset, tables);
 }
 
 /**

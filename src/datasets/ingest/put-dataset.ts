@@ -1,4 +1,4 @@
-import type { DatasetRecord } from '../../store/datasets-repository.js';
+import type { DatasetWrite } from '../../store/datasets-repository.js';
 import type { Store } from '../../store/store.js';
 import { errors } from '../../error-factories.js';
 
@@ -6,7 +6,7 @@ import { errors } from '../../error-factories.js';
  * Stores a dataset, replacing one of the same key. A session deleted while its upload was being
  * processed makes the insert violate the session foreign key: that is the client's 404, not a 500.
  */
-export async function putDataset(store: Store, record: DatasetRecord): Promise<void> {
+export async function putDataset(store: Store, record: DatasetWrite): Promise<void> {
   try {
     await store.datasets.put(record);
   } catch (err) {

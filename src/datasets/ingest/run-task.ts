@@ -10,7 +10,7 @@ import { runEtl, type EtlOutcome, type UploadedFile } from '../etl/index.js';
 import { readJsonForm } from './json-form.js';
 import { checkStagedShapes, streamThrough } from './staged-shape.js';
 import { putDataset } from './put-dataset.js';
-import { tablesJsonConsuming, type ConsumableTable } from './tables-json.js';
+import { storedTablesConsuming, type ConsumableTable } from './tables-json.js';
 import type { EtlTask, EtlTaskResult, FromJsonTask, FromJsonTaskResult, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
 import { errors } from '../../error-factories.js';
 
@@ -48,8 +48,8 @@ async function storeEtlOutcome(env: IngestEnvironment, sessionId: string, datase
   const rows = Object.values(outcome.tables).reduce((sum, table) => sum + table.rows.length, 0);
   // The ETL built these tables for this task alone and nothing reads them after this: their rows may go
   // as their JSON is written.
-  const tablesJson = tablesJsonConsuming(outcome.tables as Readonly<Record<string, ConsumableTable>>);
-  await putDataset(env.store, { sessionId, key: datasetName, kind: 'master', createdAt: new Date().toISOString(), version: randomUUID(), tablesJson });
+  const tables = storedTablesConsuming(outcome.tables as Readonly<Record<string, ConsumableTable>>);
+  await putDataset(env.store, { sessionId, key: datasetName, kind: 'master', createdAt: new Date().toISOString(), version: randomUUID(), tables });
   return { success: true, messages: outcome.messages, rows };
 }
 
@@ -68,8 +68,8 @@ function readStagedFiles(task: EtlTask): Promise<UploadedFile[]> {
 
 /** Stores the dataset of a JSON form under the key it carries, replacing one of that key. */
 export async function storeJsonForm(env: IngestEnvironment, sessionId: string, text: string): Promise<FromJsonTaskResult> {
-  const { key, kind, createdAt, tablesJson } = readJsonForm(env.domain, text);
-  await putDataset(env.store, { sessionId, key, kind, createdAt, version: randomUUID(), tablesJson });
+  const { key, kind, createdAt, tables } = readJsonForm(env.domain, text);
+  await putDataset(env.store, { sessionId, key, kind, createdAt, version: randomUUID(), tables });
   return { key };
 }
 

@@ -109,6 +109,7 @@ export const BatchFilter = Type.Object(
     dataset: Type.Optional(Type.String()),
     q: Type.Optional(FilterText('a substring of the tag, case-insensitive')),
     experiment: Type.Optional(Type.String({ description: 'experiment id' })),
+    parent: Type.Optional(Type.String({ description: 'scenario id: only the branches made from it' })),
   },
   { additionalProperties: false, description: "the list route's filters; {} matches every scenario of the session" },
 );

@@ -57,6 +57,7 @@ export const Scenario = Type.Object({
   ),
   report: Type.Optional(RunReport),
   seed: Type.Optional(Type.Integer({ minimum: 0, description: "the seed of the latest run's ctx.random; absent until a run started" })),
+  parent_id: Type.Union([Type.String(), Type.Null()], { description: 'the scenario it was branched from (POST .../branch); null for a root' }),
 });
 
 /** A page of scenarios; each item holds the `fields` asked for (all by default). */
@@ -74,6 +75,7 @@ export const ScenarioListQuery = Type.Object({
   dataset: Type.Optional(Type.String({ description: 'dataset key' })),
   q: Type.Optional(FilterText('a substring of the tag, case-insensitive')),
   experiment: Type.Optional(Type.String({ description: 'experiment id: only its scenarios' })),
+  parent: Type.Optional(Type.String({ description: 'scenario id: only the branches made from it (its children)' })),
   sort: Type.Optional(
     Type.String({
       description: 'created_at (default), tag, or kpi:<name> (scenarios without the KPI value last); prefix - for descending',

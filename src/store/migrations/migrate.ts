@@ -12,6 +12,8 @@ import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
 import { eventOutboxMigration } from './0012-event-outbox.js';
 import { experimentRerunsMigration } from './0013-experiment-reruns.js';
+import { datasetTablesMigration } from './0014-dataset-tables.js';
+import { scenarioParentsMigration } from './0015-scenario-parents.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -27,6 +29,8 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0011-experiments': experimentsMigration(dialect),
     '0012-event-outbox': eventOutboxMigration(dialect),
     '0013-experiment-reruns': experimentRerunsMigration(dialect),
+    '0014-dataset-tables': datasetTablesMigration,
+    '0015-scenario-parents': scenarioParentsMigration(dialect),
   };
 }
 
