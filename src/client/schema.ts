@@ -4355,13 +4355,15 @@ export interface operations {
                 q?: string;
                 /** @description experiment id: only its scenarios */
                 experiment?: string;
+                /** @description scenario id: only the branches made from it (its children) */
+                parent?: string;
                 /** @description created_at (default), tag, or kpi:<name> (scenarios without the KPI value last); prefix - for descending */
                 sort?: string;
                 /** @description page size */
                 limit?: number;
                 /** @description next_cursor of the previous page */
                 cursor?: string;
-                /** @description comma-separated fields to include in each item: id, tag, input_data_id, algorithm, kpis, status, result, data_parameters, progress, created_at, started_at, finished_at, error, report, seed */
+                /** @description comma-separated fields to include in each item: id, tag, input_data_id, algorithm, kpis, status, result, data_parameters, progress, created_at, started_at, finished_at, error, report, seed, parent_id */
                 fields?: string;
             };
             header?: never;
@@ -4520,6 +4522,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     }[] | {
                         items: {
                             id?: string;
@@ -4662,6 +4666,8 @@ export interface operations {
                             };
                             /** @description the seed of the latest run's ctx.random; absent until a run started */
                             seed?: number;
+                            /** @description the scenario it was branched from (POST .../branch); null for a root */
+                            parent_id?: string | null;
                         }[];
                         /** @description the cursor of the next page; null on the last one */
                         next_cursor: string | null;
@@ -4951,6 +4957,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -5296,6 +5304,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -5737,6 +5747,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -6065,6 +6077,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -6545,6 +6559,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     } | null;
                 };
             };
@@ -6819,6 +6835,8 @@ export interface operations {
                         };
                         /** @description the seed of the latest run's ctx.random; absent until a run started */
                         seed?: number;
+                        /** @description the scenario it was branched from (POST .../branch); null for a root */
+                        parent_id: string | null;
                     };
                 };
             };
@@ -9438,6 +9456,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };
@@ -9645,6 +9665,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };
@@ -9852,6 +9874,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };
@@ -10059,6 +10083,8 @@ export interface operations {
                         q?: string;
                         /** @description experiment id */
                         experiment?: string;
+                        /** @description scenario id: only the branches made from it */
+                        parent?: string;
                     };
                 };
             };

@@ -1,10 +1,7 @@
 import type { Scenario } from '../api/types.ts';
 
-/** The scenario a branch was made from (`parent_id`), or null for a root (and on a server without branches). */
-export function parentOf(s: Scenario): string | null {
-  const parent = (s as Scenario & { parent_id?: string | null }).parent_id;
-  return typeof parent === 'string' ? parent : null;
-}
+/** The scenario a branch was made from (`parent_id`), or null for a root (and from an older server, which sends none). */
+export const parentOf = (s: Scenario): string | null => s.parent_id ?? null;
 
 export interface Placed {
   scenario: Scenario;
