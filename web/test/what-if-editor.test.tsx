@@ -11,6 +11,8 @@ import { scenario } from './fixtures.ts';
 import { renderWithApi } from './render-with-api.tsx';
 
 const BASE = '/api/v1/sessions/main';
+/** The page loads lazily: on a busy machine the first find may take longer than the default second. */
+const SLOW = { timeout: 10_000 };
 
 const base = scenario({
   id: 's1',
@@ -85,7 +87,7 @@ const cell = (name: string) => screen.getByRole('textbox', { name }) as HTMLInpu
 
 /** Filters the grid to category = dairy and scales daily_picks by +10 % for the rows shown. */
 async function scaleDairyPicks() {
-  await screen.findByTestId('edit-grid');
+  await screen.findByTestId('edit-grid', {}, SLOW);
   fireEvent.click(screen.getByRole('button', { name: 'Add condition' }));
   fireEvent.change(screen.getByLabelText('Column of condition 1'), { target: { value: 'category' } });
   fireEvent.change(screen.getByLabelText('Value of condition 1'), { target: { value: 'dairy' } });
@@ -110,7 +112,7 @@ describe('the what-if editor', () => {
 
   it('prefills the base scenario’s parameters', async () => {
     openEditor();
-    expect(((await screen.findByLabelText(/Max moves|max_moves/)) as HTMLInputElement).value).toBe('25');
+    expect(((await screen.findByLabelText(/Max moves|max_moves/, {}, SLOW)) as HTMLInputElement).value).toBe('25');
     expect((screen.getByLabelText('Tag') as HTMLInputElement).value).toBe('base what-if');
   });
 
@@ -125,7 +127,7 @@ describe('the what-if editor', () => {
 
   it('turns a cell edit into a sentence naming the row by its key, and a deleted row too', async () => {
     openEditor();
-    await screen.findByTestId('edit-grid');
+    await screen.findByTestId('edit-grid', {}, SLOW);
     const picks = cell('daily_picks of sku SKU-2');
     fireEvent.change(picks, { target: { value: '75' } });
     fireEvent.blur(picks);
@@ -137,7 +139,7 @@ describe('the what-if editor', () => {
 
   it('refuses a cell value that is not of its column’s type, and records no edit', async () => {
     openEditor();
-    await screen.findByTestId('edit-grid');
+    await screen.findByTestId('edit-grid', {}, SLOW);
     const picks = cell('daily_picks of sku SKU-1');
     fireEvent.change(picks, { target: { value: 'lots' } });
     fireEvent.blur(picks);
@@ -156,7 +158,7 @@ describe('the what-if editor', () => {
 
   it('adds a row through the form, read as the columns’ types', async () => {
     openEditor();
-    await screen.findByTestId('edit-grid');
+    await screen.findByTestId('edit-grid', {}, SLOW);
     const form = screen.getByTestId('add-row');
     fireEvent.change(within(form).getByLabelText(/^sku/), { target: { value: 'SKU-9' } });
     fireEvent.change(within(form).getByLabelText(/^category/), { target: { value: 'pet' } });
@@ -175,7 +177,14 @@ describe('the what-if editor', () => {
         return { status: 201, body: branch };
       },
       [`GET ${BASE}/scenarios/s2`]: () => ({ body: branch }),
-      [`GET ${BASE}/scenarios/s2/lineage`]: () => ({ body: { ancestors: [], scenario: { id: 's2', tag: 'dairy +10%', status: 'QUEUED', parameters: [], edits: [] }, descendants: [] } }),
+      [`GET ${BASE}/scenarios/s2/lineage`]: () => ({
+        body: {
+          ancestors: [],
+          scenario: { id: 's2', tag: 'dairy +10%', status: 'QUEUED', parent_id: 's1', parent_deleted: null, dataset_key: 'x', changes: null },
+          descendants: [],
+          descendants_truncated: false,
+        },
+      }),
     });
     await scaleDairyPicks();
     fireEvent.change(screen.getByLabelText('Tag'), { target: { value: 'dairy +10%' } });

@@ -1,6 +1,5 @@
 import type { operations } from 'scenarist/client';
 import type { RunReport } from './run-report.ts';
-import type { RecordedEdit } from '../whatif/edits.ts';
 
 /**
  * The shapes the dashboard reads, taken from the typed client's generated schema (`src/client/schema.ts`,
@@ -59,8 +58,4 @@ export interface DatasetForm {
   kind?: 'master' | 'derived';
   created_at?: string;
   tables: Record<string, { columns: Column[]; rows: unknown[][] }>;
-  /** A derived dataset's parent key (absent or null for one uploaded). */
-  parent?: string | null;
-  /** The edits that made it from its parent, each with the rows it touched. */
-  edits?: RecordedEdit[];
 }

@@ -1,36 +1,37 @@
 import type { CompareResult } from '../api/types.ts';
-import type { RecordedEdit } from '../whatif/edits.ts';
+import type { DataRelation, ParameterChange } from '../api/what-if.ts';
 
 /**
- * Compare's `inputs` (docs/api/what-if.md): for each scenario against the baseline, the parameters that
- * differ and the data that differs. Between datasets of one family the data is the chain of edits from
- * the baseline's dataset to the scenario's; between unrelated datasets of one schema, a per-table
- * summary by the table's key columns with a few example rows.
+ * Compare's `inputs` (docs/api/what-ifs.md): for each scenario but the baseline, the parameters that
+ * differ from the baseline's (`from`: the baseline's value, `to`: this one's) and the data that differs:
+ * between datasets of one family the chains of edits, between unrelated datasets a per-table summary
+ * by the table's key columns with up to 20 example rows; null on the baseline's own dataset.
  */
-export interface ParameterDifference {
-  name: string;
-  baseline: unknown;
-  value: unknown;
-}
+type Cell = string | number | boolean | null;
+type Row = Record<string, Cell>;
 
-export interface TableDifference {
+export interface TableDiff {
   table: string;
-  added: number;
-  removed: number;
-  changed: number;
-  /** Up to 20 rows, each as `{ column: value }` with how it differs. */
-  examples: { change: 'added' | 'removed' | 'changed'; key: Record<string, unknown>; values?: Record<string, unknown> }[];
+  status: 'compared' | 'columns_differ' | 'only_in_from' | 'only_in_to';
+  rows?: number;
+  columns_added?: string[];
+  columns_removed?: string[];
+  key?: string[];
+  rows_added?: number;
+  rows_removed?: number;
+  rows_changed?: number;
+  rows_unchanged?: number;
+  added?: Row[];
+  removed?: Row[];
+  changed?: { key: Row; changes: Record<string, { from: Cell; to: Cell }> }[];
 }
 
-export type DataDifference =
-  | { kind: 'same' }
-  | { kind: 'edits'; edits: RecordedEdit[] }
-  | { kind: 'tables'; tables: TableDifference[] };
+export type InputData = Extract<DataRelation, { relation: 'family' }> | { relation: 'unrelated'; from: string; to: string; tables: TableDiff[] };
 
 export interface ScenarioInputs {
   scenario_id: string;
-  parameters: ParameterDifference[];
-  data: DataDifference;
+  parameters: ParameterChange[];
+  data: InputData | null;
 }
 
 /** The comparison's inputs, or none from a server that does not send them. */
@@ -40,4 +41,4 @@ export function inputsOf(result: CompareResult): ScenarioInputs[] {
 }
 
 /** Whether a scenario's inputs are the baseline's in every respect. */
-export const sameInputs = (inputs: ScenarioInputs) => inputs.parameters.length === 0 && inputs.data.kind === 'same';
+export const sameInputs = (inputs: ScenarioInputs) => inputs.parameters.length === 0 && inputs.data === null;

@@ -4,7 +4,7 @@ import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import { DataGrid } from '../components/DataGrid.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { EditSentences } from '../whatif/EditSentences.tsx';
+import { DatasetOrigin } from '../whatif/DatasetOrigin.tsx';
 
 const PAGE_SIZES = [1_000, 10_000, 100_000] as const;
 
@@ -29,17 +29,7 @@ export function DatasetPreview({ sid, datasetKey }: { sid: string; datasetKey: s
         Preview: {datasetKey}
       </h2>
       <ErrorNote error={dataset.error} />
-      {dataset.data?.parent && (
-        <div className="derived-from" data-testid="dataset-parent">
-          <p className="small" style={{ margin: '0 0 0.25rem' }}>
-            Derived from <strong>{dataset.data.parent}</strong>
-            {dataset.data.edits && dataset.data.edits.length > 0 ? ' with these edits:' : ' unchanged.'}
-          </p>
-          {dataset.data.edits && dataset.data.edits.length > 0 && (
-            <EditSentences edits={dataset.data.edits} rows={dataset.data.edits.map((e) => e.rows)} testId="dataset-edits" />
-          )}
-        </div>
-      )}
+      <DatasetOrigin sid={sid} datasetKey={datasetKey} />
       {dataset.isPending && <p role="status">Loading…</p>}
       {names.length > 0 && (
         <div className="row" role="tablist" aria-label="Tables" style={{ marginBottom: '0.5rem' }}>

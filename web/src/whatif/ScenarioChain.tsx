@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
-import { scenarioLineage, type LineageNode, type ParameterChange } from '../api/what-if.ts';
+import { editsTowards, scenarioLineage, type LineageNode, type LineageTreeNode, type ParameterChange } from '../api/what-if.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
 import { formatParam } from '../format.ts';
@@ -22,7 +22,13 @@ export function ChainLine({ sid, id }: { sid: string; id: string }) {
   const lineage = useLineage(sid, id);
   if (!lineage.data) return null;
   const { ancestors, scenario } = lineage.data;
-  if (scenario.parent_deleted) return <p className="small muted chain-line">Branched from a scenario since deleted: a root now.</p>;
+  if (scenario.parent_deleted) {
+    return (
+      <p className="small muted chain-line" data-testid="parent-deleted">
+        Branched from {scenario.parent_deleted.tag}, since deleted: a root now.
+      </p>
+    );
+  }
   const parent = ancestors[ancestors.length - 1];
   if (!parent) return null;
   return (
@@ -68,14 +74,15 @@ export function LineageSection({ sid, id }: { sid: string; id: string }) {
       {parent && (
         <>
           <h3 className="facts-heading">What it changed against {parent.tag}</h3>
-          <ParameterChanges changes={scenario.parameters} />
-          <EditSentences edits={scenario.edits} rows={scenario.edits.map((e) => e.rows)} testId="lineage-edits" />
+          <ParameterChanges changes={scenario.changes?.parameters ?? []} />
+          <DataChanges node={scenario} />
         </>
       )}
       {descendants.length > 0 && (
         <>
           <h3 className="facts-heading">Branches made from it</h3>
           <BranchTree sid={sid} nodes={descendants} />
+          {lineage.data.descendants_truncated && <p className="muted small">The latest branches past the server’s limit are left out.</p>}
         </>
       )}
     </section>
@@ -95,7 +102,30 @@ function ParameterChanges({ changes }: { changes: readonly ParameterChange[] }) 
   );
 }
 
-function BranchTree({ sid, nodes }: { sid: string; nodes: readonly LineageNode[] }) {
+/** The edits that made its dataset from its parent's (or a word that its data is another dataset altogether). */
+function DataChanges({ node }: { node: LineageNode }) {
+  const data = node.changes?.data;
+  if (!data) return <p className="muted small">Same data.</p>;
+  if (data.relation === 'unrelated') {
+    return (
+      <p className="small">
+        Other data: <strong>{data.to}</strong> instead of {data.from}.
+      </p>
+    );
+  }
+  const edits = editsTowards(data);
+  return (
+    <>
+      <p className="small" style={{ margin: '0.25rem 0' }}>
+        Data: <strong>{data.to}</strong>, derived from {data.from}
+        {edits.length > 0 ? ':' : ' unchanged.'}
+      </p>
+      {edits.length > 0 && <EditSentences edits={edits} rows={edits.map((e) => e.rows)} testId="lineage-edits" />}
+    </>
+  );
+}
+
+function BranchTree({ sid, nodes }: { sid: string; nodes: readonly LineageTreeNode[] }) {
   return (
     <ul className="branch-tree">
       {nodes.map((node) => (
@@ -104,7 +134,7 @@ function BranchTree({ sid, nodes }: { sid: string; nodes: readonly LineageNode[]
             {node.tag}
           </Link>{' '}
           <StatusBadge status={node.status} /> <span className="muted small">{changeSummary(node)}</span>
-          {node.children && node.children.length > 0 && <BranchTree sid={sid} nodes={node.children} />}
+          {node.children.length > 0 && <BranchTree sid={sid} nodes={node.children} />}
         </li>
       ))}
     </ul>
@@ -113,9 +143,12 @@ function BranchTree({ sid, nodes }: { sid: string; nodes: readonly LineageNode[]
 
 /** "2 parameters, 1 edit" */
 function changeSummary(node: LineageNode): string {
+  const parameters = node.changes?.parameters ?? [];
+  const edits = editsTowards(node.changes?.data);
   const parts = [
-    node.parameters.length > 0 ? `${node.parameters.length} parameter${node.parameters.length === 1 ? '' : 's'}` : '',
-    node.edits.length > 0 ? `${node.edits.length} edit${node.edits.length === 1 ? '' : 's'}` : '',
+    parameters.length > 0 ? `${parameters.length} parameter${parameters.length === 1 ? '' : 's'}` : '',
+    edits.length > 0 ? `${edits.length} edit${edits.length === 1 ? '' : 's'}` : '',
+    node.changes?.data?.relation === 'unrelated' ? 'other data' : '',
   ].filter(Boolean);
   return parts.length === 0 ? 'no changes' : parts.join(', ');
 }
