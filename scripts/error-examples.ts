@@ -69,6 +69,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, ScenaristError | undefin
   EXPERIMENT_TOO_LARGE: errors.experimentTooLarge(12000, 1000),
   UNSUPPORTED_MEDIA_TYPE: errors.mediaTypeUnsupported(['application/json'], 'text/plain'),
   INVALID_REQUEST: errors.webhookUrlScheme('ftp'),
+  DATASET_EDITS_INVALID: errors.datasetEditsInvalid('orders-2024', [{ path: 'edits[1].update.set.daily_picks', message: 'must be a float value, got "many"' }]),
   WEBHOOK_TARGET_REFUSED: errors.webhookTargetRefused('the host 10.0.0.5 is a private address'),
   VIEW_ERROR: errors.viewFailed('gantt', 'Cannot read properties of undefined'),
   HEADERS_TOO_LARGE: errors.headersTooLarge(),

@@ -112,6 +112,13 @@ export const errors = {
     return make('PARAMETER_INVALID', `invalid experiment: ${shown.join('; ')}${more}`, fields);
   },
 
+  // DATASET_EDITS_INVALID
+  datasetEditsInvalid: (key: string, fields: readonly FieldError[]) => {
+    const shown = fields.slice(0, 5).map((e) => `${e.path}: ${e.message}`);
+    const more = fields.length > 5 ? `; and ${fields.length - 5} more (see errors)` : '';
+    return make('DATASET_EDITS_INVALID', `the edits do not fit dataset '${key}', nothing was stored: ${shown.join('; ')}${more}`, fields);
+  },
+
   // EXPERIMENT_AXES_INVALID, EXPERIMENT_REPEATS_SEEDED
   experimentAxesInvalid: (fields: readonly FieldError[]) => make('EXPERIMENT_AXES_INVALID', `invalid axes: ${listed(fields)}`, fields),
   /** `where` is the field that gives the seed a value: `seedPath` itself, or the axis over it. */
@@ -177,6 +184,7 @@ export const errors = {
   requestTimeout: () => make('REQUEST_TIMEOUT', 'the request was not received in time (request_timeout / headers_timeout)'),
 
   // CONFLICT
+  datasetChangedWhileDerived: (key: string) => make('CONFLICT', `dataset '${key}' was replaced again and again while it was being derived from; ask again`),
   datasetChangedWhileDrawn: (key: string) => make('CONFLICT', `dataset '${key}' changed while its view was being drawn; ask again`),
 
   // SCENARIO_STATE_CONFLICT, SCENARIO_BUSY, RESULT_NOT_READY

@@ -7,9 +7,19 @@ import { errors } from '../error-factories.js';
  * `{ key, kind, created_at, tables: { <name>: { columns: [{ name, type }], rows: [[...]] } } }`.
  */
 
-/** The JSON form from stored parts, splicing the stored tables text in without re-parsing it. */
-export function encodeStored(meta: { key: string; kind: DatasetKind; createdAt: string }, tablesJson: string): string {
-  return `{"key":${JSON.stringify(meta.key)},"kind":${JSON.stringify(meta.kind)},"created_at":${JSON.stringify(meta.createdAt)},"tables":${tablesJson}}`;
+/**
+ * The JSON form from stored parts, splicing the stored tables text in without re-parsing it. A derived
+ * dataset's form ends with its `parent` and `edits`, which decoding ignores: the form of a derived
+ * dataset ingests as a plain one (its parent may not exist where it goes).
+ */
+export function encodeStored(
+  meta: { key: string; kind: DatasetKind; createdAt: string },
+  tablesJson: string,
+  lineage?: { readonly parent: string | null; readonly edits: readonly unknown[] },
+): string {
+  const head = `{"key":${JSON.stringify(meta.key)},"kind":${JSON.stringify(meta.kind)},"created_at":${JSON.stringify(meta.createdAt)},"tables":${tablesJson}`;
+  if (!lineage || lineage.parent === null) return `${head}}`;
+  return `${head},"parent":${JSON.stringify(lineage.parent)},"edits":${JSON.stringify(lineage.edits)}}`;
 }
 
 export function encodeDataset(dataset: Dataset): unknown {
@@ -79,7 +89,8 @@ export function checkRows(table: string, columns: readonly Column[], rows: reado
   }
 }
 
-function cellFits(cell: unknown, type: ColumnType): cell is Cell {
+/** Whether `cell` is a value of a column of `type` (null, an empty cell, fits any). */
+export function cellFits(cell: unknown, type: ColumnType): cell is Cell {
   if (cell === null) return true;
   switch (type) {
     case 'string':

@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { DomainRegistry } from '../domain/registry.js';
 import { describeParams, type ParameterDescriptor } from '../params/describe.js';
-import { isUniqueViolation } from '../store/errors.js';
 import type { DatasetRecord } from '../store/datasets-repository.js';
 import type { Store } from '../store/store.js';
-import { checkTables, encodeStored } from './codec.js';
+import { encodeStored } from './codec.js';
+import { deriveDataset, type DeriveOptions, type Derived } from './derive.js';
+import { lineageView, type DatasetLineageView } from './lineage.js';
 import type { EtlMessage, UploadedFile } from './etl/index.js';
 import { inProcessRunner, type IngestRunner } from './ingest/ingest-runner.js';
 import { storeEtl } from './ingest/run-task.js';
@@ -55,7 +55,7 @@ export class DatasetService {
   async jsonForm(sessionId: string, key: string): Promise<string> {
     const record = await this.require(sessionId, key);
     const source = this.domain.dataSource;
-    if (!source?.encode) return encodeStored(record, record.tablesJson);
+    if (!source?.encode) return encodeStored(record, record.tablesJson, lineageView(key, record));
     return JSON.stringify(source.encode(toDataset(record)));
   }
 
@@ -75,23 +75,22 @@ export class DatasetService {
     return this.listKeys(sessionId);
   }
 
-  async derive(sessionId: string, key: string, newKey: string): Promise<string[]> {
-    await this.requireExists(sessionId, key);
-    const source = this.domain.dataSource;
-    const meta = { key: newKey, kind: 'derived' as const, createdAt: new Date().toISOString(), version: randomUUID() };
-    try {
-      if (source?.derive) {
-        const derived = source.derive(await this.load(sessionId, key), newKey);
-        await this.store.datasets.insert({ ...meta, sessionId, kind: derived.kind, tablesJson: JSON.stringify(checkTables(derived.tables)) });
-      } else if (!(await this.store.datasets.copyWithin(sessionId, key, meta))) {
-        throw errors.datasetNotFound(key);
-      }
-    } catch (err) {
-      if (isUniqueViolation(err)) throw errors.datasetKeyTaken(newKey);
-      throw err;
-    }
-    await this.hooks.datasetStored(sessionId, newKey);
-    return this.listKeys(sessionId);
+  /**
+   * Derives `newKey` from `key`, with `edits` when given (checked against the dataset's tables; every
+   * problem is refused at once with DATASET_EDITS_INVALID and nothing is stored). Tables no edit names
+   * are shared with `key`, not copied. Answers the session's keys and what was derived.
+   */
+  async derive(sessionId: string, key: string, options: DeriveOptions): Promise<{ keys: string[]; derived: Derived }> {
+    const derived = await deriveDataset(this.store, this.domain, sessionId, key, options);
+    await this.hooks.datasetStored(sessionId, options.newKey);
+    return { keys: await this.listKeys(sessionId), derived };
+  }
+
+  /** The dataset's parent and edits (each with its effect); parent null and no edits for a dataset not derived. */
+  async lineage(sessionId: string, key: string): Promise<DatasetLineageView> {
+    const lineage = await this.store.datasets.getLineage(sessionId, key);
+    if (!lineage) throw errors.datasetNotFound(key);
+    return lineageView(key, lineage);
   }
 
   /** Deletes a dataset unless a scenario of the session still uses it. */

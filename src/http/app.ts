@@ -26,6 +26,7 @@ import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { scenarioBatchRoutes } from './routes/scenario-batch.js';
 import { scenarioCancelRoutes } from './routes/scenario-cancel.js';
+import { scenarioTreeRoutes } from './routes/scenario-tree.js';
 import { scenarioLogRoutes } from './routes/scenario-logs.js';
 import { resultRoutes } from './routes/result.js';
 import { scenarioRoutes } from './routes/scenarios.js';
@@ -134,6 +135,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(etlRoutes, opts);
     await scope.register(scenarioRoutes, opts);
     await scope.register(scenarioCancelRoutes, opts);
+    await scope.register(scenarioTreeRoutes, opts);
     await scope.register(scenarioLogRoutes, opts);
     await scope.register(eventRoutes, opts);
     await scope.register(webhookRoutes, opts);

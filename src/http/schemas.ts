@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from '../datasets/names.js';
 import { ERROR_CODES } from '../errors.js';
+import { EditSchema } from '../datasets/edits/edit-schema.js';
 
 /** Response and request schemas shared by several routes; they also generate the OpenAPI document. */
 
@@ -92,6 +93,21 @@ export const ParameterDescriptor = Type.Union(
 export const ParameterSchema = Type.Object({ name: Type.String(), parameters: Type.Array(ParameterDescriptor) });
 
 export const KeyList = Type.Object({ keys: Type.Array(Type.String()) });
+
+/**
+ * The derive body as the route validates it: `edits` are checked by the service against the dataset's
+ * own tables, which names every problem of every edit at once (`DeriveBody` is the form documented).
+ */
+export const DeriveBodyShape = Type.Object({
+  new_key: Name,
+  edits: Type.Optional(Type.Array(Type.Unknown(), { description: 'edits of the data (see the documented body)' })),
+});
+
+/** The derive body as the OpenAPI document shows it. */
+export const DeriveBody = Type.Object({
+  new_key: Name,
+  edits: Type.Optional(Type.Array(EditSchema, { description: 'edits of the data, applied in order; each names one table' })),
+});
 
 /** The error responses a route can give, for the OpenAPI document. */
 export function errorResponses(...codes: (400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 431 | 500 | 503)[]): Record<number, TSchema> {

@@ -8,6 +8,8 @@ import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Readiness } from '../store/readiness.js';
 import type { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import type { ScenarioService } from '../scenarios/service.js';
+import type { ScenarioBranches } from '../scenarios/tree/branch.js';
+import type { ScenarioTree } from '../scenarios/tree/scenario-tree.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
 import type { ViewService } from '../views/view-service.js';
@@ -34,6 +36,10 @@ export interface Services {
   /** Run, cancel, reset or delete many scenarios in one transaction. */
   readonly batch: ScenarioBatchActions;
   readonly experiments: ExperimentService;
+  /** `POST .../scenarios/{id}/branch`. */
+  readonly branches: ScenarioBranches;
+  /** Lineage of a scenario, and compare's `inputs`. */
+  readonly tree: ScenarioTree;
 }
 
 export interface RouteOptions {

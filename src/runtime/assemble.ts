@@ -14,6 +14,9 @@ import { ExperimentService } from '../experiments/service.js';
 import type { Services } from '../http/services.js';
 import { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import { ScenarioService } from '../scenarios/service.js';
+import { ScenarioBranches } from '../scenarios/tree/branch.js';
+import { ScenarioTree } from '../scenarios/tree/scenario-tree.js';
+import { treeDatasets } from './tree-datasets.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
 import { followRuns } from '../metrics/run-metrics.js';
@@ -121,6 +124,9 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     { cacheResolution: caches },
   );
   const batch = new ScenarioBatchActions({ store, executor, statusCache });
+  const datasetsOfTrees = treeDatasets(store, datasets);
+  const branches = new ScenarioBranches({ store, domain, scenarios, datasets: datasetsOfTrees });
+  const tree = new ScenarioTree({ store, domain, datasets: datasetsOfTrees });
   const experiments = new ExperimentService({ store, domain, executor, batch, statusCache, maxSize: settings.maxExperimentSize });
   const experimentProgress = new ExperimentProgress(store.experiments, (facts) => serverEvents.recorder.record(facts), log, serverEvents.committed);
   const stopExperimentEvents = experimentProgress.follow(events);
@@ -151,6 +157,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       views,
       batch,
       experiments,
+      branches,
+      tree,
     },
     close: async () => {
       // Running scenarios are stopped and queued again before the store goes away. That requeue

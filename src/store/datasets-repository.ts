@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DatasetKind } from '../domain/dataset-model.js';
+import type { Column, DatasetKind } from '../domain/dataset-model.js';
 import type { Database } from './database.js';
 import { dialectAdapterOf } from './dialect.js';
 import { prepared } from './prepared-query.js';
@@ -38,6 +38,8 @@ export interface DatasetTableRef {
   readonly name: string;
   readonly position: number;
   readonly hash: string;
+  readonly columns: readonly Column[];
+  readonly rows: number;
 }
 
 const metaColumns = [
@@ -106,16 +108,24 @@ export class DatasetsRepository {
       .executeTakeFirst();
   }
 
-  /** The dataset's tables by name and hash, in order, without their contents. */
-  async tableRefs(sessionId: string, key: string): Promise<DatasetTableRef[]> {
-    return this.db
-      .selectFrom('dataset_tables as dt')
-      .innerJoin('datasets as d', 'd.seq', 'dt.dataset_seq')
-      .select(['dt.name as name', 'dt.position as position', 'dt.hash as hash'])
+  /** The dataset's version and its tables by name, hash, columns and row count, in order, without their contents. */
+  async tableRefs(sessionId: string, key: string): Promise<{ version: string; tables: DatasetTableRef[] } | undefined> {
+    const rows = await this.db
+      .selectFrom('datasets as d')
+      .leftJoin('dataset_tables as dt', 'dt.dataset_seq', 'd.seq')
+      .leftJoin('table_contents as c', 'c.hash', 'dt.hash')
+      .select(['d.version as version', 'dt.name as name', 'dt.position as position', 'dt.hash as hash', 'c.columns_json as columnsJson', 'c.row_count as rows'])
       .where('d.session_id', '=', sessionId)
       .where('d.key', '=', key)
       .orderBy('dt.position')
       .execute();
+    if (rows.length === 0) return undefined;
+    const tables = rows.flatMap((r) =>
+      r.name === null || r.position === null || r.hash === null || r.columnsJson === null || r.rows === null
+        ? []
+        : [{ name: r.name, position: r.position, hash: r.hash, columns: JSON.parse(r.columnsJson) as Column[], rows: Number(r.rows) }],
+    );
+    return { version: rows[0]!.version, tables };
   }
 
   /** The JSON text of one stored table content. */

@@ -194,6 +194,12 @@ export class ScenariosRepository {
       .executeTakeFirst();
   }
 
+  /** Whether a scenario of the session has this tag (a branch checks before it derives a dataset). */
+  async tagExists(sessionId: string, tag: string): Promise<boolean> {
+    const row = await this.db.selectFrom('scenarios').select('id').where('session_id', '=', sessionId).where('tag', '=', tag).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async status(ref: ScenarioRef): Promise<ScenarioStatusRecord | undefined> {
     return (await statusQuery(this.db, { sessionId: ref.sessionId, id: ref.id })).rows[0];
   }

@@ -59,6 +59,7 @@ describe.each(DIALECTS)('creating and reading scenarios on %s', (dialect) => {
         'id',
         'input_data_id',
         'kpis',
+        'parent_id',
         'progress',
         'result',
         'started_at',

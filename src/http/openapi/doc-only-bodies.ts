@@ -1,9 +1,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { routeKey } from './operation-ids.js';
+import { DeriveBody } from '../schemas.js';
 
 /**
- * Request bodies that the OpenAPI document shows but Fastify must not validate: a multipart upload
- * is read as a stream by its handler, so it has no `body` schema on the route.
+ * Request bodies that the OpenAPI document shows but Fastify must not validate (whole, or in part): a
+ * multipart upload is read as a stream by its handler, so it has no `body` schema on the route; a
+ * derive's `edits` are checked by the service against the dataset's tables, which reports every
+ * problem of every edit at once.
  */
 const EtlUpload = Type.Object(
   {
@@ -17,6 +20,7 @@ const EtlUpload = Type.Object(
 
 const DOC_ONLY_BODIES: Readonly<Record<string, TSchema>> = {
   'POST /sessions/{}/etl': EtlUpload,
+  'POST /sessions/{}/data/{}/derive': DeriveBody,
 };
 
 export function docOnlyBody(method: string, path: string): TSchema | undefined {

@@ -6,6 +6,8 @@ import { queryValidatorCompiler } from '../query-validator.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { errors } from '../../error-factories.js';
+import { parentOfTheOthers } from '../../scenarios/tree/scenario-tree.js';
+import { InputDifference } from './scenario-tree-schemas.js';
 
 /** At most this many scenarios side by side. */
 export const MAX_COMPARED = 50;
@@ -14,7 +16,9 @@ const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
 const CompareQuery = Type.Object({
   ids: Type.String({ description: `comma-separated scenario ids, 1 to ${MAX_COMPARED}, in the order to show them` }),
-  baseline: Type.Optional(Type.String({ description: 'the scenario the others are measured against (default: the first id)' })),
+  baseline: Type.Optional(
+    Type.String({ description: 'the scenario the others are measured against (default: the one the others were all branched from, else the first id)' }),
+  ),
 });
 
 const Comparison = Type.Union([Type.Literal('better'), Type.Literal('worse'), Type.Literal('equal'), Type.Null()], {
@@ -57,6 +61,9 @@ const CompareView = Type.Object({
       differs: Type.Boolean(),
     }),
   ),
+  inputs: Type.Array(InputDifference, {
+    description: "for each scenario but the baseline, in the order of ids: the parameters and the data that differ from the baseline's",
+  }),
 });
 
 /** Splits `a,b,c` into distinct ids; 400 for an empty list, a blank or repeated id, or too many. */
@@ -71,7 +78,7 @@ export function parseIds(text: string): string[] {
 
 /** `GET /sessions/{sid}/compare?ids=a,b,c&baseline=a`. */
 export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { sessions, scenarios, domain } = services;
+  const { sessions, scenarios, domain, tree } = services;
 
   app.get(
     '/sessions/:sid/compare',
@@ -79,7 +86,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       config: { errors: ['SCENARIO_NOT_FOUND'] },
       validatorCompiler: queryValidatorCompiler,
       schema: {
-        summary: 'Compare scenarios: KPI values with deltas to a baseline, parameters side by side',
+        summary: 'Compare scenarios: KPI values with deltas to a baseline, parameters side by side, and the inputs each changes against the baseline',
         tags: ['scenarios'],
         params: SessionParams,
         querystring: CompareQuery,
@@ -89,17 +96,15 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     async (request) => {
       const session = await sessions.resolve(request.params.sid);
       const ids = parseIds(request.query.ids);
-      const baseline = request.query.baseline ?? ids[0]!;
-      if (!ids.includes(baseline)) throw errors.baselineNotCompared(baseline);
+      const asked = request.query.baseline;
+      if (asked !== undefined && !ids.includes(asked)) throw errors.baselineNotCompared(asked);
       const found = new Map((await scenarios.records(session.id, ids)).map((r) => [r.id, r]));
       const missing = ids.find((id) => !found.has(id));
       if (missing !== undefined) throw errors.scenarioNotFound(missing);
-
-      return compareScenarios(
-        ids.map((id) => found.get(id)!),
-        baseline,
-        domain,
-      );
+      const records = ids.map((id) => found.get(id)!);
+      // Without a baseline: the parent when the others are all its branches, else the spec's first id.
+      const baseline = asked ?? parentOfTheOthers(records) ?? ids[0]!;
+      return { ...compareScenarios(records, baseline, domain), inputs: await tree.inputs(records, found.get(baseline)!) };
     },
   );
 };

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FilterText, KeyList, Name, ParameterSchema, SessionParams } from '../schemas.js';
+import { DeriveBodyShape, FilterText, KeyList, ParameterSchema, SessionParams } from '../schemas.js';
+import { EditEffectSchema } from '../../datasets/edits/edit-schema.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { CONTENT_TYPES, EXPORT_FORMATS, exportDataset } from '../../exports/dataset-export.js';
@@ -21,6 +22,7 @@ const DatasetPage = Type.Object(
         key: Type.String(),
         kind: Type.Union([Type.Literal('master'), Type.Literal('derived')]),
         created_at: Type.String({ format: 'date-time' }),
+        parent: Type.Union([Type.String(), Type.Null()], { description: 'the dataset it was derived from, or null' }),
         tables: Type.Array(
           Type.Object({
             name: Type.String(),
@@ -41,6 +43,20 @@ const ExportQuery = Type.Object({
 });
 
 const KeyParams = Type.Intersect([SessionParams, Type.Object({ key: Type.String() })]);
+
+const DeriveAnswer = Type.Object(
+  {
+    keys: Type.Array(Type.String()),
+    edits: Type.Optional(Type.Array(EditEffectSchema, { description: 'with edits: each edit with `rows`, how many rows it updated, inserted or deleted' })),
+    warnings: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'edits whose where matched no row (stored with rows 0)' })),
+  },
+  { title: 'Derived' },
+);
+
+const LineageAnswer = Type.Object(
+  { key: Type.String(), parent: Type.Union([Type.String(), Type.Null()]), edits: Type.Array(EditEffectSchema) },
+  { title: 'Dataset lineage' },
+);
 
 export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
   const { sessions, datasets } = services;
@@ -127,18 +143,44 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     '/sessions/:sid/data/:key/derive',
     {
       // The data source's derive() is domain code: its tables are checked, and it may refuse with BAD_INPUT.
-      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_KEY_TAKEN', 'DATASET_FORM_INVALID', 'BAD_INPUT'] },
+      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_KEY_TAKEN', 'DATASET_EDITS_INVALID', 'CONFLICT', 'DATASET_FORM_INVALID', 'BAD_INPUT'] },
       schema: {
-        summary: 'Derive a new dataset from this one',
+        summary: 'Derive a new dataset from this one, with edits to its data',
+        description:
+          '`{ new_key }` alone: a copy marked `derived`. With `edits`: each edit updates (`where`, `set`, `scale`), inserts or ' +
+          'deletes rows of one table; every problem of every edit is refused at once (422 `DATASET_EDITS_INVALID`, nothing stored). ' +
+          'Tables no edit names are shared with this dataset, not copied. The answer then adds each edit with `rows` (its effect) ' +
+          'and `warnings` for edits whose `where` matched no row. See docs/api/what-ifs.md.',
         tags,
         params: KeyParams,
-        body: Type.Object({ new_key: Name }),
-        response: { 201: KeyList },
+        // `edits` are checked by the service against the dataset's tables (the OpenAPI document shows their form).
+        body: DeriveBodyShape,
+        response: { 201: DeriveAnswer },
       },
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
-      return reply.code(201).send({ keys: await datasets.derive(session.id, request.params.key, request.body.new_key) });
+      const { new_key: newKey, edits } = request.body;
+      const { keys, derived } = await datasets.derive(session.id, request.params.key, { newKey, edits });
+      return reply.code(201).send(edits === undefined ? { keys } : { keys, edits: derived.edits, warnings: derived.warnings });
+    },
+  );
+
+  app.get(
+    '/sessions/:sid/data/:key/lineage',
+    {
+      config: { errors: ['DATASET_NOT_FOUND'] },
+      schema: {
+        summary: "A dataset's parent and the edits that made it from its parent",
+        description: '`parent` is null (and `edits` empty) for a dataset not made by derive. Cheap: no table is read.',
+        tags,
+        params: KeyParams,
+        response: { 200: LineageAnswer },
+      },
+    },
+    async (request) => {
+      const session = await sessions.resolve(request.params.sid);
+      return datasets.lineage(session.id, request.params.key);
     },
   );
 

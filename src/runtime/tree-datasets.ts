@@ -1,0 +1,28 @@
+import type { DatasetService } from '../datasets/service.js';
+import { ScenaristError } from '../errors.js';
+import type { TreeDatasets } from '../scenarios/tree/dataset-port.js';
+import type { Store } from '../store/store.js';
+
+/** Undefined for a dataset the session does not have; any other failure is thrown on. */
+async function unlessMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof ScenaristError && err.code === 'DATASET_NOT_FOUND') return undefined;
+    throw err;
+  }
+}
+
+/** The dataset service as scenario trees see it (`src/scenarios/tree/dataset-port.ts`). */
+export function treeDatasets(store: Store, datasets: DatasetService): TreeDatasets {
+  return {
+    async derive(sessionId, key, newKey, edits) {
+      await datasets.derive(sessionId, key, newKey);
+      return { key: newKey, parent: key, edits: edits.map(() => ({ table: '', rows: 0 })) };
+    },
+    discard: (sessionId, key) => datasets.delete(sessionId, key),
+    exists: async (sessionId, key) => (await store.datasets.getMeta(sessionId, key)) !== undefined,
+    origin: async (sessionId, key) => ((await store.datasets.getMeta(sessionId, key)) ? { key, parent: null, edits: [] } : undefined),
+    tables: (sessionId, key) => unlessMissing(async () => (await datasets.load(sessionId, key)).tables),
+  };
+}
