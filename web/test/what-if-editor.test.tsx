@@ -83,7 +83,7 @@ function openEditor(routes: Record<string, Route> = {}) {
 }
 
 const sentences = () => screen.queryAllByTestId('edit-sentence').map((e) => e.textContent);
-const cell = (name: string) => screen.getByRole('textbox', { name }) as HTMLInputElement;
+const cell = (name: string) => screen.getByRole<HTMLInputElement>('textbox', { name });
 
 /** Filters the grid to category = dairy and scales daily_picks by +10 % for the rows shown. */
 async function scaleDairyPicks() {
@@ -112,8 +112,8 @@ describe('the what-if editor', () => {
 
   it('prefills the base scenario’s parameters', async () => {
     openEditor();
-    expect(((await screen.findByLabelText(/Max moves|max_moves/, {}, SLOW)) as HTMLInputElement).value).toBe('25');
-    expect((screen.getByLabelText('Tag') as HTMLInputElement).value).toBe('base what-if');
+    expect((await screen.findByLabelText<HTMLInputElement>(/Max moves|max_moves/, {}, SLOW)).value).toBe('25');
+    expect(screen.getByLabelText<HTMLInputElement>('Tag').value).toBe('base what-if');
   });
 
   it('scales a column for the filtered rows, says so in a sentence, and shows the scaled values', async () => {

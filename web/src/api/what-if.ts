@@ -1,89 +1,52 @@
-import type { Edit, RecordedEdit } from '../whatif/edits.ts';
+import type { operations, paths } from 'scenarist/client';
+import { isDelete, isInsert, isUpdate, type RecordedEdit } from '../whatif/edits.ts';
 import type { Api } from './client.ts';
 import { unwrap } from './http.ts';
-import type { Scenario, Status } from './types.ts';
+import type { CompareResult } from './types.ts';
 
 /**
  * The what-if routes (docs/api/what-ifs.md): branch a scenario with parameter changes and data edits,
- * read a scenario's lineage and a dataset's. Every call goes through the API's typed client (`api.http`).
+ * read a scenario's lineage and a dataset's. Types come from the generated schema; calls go through the
+ * API's typed client (`api.http`).
  */
-export interface BranchBody {
-  tag: string;
-  algo_params?: Record<string, unknown>;
-  data_params?: Record<string, unknown>;
-  edits?: Edit[];
-  run?: boolean;
-}
+type Json<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 
+export type BranchBody = paths['/sessions/{sid}/scenarios/{id}/branch']['post']['requestBody']['content']['application/json'];
+export type Branch = Json<operations['postSessionsBySidScenariosByIdBranch']['responses'][201]>;
+export type Lineage = Json<operations['getSessionsBySidScenariosByIdLineage']['responses'][200]>;
+export type LineageNode = Lineage['scenario'];
+export type LineageTreeNode = Lineage['descendants'][number];
 /** One parameter set otherwise: `algorithm`, an algorithm parameter, or `data_params.<name>`. */
-export interface ParameterChange {
-  name: string;
-  from: unknown;
-  to: unknown;
-}
+export type ParameterChange = NonNullable<NonNullable<LineageNode['changes']>['parameters']>[number];
+/** How a dataset relates to its parent's: of one family (with the chains of edits), or unrelated. */
+export type DataRelation = NonNullable<NonNullable<LineageNode['changes']>['data']>;
+export type DatasetLineage = Json<operations['getSessionsBySidDataByKeyLineage']['responses'][200]>;
+export type ScenarioInputs = CompareResult['inputs'][number];
 
-/** One derive: `dataset` made from `parent` with `edits`. */
-export interface DerivationStep {
-  dataset: string;
-  parent: string;
-  edits: RecordedEdit[];
-}
+/** The edits as the editor types them: a dataset's lineage answers exactly that form (checked by the build). */
+export const recordedEdits = (lineage: DatasetLineage): RecordedEdit[] => lineage.edits;
 
 /**
- * How one dataset relates to another: of one family (both derive from `common`; `to_steps` is the chain
- * of edits down to `to`, `from_steps` the one down to `from`), or unrelated.
+ * Applied edits as lineage and compare list them. The document types each as `{ table, rows }` and
+ * any other field (the edit as given), so the form is checked here: one that is no update, insert or
+ * delete (a newer server's kind) is left out of the sentences rather than misread.
  */
-export type DataRelation =
-  | { relation: 'family'; from: string; to: string; common: string; from_steps: DerivationStep[]; to_steps: DerivationStep[] }
-  | { relation: 'unrelated'; from: string; to: string };
-
-/** A scenario in a lineage: who it is and what it changed against its parent. */
-export interface LineageNode {
-  id: string;
-  tag: string;
-  status: Status;
-  parent_id: string | null;
-  /** The parent it had, when that was deleted (it is a root since). */
-  parent_deleted: { id: string; tag: string } | null;
-  dataset_key: string;
-  /** Null for a root made as one; `parameters` null when the parent was deleted; `data` null on the parent's dataset. */
-  changes: { parameters: ParameterChange[] | null; data: DataRelation | null } | null;
-}
-
-export interface LineageTreeNode extends LineageNode {
-  children: LineageTreeNode[];
-}
-
-export interface Lineage {
-  /** Root first, the scenario's parent last. */
-  ancestors: LineageNode[];
-  scenario: LineageNode;
-  descendants: LineageTreeNode[];
-  descendants_truncated: boolean;
-}
-
-/** A dataset's parent and the edits that made it (`parent` null and no edits for one uploaded). */
-export interface DatasetLineage {
-  key: string;
-  parent: string | null;
-  edits: RecordedEdit[];
+export function appliedEdits(list: readonly { table: string; rows: number }[]): RecordedEdit[] {
+  return list.filter((e): e is RecordedEdit => {
+    const edit = e as RecordedEdit;
+    return isUpdate(edit) || isInsert(edit) || isDelete(edit);
+  });
 }
 
 /** The edits a relation adds on the way to its `to` dataset, in order. */
 export const editsTowards = (data: DataRelation | null | undefined): RecordedEdit[] =>
-  data?.relation === 'family' ? data.to_steps.flatMap((step) => step.edits) : [];
+  data?.relation === 'family' ? appliedEdits(data.to_steps.flatMap((step) => step.edits)) : [];
 
-export async function branchScenario(api: Api, sid: string, id: string, body: BranchBody): Promise<Scenario> {
-  const answer = api.http.POST('/sessions/{sid}/scenarios/{id}/branch' as never, { params: { path: { sid, id } }, body } as never);
-  return (await unwrap(api.config, answer)) as Scenario;
-}
+export const branchScenario = (api: Api, sid: string, id: string, body: BranchBody): Promise<Branch> =>
+  unwrap(api.config, api.http.POST('/sessions/{sid}/scenarios/{id}/branch', { params: { path: { sid, id } }, body }));
 
-export async function scenarioLineage(api: Api, sid: string, id: string): Promise<Lineage> {
-  const answer = api.http.GET('/sessions/{sid}/scenarios/{id}/lineage' as never, { params: { path: { sid, id } } } as never);
-  return (await unwrap(api.config, answer)) as Lineage;
-}
+export const scenarioLineage = (api: Api, sid: string, id: string): Promise<Lineage> =>
+  unwrap(api.config, api.http.GET('/sessions/{sid}/scenarios/{id}/lineage', { params: { path: { sid, id } } }));
 
-export async function datasetLineage(api: Api, sid: string, key: string): Promise<DatasetLineage> {
-  const answer = api.http.GET('/sessions/{sid}/data/{key}/lineage' as never, { params: { path: { sid, key } } } as never);
-  return (await unwrap(api.config, answer)) as DatasetLineage;
-}
+export const datasetLineage = (api: Api, sid: string, key: string): Promise<DatasetLineage> =>
+  unwrap(api.config, api.http.GET('/sessions/{sid}/data/{key}/lineage', { params: { path: { sid, key } } }));

@@ -3,7 +3,8 @@ import { formatParam } from '../format.ts';
 import type { LabelOf } from '../params/parameter-labels.ts';
 import { rowCount } from '../whatif/edit-sentence.ts';
 import { EditSentences } from '../whatif/EditSentences.tsx';
-import { sameInputs, type InputData, type ScenarioInputs, type TableDiff } from './inputs.ts';
+import { appliedEdits, type ScenarioInputs } from '../api/what-if.ts';
+import { sameInputs, type InputData, type TableDiff } from './inputs.ts';
 
 /**
  * What each compared scenario was given differently from the baseline, beside what it did: the
@@ -54,8 +55,8 @@ export function InputsSection({ inputs, baselineTag, tagOf, labelOf }: {
 function DataDifferences({ data }: { data: InputData | null }) {
   if (data === null) return <p className="muted small">Same data.</p>;
   if (data.relation === 'family') {
-    const added = data.to_steps.flatMap((step) => step.edits);
-    const baselines = data.from_steps.flatMap((step) => step.edits);
+    const added = appliedEdits(data.to_steps.flatMap((step) => step.edits));
+    const baselines = appliedEdits(data.from_steps.flatMap((step) => step.edits));
     return (
       <>
         <h4 className="facts-heading">

@@ -6,29 +6,31 @@
  */
 export type Cell = string | number | boolean | null;
 
-export interface Range {
+// Type aliases, not interfaces: the generated schema types a request's edits as `{ [key: string]: unknown }`,
+// which only an alias (with its implicit index signature) is assignable to.
+export type Range = {
   gte?: number | string;
   lte?: number | string;
-}
+};
 
 export type Condition = Cell | Cell[] | Range;
 
 export type Where = Record<string, Condition>;
 
-export interface UpdateEdit {
+export type UpdateEdit = {
   table: string;
   update: { where: Where; set?: Record<string, Cell>; scale?: Record<string, number> };
-}
+};
 
-export interface InsertEdit {
+export type InsertEdit = {
   table: string;
   insert: Record<string, Cell>[];
-}
+};
 
-export interface DeleteEdit {
+export type DeleteEdit = {
   table: string;
   delete: { where: Where };
-}
+};
 
 export type Edit = UpdateEdit | InsertEdit | DeleteEdit;
 
