@@ -16,4 +16,5 @@ node --import tsx bench/ui.bench.ts
 node --import tsx bench/dev-reload.bench.ts
 node --import tsx bench/events.bench.ts
 node --import tsx bench/lists.bench.ts --database-url "$PG_URL"
+node --import tsx bench/what-if.bench.ts --database-url "$PG_URL"
 node --expose-gc --import tsx bench/external.bench.ts

@@ -3,7 +3,7 @@ import type { FieldError } from '../../errors.js';
 import { cellFits } from '../codec.js';
 import { isInsert, isUpdate, type DataEdit, type DeleteEdit, type InsertEdit, type UpdateEdit } from './edit-model.js';
 import { editProblems as problem } from './edit-problems.js';
-import { findRepeat, keyColumnSets } from './key-repeats.js';
+import { findRepeat, keyColumnSets, type KeyColumns } from './key-repeats.js';
 import { rowMatcher } from './row-matcher.js';
 import type { TableShape, TableShapes } from './table-shape.js';
 
@@ -66,7 +66,7 @@ function update(table: { columns: readonly Column[]; rows: Row[] }, edit: Update
     count++;
   }
   const changed = new Set([...sets, ...scales].map(([c]) => columns[c]!.name));
-  const keys = keyColumnSets(shape).filter((set) => set.some((name) => changed.has(name)));
+  const keys = keyColumnSets(shape).filter((key) => key.columns.some((name) => changed.has(name)));
   if (count > 0) checkKeys(rows, columns, keys, 0, path, errors);
   return count;
 }
@@ -88,14 +88,15 @@ function remove(table: { columns: readonly Column[]; rows: Row[] }, edit: Delete
 }
 
 /** Reports each key (or unique column) that repeats at or after row `from`; inserted rows are named by their place in the edit. */
-function checkKeys(rows: readonly Row[], columns: readonly Column[], keys: readonly (readonly string[])[], from: number, path: string, errors: FieldError[], insertedFrom?: number): void {
-  for (const names of keys) {
-    const indexes = names.map((name) => indexOf(columns, name));
+function checkKeys(rows: readonly Row[], columns: readonly Column[], keys: readonly KeyColumns[], from: number, path: string, errors: FieldError[], insertedFrom?: number): void {
+  for (const key of keys) {
+    const indexes = key.columns.map((name) => indexOf(columns, name));
     const repeat = findRepeat(rows, indexes, from);
     if (repeat === undefined) continue;
     const values = indexes.map((c) => rows[repeat]![c]!);
     const at = insertedFrom === undefined ? path : `${path}[${repeat - insertedFrom}]`;
-    errors.push({ path: at, message: problem.keyRepeated(names, values, repeat + 1) });
+    const message = key.kind === 'unique' ? problem.uniqueRepeated(key.columns[0]!, values[0]!, repeat + 1) : problem.keyRepeated(key.columns, values, repeat + 1);
+    errors.push({ path: at, message });
   }
 }
 

@@ -1,11 +1,17 @@
 import type { Cell } from '../../domain/dataset-model.js';
 import type { TableShape } from './table-shape.js';
 
-/** The column sets whose values must not repeat: the primary key (one set, one or more columns), then each unique column. */
-export function keyColumnSets(shape: TableShape): (readonly string[])[] {
-  const sets: (readonly string[])[] = shape.primaryKey.length > 0 ? [shape.primaryKey] : [];
+/** Columns whose values together must not repeat: the primary key, or one unique column. */
+export interface KeyColumns {
+  readonly kind: 'primary key' | 'unique';
+  readonly columns: readonly string[];
+}
+
+/** The primary key (one or more columns), then each unique column that is not the key itself. */
+export function keyColumnSets(shape: TableShape): KeyColumns[] {
+  const sets: KeyColumns[] = shape.primaryKey.length > 0 ? [{ kind: 'primary key', columns: shape.primaryKey }] : [];
   for (const name of shape.unique) {
-    if (!(shape.primaryKey.length === 1 && shape.primaryKey[0] === name)) sets.push([name]);
+    if (!(shape.primaryKey.length === 1 && shape.primaryKey[0] === name)) sets.push({ kind: 'unique', columns: [name] });
   }
   return sets;
 }

@@ -162,7 +162,8 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       const session = await sessions.resolve(request.params.sid);
       const { new_key: newKey, edits } = request.body;
       const { keys, derived } = await datasets.derive(session.id, request.params.key, { newKey, edits });
-      return reply.code(201).send(edits === undefined ? { keys } : { keys, edits: derived.edits, warnings: derived.warnings });
+      // Edits hold cells of any JSON type in unions the schema's compiled serializer cannot pick between: plain JSON.
+      return reply.code(201).serializer(JSON.stringify).send(edits === undefined ? { keys } : { keys, edits: derived.edits, warnings: derived.warnings });
     },
   );
 
@@ -178,9 +179,10 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
         response: { 200: LineageAnswer },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
-      return datasets.lineage(session.id, request.params.key);
+      // As for derive's answer: edits are serialized as plain JSON.
+      return reply.serializer(JSON.stringify).send(await datasets.lineage(session.id, request.params.key));
     },
   );
 

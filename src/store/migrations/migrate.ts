@@ -16,7 +16,7 @@ import { datasetTablesMigration } from './0014-dataset-tables.js';
 import { scenarioParentsMigration } from './0015-scenario-parents.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
-function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
+export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
   return {
     '0001-initial': initialMigration(dialect),
     '0002-queue-index': queueIndexMigration,
