@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWarehouse } from '../../examples/warehouse/generate-samples.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { until } from '../../test/support/until.ts';
 import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
 import { launchChromium } from './support/browser.ts';
@@ -76,7 +77,7 @@ describe.each(DIALECTS)('the what-if flow (%s)', (dialect) => {
     });
     base = await post<Scenario>('/scenarios', { tag: 'base', dataset_key: 'sample', algo_name: 'Greedy Slotting' });
     await post(`/scenarios/${base.id}/run`, {});
-    await expect.poll(() => statusOf(base.id), { timeout: 120_000 }).toBe('COMPLETE');
+    await until('the base scenario to complete', async () => (await statusOf(base.id)) === 'COMPLETE', { within: 120_000, every: 200 });
   });
 
   afterAll(async () => {
@@ -104,13 +105,13 @@ describe.each(DIALECTS)('the what-if flow (%s)', (dialect) => {
     await page.getByRole('button', { name: 'Add condition' }).click();
     await page.getByLabel('Column of condition 1').selectOption('category');
     await page.getByLabel('Value of condition 1').fill('dairy');
-    await expect.poll(() => page.getByTestId('shown-count').innerText()).toMatch(new RegExp(`^${DAIRY_ROWS} of 200 rows shown`));
+    await expect.poll(() => page.getByTestId('shown-count').innerText(), { timeout: 30_000 }).toMatch(new RegExp(`^${DAIRY_ROWS} of 200 rows shown`));
     const change = page.getByTestId('change-rows');
     await change.getByLabel('Column to change').selectOption('daily_picks');
     await change.getByLabel('How to change it').selectOption('scale');
     await change.getByLabel('Percentage').fill('10');
     await change.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(sentences).toEqual([`daily picks × 1.10 where category = dairy: ${DAIRY_ROWS} rows`]);
+    await expect.poll(sentences, { timeout: 30_000 }).toEqual([`daily picks × 1.10 where category = dairy: ${DAIRY_ROWS} rows`]);
     await inspect('editor');
   }, STEP_MS);
 
@@ -120,7 +121,7 @@ describe.each(DIALECTS)('the what-if flow (%s)', (dialect) => {
     await page.waitForURL(/#\/s\/main\/scenarios\/[^/?]+$/);
     expect(await page.getByTestId('scenario-title').innerText()).toBe(BRANCH_TAG);
     await page.waitForFunction(() => document.querySelector('[data-testid=run-status]')?.textContent === 'complete', undefined, { timeout: 120_000 });
-    await expect.poll(() => page.getByTestId('chain-steps').locator('li').allInnerTexts()).toEqual(['base', BRANCH_TAG]);
+    await expect.poll(() => page.getByTestId('chain-steps').locator('li').allInnerTexts(), { timeout: 30_000 }).toEqual(['base', BRANCH_TAG]);
     const lineage = page.getByTestId('lineage');
     expect(await lineage.getByTestId('edit-sentence').allInnerTexts()).toEqual([`daily picks × 1.10 where category = dairy: ${DAIRY_ROWS} rows`]);
     // What the server stored agrees with what the page says.
@@ -139,7 +140,7 @@ describe.each(DIALECTS)('the what-if flow (%s)', (dialect) => {
     expect(await page.locator('#baseline').inputValue()).toBe(base.id);
     await page.getByTestId('kpi').first().waitFor();
     await page.getByTestId('only-differences').check();
-    await expect.poll(() => page.locator('tr[data-differs=false]').count()).toBe(0);
+    await expect.poll(() => page.locator('tr[data-differs=false]').count(), { timeout: 30_000 }).toBe(0);
     await page.getByTestId('only-differences').uncheck();
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid=chart]')].every((c) => c.dataset.rendered === 'true'), undefined, { timeout: 30_000 });
     await inspect('compare');

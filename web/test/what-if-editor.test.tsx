@@ -198,7 +198,7 @@ describe('the what-if editor', () => {
       edits: [{ table: 'sku_data', update: { where: { category: 'dairy' }, scale: { daily_picks: 1.1 } } }],
       run: true,
     });
-    await waitFor(() => expect(server.requests.some((r) => r.url.endsWith('/scenarios/s2/lineage'))).toBe(true));
+    await waitFor(() => expect(server.requests.some((r) => r.url.endsWith('/scenarios/s2/lineage'))).toBe(true), SLOW);
   });
 
   it('shows each of the server’s refusals at the edit it names, and others at their field', async () => {
