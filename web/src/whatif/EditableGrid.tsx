@@ -99,7 +99,7 @@ export function EditableGrid({ caption, columns, rows, onCellChange, onDeleteRow
               <tr key={item.index} aria-rowindex={item.index + 2} style={{ height: ROW_HEIGHT }} data-testid="edit-row">
                 {row.getVisibleCells().map((cell, i) => {
                   const column = columns[i]!;
-                  const text = cellText(cell.getValue());
+                  const text = shownText(cell.getValue());
                   return (
                     <td key={cell.id}>
                       <input
@@ -138,4 +138,12 @@ export function EditableGrid({ caption, columns, rows, onCellChange, onDeleteRow
       </table>
     </div>
   );
+}
+
+/**
+ * A cell as its field shows it: a scaled float without binary noise (339.207, not 339.20700000000005:
+ * 15 significant digits, what a double holds exactly), anything else as its text.
+ */
+function shownText(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(Number(value.toPrecision(15))) : cellText(value);
 }
