@@ -31,6 +31,12 @@ const scenario = createRoute({
   path: '/scenarios/$id',
   component: lazyRouteComponent(() => import('./pages/ScenarioPage.tsx'), 'ScenarioPage'),
 });
+// What if…: a branch of the scenario with its parameters and data edited (pages/WhatIfPage.tsx).
+const whatIf = createRoute({
+  getParentRoute: () => session,
+  path: '/scenarios/$id/what-if',
+  component: lazyRouteComponent(() => import('./pages/WhatIfPage.tsx'), 'WhatIfPage'),
+});
 const compare = createRoute({
   getParentRoute: () => session,
   path: '/compare',
@@ -59,7 +65,7 @@ const experiment = createRoute({
 
 const routeTree = root.addChildren([
   sessions,
-  session.addChildren([sessionIndex, data, scenarios, scenario, compare, overview, experiments, experiment]),
+  session.addChildren([sessionIndex, data, scenarios, scenario, whatIf, compare, overview, experiments, experiment]),
 ]);
 
 export function buildRouter(history: RouterHistory = createHashHistory()) {

@@ -25,6 +25,7 @@ export function scenario(overrides: Partial<Scenario> & Pick<Scenario, 'id' | 't
     started_at: null,
     finished_at: null,
     error: null,
+    parent_id: null,
     ...overrides,
   };
 }

@@ -4,8 +4,12 @@ export const keys = {
   scenarios: (sid: string) => ['scenarios', sid] as const,
   scenario: (sid: string, id: string) => ['scenario', sid, id] as const,
   logs: (sid: string, id: string) => ['logs', sid, id] as const,
+  /** A scenario's lineage (its chain and branches); `lineage(sid)` is every lineage of the session. */
+  lineage: (sid: string, ...id: string[]) => ['lineage', sid, ...id] as const,
   datasets: (sid: string) => ['datasets', sid] as const,
   dataset: (sid: string, key: string) => ['dataset', sid, key] as const,
+  /** Under `datasets(sid)`: a dataset event refetches it with the list. */
+  datasetLineage: (sid: string, key: string) => ['datasets', sid, 'lineage', key] as const,
   dataParameters: (sid: string, key: string) => ['data-parameters', sid, key] as const,
   algorithms: (sid: string) => ['algorithms', sid] as const,
   algorithmParameters: (sid: string, name: string) => ['algorithm-parameters', sid, name] as const,

@@ -30,6 +30,8 @@ export function applyEvent(client: QueryClient, sid: string, event: ScenaristEve
       void client.invalidateQueries({ queryKey: keys.scenario(sid, id) });
       void client.invalidateQueries({ queryKey: keys.logs(sid, id) });
       void client.invalidateQueries({ queryKey: keys.compare(sid) });
+      // A chain shows each member's status, and a branch made or deleted changes the tree.
+      void client.invalidateQueries({ queryKey: keys.lineage(sid) });
       // A run's views are cached per run: a reset or rerun shows the new one.
       void client.invalidateQueries({ queryKey: keys.views(sid, 'scenario', id) });
       void client.invalidateQueries({ queryKey: keys.views(sid, 'compare') });

@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { CompareResult } from '../api/types.ts';
 import { KpiBars } from '../charts/KpiBars.tsx';
 import { CompareExtras } from '../compare/CompareExtras.tsx';
+import { inputsOf } from '../compare/inputs.ts';
+import { InputsSection } from '../compare/InputsSection.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
@@ -13,6 +15,7 @@ import { deltaArrow, formatDelta, formatNumber, formatParam, formatRelative } fr
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { useParameterLabels } from '../params/parameter-labels.ts';
+import { commonParent } from '../scenarios/branch-tree.ts';
 
 const MIN_COMPARED = 2;
 export const MAX_COMPARED = 6;
@@ -30,8 +33,9 @@ export function ComparePage() {
   const navigate = useNavigate();
   const search: CompareSearch = useSearch({ strict: false });
   const ids = useMemo(() => (search.ids ? search.ids.split(',').filter(Boolean) : []), [search.ids]);
-  const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : ids[0];
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
+  // Unless chosen, the baseline is the parent when the others are its branches, else the first picked.
+  const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : (commonParent(ids, scenarios.data) ?? ids[0]);
   const ready = ids.length >= MIN_COMPARED && ids.length <= MAX_COMPARED && baseline !== undefined && scenarios.data !== undefined;
   const comparison = useQuery({
     queryKey: [...keys.compare(sid), ids.join(','), baseline],
@@ -105,12 +109,24 @@ function ComparisonView({ result }: { result: CompareResult }) {
   );
   const tagOf = (id: string) => result.scenarios.find((s) => s.id === id)?.tag ?? id;
   const algorithmsDiffer = new Set(result.scenarios.map((s) => s.algorithm)).size > 1;
+  // "Only differences": the parameter rows that differ and the KPIs whose values are not all the same.
+  const [onlyDifferences, setOnlyDifferences] = useState(false);
+  const kpis = onlyDifferences ? result.kpis.filter(kpiDiffers) : result.kpis;
+  const parameters = onlyDifferences ? result.parameters.filter((p) => p.differs) : result.parameters;
+  const inputs = inputsOf(result);
+  const hasInputs = 'inputs' in result;
   return (
     <>
+      <label className="check">
+        <input type="checkbox" role="switch" checked={onlyDifferences} onChange={(e) => setOnlyDifferences(e.target.checked)} data-testid="only-differences" />
+        Only differences (parameters and KPIs)
+      </label>
+      {hasInputs && <InputsSection inputs={inputs} baselineTag={tagOf(result.baseline)} tagOf={tagOf} labelOf={labelOf} />}
       <section aria-labelledby="kpi-title">
         <h2 id="kpi-title">KPIs <span className="muted small">(baseline: {tagOf(result.baseline)})</span></h2>
         {result.kpis.length === 0 && <p className="muted">These scenarios report no KPIs.</p>}
-        {result.kpis.map((kpi) => (
+        {result.kpis.length > 0 && kpis.length === 0 && <p className="muted">Every KPI has the same value in every scenario.</p>}
+        {kpis.map((kpi) => (
           <div key={kpi.name} className="card" data-testid="kpi" data-kpi={kpi.name}>
             <h3 style={{ marginTop: 0 }}>
               {kpi.name} <span className="muted small">({kpi.unit}, {kpi.better_when.toLowerCase().replace('_', ' ')} is better)</span>
@@ -155,8 +171,9 @@ function ComparisonView({ result }: { result: CompareResult }) {
       <CompareExtras result={result} />
       <section className="card" aria-labelledby="param-title">
         <h2 id="param-title" style={{ marginTop: 0 }}>
-          Parameters <span className="muted small">(differences highlighted)</span>
+          Parameters <span className="muted small">{onlyDifferences ? '(only those that differ)' : '(differences highlighted)'}</span>
         </h2>
+        {onlyDifferences && parameters.length === 0 && !algorithmsDiffer && <p className="muted">Every parameter is the same in every scenario.</p>}
         <div className="table-scroll">
           <table className="plain">
             <thead>
@@ -170,13 +187,15 @@ function ComparisonView({ result }: { result: CompareResult }) {
               </tr>
             </thead>
             <tbody>
-              <tr className={algorithmsDiffer ? 'differs' : undefined} data-differs={algorithmsDiffer}>
-                <th scope="row">Algorithm</th>
-                {result.scenarios.map((s) => (
-                  <td key={s.id}>{s.algorithm}</td>
-                ))}
-              </tr>
-              {result.parameters.map((p) => (
+              {(!onlyDifferences || algorithmsDiffer) && (
+                <tr className={algorithmsDiffer ? 'differs' : undefined} data-differs={algorithmsDiffer}>
+                  <th scope="row">Algorithm</th>
+                  {result.scenarios.map((s) => (
+                    <td key={s.id}>{s.algorithm}</td>
+                  ))}
+                </tr>
+              )}
+              {parameters.map((p) => (
                 <tr key={p.name} className={p.differs ? 'differs' : undefined} data-differs={p.differs}>
                   <th scope="row" title={p.name}>
                     {labelOf(p.name)}
@@ -193,4 +212,9 @@ function ComparisonView({ result }: { result: CompareResult }) {
       </section>
     </>
   );
+}
+
+/** A KPI whose compared values are not all the same (a missing value differs from a present one). */
+function kpiDiffers(kpi: CompareResult['kpis'][number]): boolean {
+  return new Set(kpi.values.map((v) => v.value)).size > 1;
 }

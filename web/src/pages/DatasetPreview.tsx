@@ -4,6 +4,7 @@ import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import { DataGrid } from '../components/DataGrid.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { DatasetOrigin } from '../whatif/DatasetOrigin.tsx';
 
 const PAGE_SIZES = [1_000, 10_000, 100_000] as const;
 
@@ -28,6 +29,7 @@ export function DatasetPreview({ sid, datasetKey }: { sid: string; datasetKey: s
         Preview: {datasetKey}
       </h2>
       <ErrorNote error={dataset.error} />
+      <DatasetOrigin sid={sid} datasetKey={datasetKey} />
       {dataset.isPending && <p role="status">Loading…</p>}
       {names.length > 0 && (
         <div className="row" role="tablist" aria-label="Tables" style={{ marginBottom: '0.5rem' }}>

@@ -24,6 +24,7 @@ import { formatDuration, runDuration } from '../scenarios/run-duration.ts';
 import { useScenarioList } from '../scenarios/scenario-list.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
+import { ChainLine, LineageSection } from '../whatif/ScenarioChain.tsx';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
@@ -89,6 +90,7 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
         <span className="spacer" />
         <ScenarioActions sid={sid} scenario={s} />
       </div>
+      <ChainLine sid={sid} id={s.id} />
       {/* Until the run is complete its progress leads; then what it gave does (KPIs and the result's
           main view above the fold at 1440 x 900), and how it was set up and ran follows. */}
       {!complete && runAndSetup}
@@ -108,6 +110,7 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
         )}
       </section>
       {complete && runAndSetup}
+      <LineageSection sid={sid} id={s.id} />
       {s.status !== 'CREATED' && <LogsSection sid={sid} scenario={s} active={active} />}
     </>
   );
@@ -320,6 +323,9 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
             Reset
           </button>
         )}
+        <Link className="button" to="/s/$sid/scenarios/$id/what-if" params={{ sid, id: s.id }}>
+          What if…
+        </Link>
         <Link className="button" to="/s/$sid/scenarios" params={{ sid }} search={{ copy: s.id }}>
           Copy as new scenario
         </Link>

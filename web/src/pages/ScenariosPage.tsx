@@ -5,6 +5,7 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { bestByKpi } from '../scenarios/best-values.ts';
+import { branchesUnderParents, parentOf } from '../scenarios/branch-tree.ts';
 import { useScenarioList } from '../scenarios/scenario-list.ts';
 import { useCopyPrefill } from './copy-prefill.ts';
 import { CreateScenarioForm } from './CreateScenarioForm.tsx';
@@ -41,6 +42,10 @@ export function ScenariosPage() {
     [list.data, filter, query],
   );
   const best = useMemo(() => bestByKpi(list.data ?? []), [list.data]);
+  // Branches under their parent (a switch, shown once the session has a branch): the tree of variants.
+  const [grouped, setGrouped] = useState(false);
+  const hasBranches = useMemo(() => (list.data ?? []).some((s) => parentOf(s) !== null), [list.data]);
+  const placed = useMemo(() => (grouped && hasBranches ? branchesUnderParents(shown) : shown.map((scenario) => ({ scenario, depth: 0 }))), [grouped, hasBranches, shown]);
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   // Only what is shown is acted on: a ticked card hidden by the filter (or deleted meanwhile) is left out.
   const tickedShown = useMemo(() => new Set(shown.filter((s) => ticked.has(s.id)).map((s) => s.id)), [shown, ticked]);
@@ -72,6 +77,12 @@ export function ScenariosPage() {
             Tag
           </label>
           <input id="tag-filter" type="search" value={query} onChange={(e) => setQuery(e.target.value)} />
+          {hasBranches && (
+            <label className="check small">
+              <input type="checkbox" role="switch" checked={grouped} onChange={(e) => setGrouped(e.target.checked)} />
+              Branches under their parent
+            </label>
+          )}
         </div>
         <ErrorNote error={list.error} />
         {list.data?.length === 0 && <p className="muted">No scenarios yet.</p>}
@@ -95,16 +106,17 @@ export function ScenariosPage() {
         {shown.length > 0 && (
           <ScenarioBatchBar key={`${filter}|${query}`} sid={sid} selected={tickedShown} matching={shown.length} status={filter} query={query} onClear={() => setTicked(new Set())} />
         )}
-        <div className="grid">
-          {shown.map((s) => (
-            <ScenarioCard
-              key={s.id}
-              sid={sid}
-              scenario={s}
-              bestIn={[...best].filter(([, id]) => id === s.id).map(([name]) => name)}
-              selected={ticked.has(s.id)}
-              onSelect={(on) => tick(s.id, on)}
-            />
+        <div className={grouped && hasBranches ? 'branch-list' : 'grid'} data-testid="scenario-list">
+          {placed.map(({ scenario: s, depth }) => (
+            <div key={s.id} className="branch-place" data-depth={depth} style={depth > 0 ? { marginLeft: `calc(${Math.min(depth, 4)} * var(--branch-indent))` } : undefined}>
+              <ScenarioCard
+                sid={sid}
+                scenario={s}
+                bestIn={[...best].filter(([, id]) => id === s.id).map(([name]) => name)}
+                selected={ticked.has(s.id)}
+                onSelect={(on) => tick(s.id, on)}
+              />
+            </div>
           ))}
         </div>
       </section>
