@@ -12940,6 +12940,162 @@ export interface operations {
                             }[];
                             differs: boolean;
                         }[];
+                        /** @description compare's `inputs` as they were: for each scenario but the baseline, the parameters and the data that differ from the baseline's */
+                        input_changes: {
+                            scenario_id: string;
+                            /** @description values that differ from the baseline's (from: baseline, to: this scenario) */
+                            parameters: {
+                                /** @description `algorithm`, an algorithm parameter, or data_params.<name> */
+                                name: string;
+                                from: unknown;
+                                to: unknown;
+                            }[];
+                            /** @description null when it uses the baseline's dataset */
+                            data: {
+                                /** @enum {string} */
+                                relation: "family";
+                                /** @description the parent's (or baseline's) dataset */
+                                from: string;
+                                /** @description this scenario's dataset */
+                                to: string;
+                                /** @description the nearest dataset both derive from (`from` itself when `to` derives from it) */
+                                common: string;
+                                /** @description derivations from `common` down to `from`, in order */
+                                from_steps: {
+                                    dataset: string;
+                                    parent: string;
+                                    edits: ({
+                                        table: string;
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    })[];
+                                }[];
+                                /** @description derivations from `common` down to `to`, in order: the chain of edits */
+                                to_steps: {
+                                    dataset: string;
+                                    parent: string;
+                                    edits: ({
+                                        table: string;
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    })[];
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                relation: "unrelated";
+                                from: string;
+                                to: string;
+                                tables: {
+                                    table: string;
+                                    status: "compared" | "columns_differ" | "only_in_from" | "only_in_to";
+                                    /** @description only_in_*: the rows of the one table */
+                                    rows?: number;
+                                    columns_added?: string[];
+                                    columns_removed?: string[];
+                                    /** @description the columns rows are matched by: the table's primary key, else every column */
+                                    key?: string[];
+                                    rows_added?: number;
+                                    rows_removed?: number;
+                                    rows_changed?: number;
+                                    rows_unchanged?: number;
+                                    /** @description up to 20 */
+                                    added?: {
+                                        [key: string]: string | number | boolean | null;
+                                    }[];
+                                    /** @description up to 20 */
+                                    removed?: {
+                                        [key: string]: string | number | boolean | null;
+                                    }[];
+                                    /** @description up to 20 */
+                                    changed?: {
+                                        /** @description a row, by column name */
+                                        key: {
+                                            [key: string]: string | number | boolean | null;
+                                        };
+                                        changes: {
+                                            [key: string]: {
+                                                from: string | number | boolean | null;
+                                                to: string | number | boolean | null;
+                                            };
+                                        };
+                                    }[];
+                                }[];
+                            } | null;
+                        }[];
                         views: {
                             comparison: unknown[];
                             scenarios: {
@@ -13213,6 +13369,162 @@ export interface operations {
                                 value: unknown;
                             }[];
                             differs: boolean;
+                        }[];
+                        /** @description compare's `inputs` as they were: for each scenario but the baseline, the parameters and the data that differ from the baseline's */
+                        input_changes: {
+                            scenario_id: string;
+                            /** @description values that differ from the baseline's (from: baseline, to: this scenario) */
+                            parameters: {
+                                /** @description `algorithm`, an algorithm parameter, or data_params.<name> */
+                                name: string;
+                                from: unknown;
+                                to: unknown;
+                            }[];
+                            /** @description null when it uses the baseline's dataset */
+                            data: {
+                                /** @enum {string} */
+                                relation: "family";
+                                /** @description the parent's (or baseline's) dataset */
+                                from: string;
+                                /** @description this scenario's dataset */
+                                to: string;
+                                /** @description the nearest dataset both derive from (`from` itself when `to` derives from it) */
+                                common: string;
+                                /** @description derivations from `common` down to `from`, in order */
+                                from_steps: {
+                                    dataset: string;
+                                    parent: string;
+                                    edits: ({
+                                        table: string;
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    })[];
+                                }[];
+                                /** @description derivations from `common` down to `to`, in order: the chain of edits */
+                                to_steps: {
+                                    dataset: string;
+                                    parent: string;
+                                    edits: ({
+                                        table: string;
+                                        update: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                            /** @description values by column; a column left out takes its default, else null */
+                                            set?: {
+                                                [key: string]: string | number | boolean | null;
+                                            };
+                                            /** @description factors by integer or float column (integer products are rounded) */
+                                            scale?: {
+                                                [key: string]: number;
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        insert: {
+                                            [key: string]: string | number | boolean | null;
+                                        }[];
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    } | {
+                                        table: string;
+                                        delete: {
+                                            /** @description conditions by column, all of which hold: a value (null: empty), any of a list of values, or a range { gte, lte }; {} is every row */
+                                            where: {
+                                                [key: string]: (string | number | boolean | null) | (string | number | boolean | null)[] | {
+                                                    gte?: number | string;
+                                                    lte?: number | string;
+                                                };
+                                            };
+                                        };
+                                        /** @description rows updated, inserted or deleted */
+                                        rows: number;
+                                    })[];
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                relation: "unrelated";
+                                from: string;
+                                to: string;
+                                tables: {
+                                    table: string;
+                                    status: "compared" | "columns_differ" | "only_in_from" | "only_in_to";
+                                    /** @description only_in_*: the rows of the one table */
+                                    rows?: number;
+                                    columns_added?: string[];
+                                    columns_removed?: string[];
+                                    /** @description the columns rows are matched by: the table's primary key, else every column */
+                                    key?: string[];
+                                    rows_added?: number;
+                                    rows_removed?: number;
+                                    rows_changed?: number;
+                                    rows_unchanged?: number;
+                                    /** @description up to 20 */
+                                    added?: {
+                                        [key: string]: string | number | boolean | null;
+                                    }[];
+                                    /** @description up to 20 */
+                                    removed?: {
+                                        [key: string]: string | number | boolean | null;
+                                    }[];
+                                    /** @description up to 20 */
+                                    changed?: {
+                                        /** @description a row, by column name */
+                                        key: {
+                                            [key: string]: string | number | boolean | null;
+                                        };
+                                        changes: {
+                                            [key: string]: {
+                                                from: string | number | boolean | null;
+                                                to: string | number | boolean | null;
+                                            };
+                                        };
+                                    }[];
+                                }[];
+                            } | null;
                         }[];
                         views: {
                             comparison: unknown[];

@@ -1,3 +1,4 @@
+import type { InputDifference } from '../scenarios/tree/compare-inputs.js';
 import type { Actor } from '../model/actor.js';
 import type { CompareView, ParameterComparison } from '../scenarios/compare.js';
 import type { WholeView } from '../views/rendered.js';
@@ -28,6 +29,8 @@ export interface ReportBody {
   readonly kpis: CompareView['kpis'];
   readonly parameters: CompareView['parameters'];
   readonly inputs: InputComparison[];
+  /** Compare's `inputs` as they were: for each scenario but the baseline, the parameters and data that differ. */
+  readonly input_changes: InputDifference[];
   readonly views: {
     readonly comparison: WholeView[];
     readonly scenarios: ScenarioViews[];

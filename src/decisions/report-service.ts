@@ -6,6 +6,7 @@ import type { ExportFile } from '../exports/dataset-export.js';
 import type { Actor } from '../model/actor.js';
 import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
 import { compareScenarios } from '../scenarios/compare.js';
+import { parentOfTheOthers, type ScenarioTree } from '../scenarios/tree/scenario-tree.js';
 import type { Page } from '../scenarios/list-page.js';
 import type { ReportRow } from '../store/reports-repository.js';
 import type { Store } from '../store/store.js';
@@ -26,6 +27,8 @@ export interface ReportServiceDeps {
   readonly store: Store;
   readonly domain: DomainRegistry;
   readonly views: ViewService;
+  /** Compare's `inputs` (what each scenario changes against the baseline), frozen with the rest. */
+  readonly tree: Pick<ScenarioTree, 'inputs'>;
 }
 
 /** Reports are listed in creation order only; the cursor names that order. */
@@ -44,13 +47,15 @@ export class ReportService {
     const ids = [...input.ids];
     const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
     if (repeated !== undefined) throw errors.reportIdListedTwice(repeated);
-    const baseline = input.baseline ?? ids[0]!;
-    if (!ids.includes(baseline)) throw errors.reportBaselineNotCompared(baseline);
-    const { store, domain, views } = this.deps;
+    if (input.baseline !== undefined && !ids.includes(input.baseline)) throw errors.reportBaselineNotCompared(input.baseline);
+    const { store, domain, views, tree } = this.deps;
     const found = new Map((await store.scenarios.getMany(sessionId, ids)).map((r) => [r.id, r]));
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw errors.scenarioNotFound(missing);
     const records = ids.map((id) => found.get(id)!);
+    // The baseline Compare shows by default: the parent when the others are all its branches, else the first.
+    const baseline = input.baseline ?? parentOfTheOthers(records) ?? ids[0]!;
+    const inputChanges = await tree.inputs(records, found.get(baseline)!);
     const comparison = compareScenarios(records, baseline, domain);
     // One scenario after another (each draws at most two views at once): a report never floods the view threads.
     const scenarioViews: ScenarioViews[] = [];
@@ -71,6 +76,7 @@ export class ReportService {
       kpis: comparison.kpis,
       parameters: comparison.parameters,
       inputs: compareInputs(comparison.scenarios),
+      input_changes: inputChanges,
       views: { comparison: comparisonViews, scenarios: scenarioViews },
     };
     await store.reports.insert({

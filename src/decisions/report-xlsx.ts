@@ -4,6 +4,7 @@ import { attachment } from '../exports/content-disposition.js';
 import { CONTENT_TYPES, type ExportFile } from '../exports/dataset-export.js';
 import { sheetNames, xlsxStream, type SheetSource } from '../exports/xlsx.js';
 import type { TablePage, ViewBody, WholeView } from '../views/rendered.js';
+import { inputChangeRows } from './input-change-rows.js';
 import type { InputComparison, ReportBody } from './report-body.js';
 
 /** A value of any JSON type as one cell: scalars as they are, anything else as its JSON text. */
@@ -45,6 +46,15 @@ function sideBySide(report: ReportBody, label: string, items: readonly InputComp
   };
 }
 
+/** What each scenario changes against the baseline: parameters, dataset edits, tables of an unrelated dataset. */
+function inputChangesSheet(report: ReportBody): Omit<SheetSource, 'name'> {
+  const tags = new Map(report.scenarios.map((s) => [s.id, s.tag]));
+  return {
+    columns: [text('tag'), text('kind'), text('what'), text('from'), text('to')],
+    rows: inputChangeRows(report.input_changes, (id) => tags.get(id) ?? id),
+  };
+}
+
 /** What the report is: title, note, who and when, the baseline. */
 function aboutSheet(report: ReportBody): Omit<SheetSource, 'name'> {
   const baseline = report.scenarios.find((s) => s.id === report.baseline);
@@ -83,6 +93,7 @@ export function reportWorkbook(report: ReportBody): ExportFile {
     { title: 'Summary', sheet: summarySheet(report) },
     { title: 'Parameters', sheet: sideBySide(report, 'parameter', report.parameters) },
     { title: 'Inputs', sheet: sideBySide(report, 'input', report.inputs) },
+    { title: 'Input changes', sheet: inputChangesSheet(report) },
     ...tables.map(({ title, view }) => ({ title, sheet: tableSheet(view) })),
     { title: 'About', sheet: aboutSheet(report) },
   ];

@@ -178,7 +178,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       branches,
       tree,
       plans: new PlanService({ store, domain, committed: serverEvents.committed }),
-      reports: new ReportService({ store, domain, views }),
+      reports: new ReportService({ store, domain, views, tree }),
       audit,
     },
     close: async () => {

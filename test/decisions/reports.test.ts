@@ -100,7 +100,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     expect(xlsx.headers['content-disposition']).toContain('Slotting review.xlsx');
     const book = readWorkbook(xlsx.rawPayload);
     const tables = report.views.scenarios.flatMap((sv) => sv.views.filter((v) => v.kind === 'table' && 'spec' in v).map((v) => ({ sheet: `${sv.tag} ${v.title}`.slice(0, 31), view: v as ViewBody })));
-    expect(book.names).toEqual(['Summary', 'Parameters', 'Inputs', ...tables.map((x) => x.sheet), 'About']);
+    expect(book.names).toEqual(['Summary', 'Parameters', 'Inputs', 'Input changes', ...tables.map((x) => x.sheet), 'About']);
     const summary = padded(book.sheets.Summary!);
     expect(summary[0]).toEqual(['kpi', 'unit', 'better_when', 'tag', 'scenario_id', 'baseline', 'value', 'delta', 'relative_delta', 'comparison', 'best']);
     const expected = report.kpis.flatMap((k) =>
@@ -114,6 +114,15 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
       ['input', 'differs', 'as is', 'greedy', 'not run'],
       ['dataset', false, 'example', 'example', 'example'],
     ]);
+    // Compare's inputs, frozen: what each other scenario changes against the baseline, one row a change.
+    expect(report.input_changes.map((c) => c.scenario_id)).toEqual(ids.filter((id) => id !== report.baseline));
+    expect(report.input_changes).toEqual((compare as unknown as { inputs: unknown }).inputs);
+    expect(report.input_changes.every((c) => c.parameters.some((p) => p.name === 'algorithm'))).toBe(true);
+    const tagOf = (id: string) => report.scenarios.find((x) => x.id === id)!.tag;
+    const changes = padded(book.sheets['Input changes']!);
+    expect(changes[0]).toEqual(['tag', 'kind', 'what', 'from', 'to']);
+    expect(changes.slice(1).map((row) => row.slice(0, 3))).toEqual(report.input_changes.flatMap((c) => c.parameters.map((p) => [tagOf(c.scenario_id), 'parameter', p.name])));
+    expect(changes.length).toBeGreaterThan(1);
     for (const { sheet, view } of tables) {
       const table = view.spec as TablePage;
       const rows = padded(book.sheets[sheet]!);
@@ -186,7 +195,7 @@ describe.each(DIALECTS)('reports of a domain with failing views on %s', (dialect
     expect(report.views.comparison.map((v) => v.name)).toEqual(['counts']);
     // The workbook holds the drawn table whole; the failed table view has no sheet.
     const book = readWorkbook((await t.app.inject({ method: 'GET', url: `/api/v1/sessions/main/reports/${report.id}?format=xlsx` })).rawPayload);
-    expect(book.names).toEqual(['Summary', 'Parameters', 'Inputs', 'rows 1500 Rows', 'rows 3 Rows', 'About']);
+    expect(book.names).toEqual(['Summary', 'Parameters', 'Inputs', 'Input changes', 'rows 1500 Rows', 'rows 3 Rows', 'About']);
     expect(book.sheets['rows 1500 Rows']).toHaveLength(1501);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import { InputDifference } from './scenario-tree-schemas.js';
 import { Type } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
 import { CompareView } from './compare.js';
@@ -70,6 +71,9 @@ export const ReportSchema = Type.Object(
       Type.Object({ name: Type.String(), values: Type.Array(Type.Object({ scenario_id: Type.String(), value: Type.Unknown() })), differs: Type.Boolean() }),
       { description: 'the inputs each scenario read (its dataset), and whether they differ' },
     ),
+    input_changes: Type.Array(InputDifference, {
+      description: "compare's `inputs` as they were: for each scenario but the baseline, the parameters and the data that differ from the baseline's",
+    }),
     views: Type.Object({
       comparison: FrozenViews,
       scenarios: Type.Array(Type.Object({ scenario_id: Type.String(), tag: Type.String(), views: FrozenViews })),
