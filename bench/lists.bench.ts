@@ -84,10 +84,14 @@ async function fill(databaseUrl: string): Promise<void> {
         kind: (i + j) % 3 === 0 ? ('derived' as const) : ('master' as const),
         created_at: now,
         version: randomUUID(),
-        tables_json: table,
       }));
       await store.db.insertInto('datasets').values(rows).execute();
     }
+    // Every dataset holds the one small table: stored once (content-addressed), named by each dataset.
+    await store.datasets.put({ sessionId: benchData, key: 'dataset 000000', kind: 'derived', createdAt: now, version: randomUUID(), tablesJson: table });
+    await sql`insert into dataset_tables (dataset_seq, position, name, hash)
+      select d.seq, 0, 't', (select t.hash from dataset_tables t join datasets f on f.seq = t.dataset_seq where f.session_id = ${benchData} and f.key = 'dataset 000000') from datasets d
+      where d.session_id = ${benchData} and not exists (select 1 from dataset_tables x where x.dataset_seq = d.seq)`.execute(store.db);
     // Planner statistics, as a long-running database would have them.
     await sql`analyze`.execute(store.db);
   } finally {

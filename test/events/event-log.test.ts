@@ -138,7 +138,7 @@ describe.each(DIALECTS)('the event log on %s', (dialect) => {
   it('logs stored, replaced and deleted datasets, renames, and only the session’s end when a session goes', async () => {
     const db = stores[0]!.db;
     const sid = await addSession(db, `data ${dialect}`);
-    const dataset = (version: string) => ({ session_id: sid, key: 'plan', kind: 'master' as const, created_at: now(), version, tables_json: '{}' });
+    const dataset = (version: string) => ({ session_id: sid, key: 'plan', kind: 'master' as const, created_at: now(), version });
     await db.insertInto('datasets').values(dataset('v1')).execute();
     await db
       .insertInto('datasets')

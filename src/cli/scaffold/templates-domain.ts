@@ -7,6 +7,7 @@
 import type { Cell } from '../../domain/dataset-model.js';
 import type { InferredGroup } from './infer-schema.js';
 import { FIXTURE_COUNT, type DomainPlan } from './domain-plan.js';
+import { MODULE_URL } from './module-url.js';
 
 /** A single-quoted TypeScript string literal. */
 const q = (text: string) => `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
@@ -22,7 +23,7 @@ import { schemas } from './schemas.js';
 import { pickedChart, pickedTable } from './views/picked.js';
 
 /** A file of ./sample, found next to this module whatever the working directory. */
-const sample = (file: string) => fileURLToPath(new URL(\`./sample/\${file}\`, import.meta.url));
+const sample = (file: string) => fileURLToPath(new URL(\`./sample/\${file}\`, ${MODULE_URL}));
 
 /**
  * The domain Scenarist serves: what an upload must contain (schemas), the algorithms a scenario can run
@@ -207,7 +208,7 @@ import { runAlgorithm } from 'scenarist/testing';
 import { topRows, type TopRowsInput } from '../algorithms/top-rows.js';
 import domain from '../domain.js';
 
-const sample = (file: string) => fileURLToPath(new URL(\`../sample/\${file}\`, import.meta.url));
+const sample = (file: string) => fileURLToPath(new URL(\`../sample/\${file}\`, ${MODULE_URL}));
 
 /** The first rows of the sample's ${plan.table} (only the columns Top Rows reads). */
 const rows: TopRowsInput[] = [

@@ -5,6 +5,7 @@
  * modules stay those of templates-domain.ts: they read the result type, whatever computes it.
  */
 import type { DomainPlan } from './domain-plan.js';
+import { MODULE_URL } from './module-url.js';
 
 /** A single-quoted TypeScript string literal. */
 const q = (text: string) => `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
@@ -100,9 +101,9 @@ import { test } from 'node:test';
 import { runAlgorithm } from 'scenarist/testing';
 import domain from '../domain.js';
 
-const sample = (file: string) => fileURLToPath(new URL(\`../sample/\${file}\`, import.meta.url));
+const sample = (file: string) => fileURLToPath(new URL(\`../sample/\${file}\`, ${MODULE_URL}));
 /** Where domain.ts is: the Python program's \`./\` path resolves there, as in the service. */
-const domainDir = fileURLToPath(new URL('..', import.meta.url));
+const domainDir = fileURLToPath(new URL('..', ${MODULE_URL}));
 
 test('the service runs the Python Top Rows on the sample files, and its KPI totals the picked rows', async () => {
   const run = await runAlgorithm(domain, 'Top Rows', [${sampleList}], { count: 3 }, { domainDir });
