@@ -12,7 +12,7 @@ export const LAYERS = [
   ['domain'],
   ['store', 'exports'],
   ['executor', 'views', 'sessions', 'client'],
-  ['scenarios', 'events', 'auth'],
+  ['scenarios', 'events', 'auth', 'audit'],
   ['datasets', 'experiments', 'webhooks', 'metrics', 'decisions'],
   ['http', 'testing'],
   ['runtime'],

@@ -47,6 +47,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'external-stderr-line-limit', setting: 'external_stderr_line_limit', help: 'longest stderr line of an external algorithm (default 64KiB)' },
   { flag: 'external-stderr-rate', setting: 'external_stderr_rate', help: 'most stderr lines per second of an external algorithm (default 1000)' },
   { flag: 'external-memory-limit', setting: 'external_memory_limit', help: 'address-space limit of an external algorithm, e.g. 4GiB, or none (default 4GiB)' },
+  { flag: 'audit-retention', setting: 'audit_retention', help: 'how long audit entries are kept: days (365), or 90d, 12h (default 365)' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];

@@ -12,6 +12,7 @@ Commands:
   worker    run algorithm workers against a PostgreSQL store (distributed executor)
   migrate   bring the database schema up to date and exit
   token     create, list or revoke API tokens (authentication)
+  audit     verify the audit trail's hash chain
   init      scaffold a domain project (schema inferred from CSV/JSON/XLSX files with --from-data)
   dev       serve a domain, type-checked, reloaded on every change of its files
 
@@ -73,6 +74,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       case 'init': {
         const { init } = await import('./init.js');
         return await init(rest);
+      }
+      case 'audit': {
+        const { auditCommand } = await import('./audit.js');
+        return await auditCommand(rest, (flags) => settingsFrom(flags, env));
       }
       case 'token': {
         const { tokenCommand } = await import('./token.js');

@@ -915,6 +915,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sid}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The session's audit trail: every write, who made it, from where, and its outcome */
+        get: operations["getSessionsBySidAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every session's audit trail, and the writes outside sessions */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -13274,6 +13308,333 @@ export interface operations {
             };
             /** @description Every error response */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getSessionsBySidAudit: {
+        parameters: {
+            query?: {
+                /** @description page size (JSON only) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description only entries of this action, e.g. scenario.run */
+                action?: string;
+                /** @description only entries of this token (its name or id), or 'local' */
+                who?: string;
+                /** @description json (default, paged) or csv (every matching entry); `Accept: text/csv` also asks for csv */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description session id, or its display name as alias */
+                sid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @description place in the chain */
+                            seq: number;
+                            /**
+                             * Format: date-time
+                             * @description database time
+                             */
+                            at: string;
+                            who: {
+                                /** @description null when authentication is off */
+                                token_id: string | null;
+                                /** @description the token's name (its id when unnamed); `local` when authentication is off, `anonymous` without a valid token, `system` for the service */
+                                name: string;
+                            };
+                            /** @description the client address, after forwarded_allow_ips */
+                            address: string | null;
+                            action: string;
+                            session_id: string | null;
+                            /** @description target kind → id */
+                            targets: {
+                                [key: string]: string;
+                            };
+                            /** @description the outcome: the HTTP status */
+                            status: number;
+                            /** @description SHA-256 over the content and prev_hash */
+                            hash: string;
+                            prev_hash: string;
+                        }[];
+                        /** @description the cursor of the next (older) page; null on the last one */
+                        next_cursor: string | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                /** @description page size (JSON only) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description only entries of this action, e.g. scenario.run */
+                action?: string;
+                /** @description only entries of this token (its name or id), or 'local' */
+                who?: string;
+                /** @description json (default, paged) or csv (every matching entry); `Accept: text/csv` also asks for csv */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @description place in the chain */
+                            seq: number;
+                            /**
+                             * Format: date-time
+                             * @description database time
+                             */
+                            at: string;
+                            who: {
+                                /** @description null when authentication is off */
+                                token_id: string | null;
+                                /** @description the token's name (its id when unnamed); `local` when authentication is off, `anonymous` without a valid token, `system` for the service */
+                                name: string;
+                            };
+                            /** @description the client address, after forwarded_allow_ips */
+                            address: string | null;
+                            action: string;
+                            session_id: string | null;
+                            /** @description target kind → id */
+                            targets: {
+                                [key: string]: string;
+                            };
+                            /** @description the outcome: the HTTP status */
+                            status: number;
+                            /** @description SHA-256 over the content and prev_hash */
+                            hash: string;
+                            prev_hash: string;
+                        }[];
+                        /** @description the cursor of the next (older) page; null on the last one */
+                        next_cursor: string | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Every error response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        /** @description What went wrong, for programs (`detail` is for people); each code, its status and its fix: docs/api/errors.md */
+                        code: "BAD_INPUT" | "HTTP_MALFORMED" | "URL_MALFORMED" | "BODY_EMPTY" | "BODY_MALFORMED" | "BODY_TOO_DEEP" | "BODY_KEY_REFUSED" | "NUL_CHARACTER" | "QUERY_INVALID" | "CURSOR_INVALID" | "LAST_EVENT_ID_INVALID" | "MULTIPART_INVALID" | "UPLOAD_EMPTY" | "DATASET_FORM_INVALID" | "ETL_INPUT_INVALID" | "ETL_SCHEMA_MISMATCH" | "UPLOAD_STRUCTURE_LIMIT" | "PARAMETER_INVALID" | "EXPERIMENT_AXES_INVALID" | "EXPERIMENT_REPEATS_SEEDED" | "RESULT_NOT_TABULAR" | "TOKEN_MISSING" | "TOKEN_INVALID" | "FORBIDDEN" | "TOKEN_SCOPE_INSUFFICIENT" | "TOKEN_SESSION_MISMATCH" | "HOST_NOT_ALLOWED" | "ORIGIN_NOT_ALLOWED" | "SESSION_CREATE_DISABLED" | "NOT_FOUND" | "ROUTE_NOT_FOUND" | "SESSION_NOT_FOUND" | "SCENARIO_NOT_FOUND" | "DATASET_NOT_FOUND" | "ALGORITHM_NOT_FOUND" | "TABLE_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "EXPERIMENT_NOT_FOUND" | "REPORT_NOT_FOUND" | "DASHBOARD_NOT_BUILT" | "REQUEST_TIMEOUT" | "CONFLICT" | "SCENARIO_STATE_CONFLICT" | "SCENARIO_BUSY" | "RESULT_NOT_READY" | "DATASET_IN_USE" | "TAG_TAKEN" | "SESSION_NAME_TAKEN" | "DATASET_KEY_TAKEN" | "EXPERIMENT_NAME_TAKEN" | "WEBHOOK_LIMIT_REACHED" | "PLAN_SCENARIO_NOT_COMPLETE" | "PLAN_ALREADY_PUBLISHED" | "PLAN_NOT_PUBLISHED" | "PLAN_SCENARIO_PROTECTED" | "PLAN_DATASET_PROTECTED" | "PLAN_SESSION_PROTECTED" | "TOO_LARGE" | "BODY_TOO_LARGE" | "UPLOAD_TIME_LIMIT" | "EXPERIMENT_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INVALID_REQUEST" | "WEBHOOK_TARGET_REFUSED" | "VIEW_ERROR" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "UPLOAD_BUSY" | "VIEW_BUSY" | "STORE_UNAVAILABLE";
+                        /** @description every offending field (PARAMETER_INVALID) */
+                        errors?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Every error response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

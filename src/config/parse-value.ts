@@ -74,6 +74,19 @@ export function parseDuration(name: string, raw: unknown): number {
   return ms;
 }
 
+/** Longest retention: a century, far beyond any audit policy and well inside a JS date. */
+const MAX_RETENTION_MS = 36_500 * 86_400_000;
+
+/** A long span in milliseconds: days by default (`365`), or with a unit: `90d`, `12h`, `30m`, `45s`. */
+export function parseDays(name: string, raw: unknown): number {
+  const match = typeof raw === 'number' ? [String(raw), String(raw), 'd'] : typeof raw === 'string' ? /^\s*(\d+)\s*(d|h|m|s)?\s*$/i.exec(raw) : null;
+  if (!match || !/^\d+$/.test(match[1] ?? '')) throw new SettingError(name, `expected a number of days such as 365, or 90d, 12h, 30m, got ${show(raw)}`);
+  const unit = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1_000 }[(match[2] ?? 'd').toLowerCase() as 'd' | 'h' | 'm' | 's'];
+  const ms = Number(match[1]) * unit;
+  if (ms <= 0 || ms > MAX_RETENTION_MS) throw new SettingError(name, `must be between 1 s and 36500 days, got ${show(raw)}`);
+  return ms;
+}
+
 /** HTTP timeouts in milliseconds: `30` or `30s` (seconds), `500ms`, `5m`; 0 (off) only where `allowZero`. */
 export function parseTimeout(name: string, raw: unknown, allowZero = false): number {
   const match =

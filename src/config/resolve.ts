@@ -4,7 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import { SettingError } from './setting-error.js';
 import { isLoopbackHost } from './loopback.js';
 import { AUTH_MODES, LOG_LEVELS, type AuthMode, type LogLevel, type RawSettings, type Settings } from './settings.js';
-import { parseBoolean, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString, parseTimeout } from './parse-value.js';
+import { parseBoolean, parseDays, parseDuration, parseInteger, parseJsonObject, parseList, parseSize, parseString, parseTimeout } from './parse-value.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { DEFAULT_MAX_FIELD_BYTES } from './upload-field-limit.js';
 import { isIP } from 'node:net';
@@ -13,6 +13,7 @@ import { isIP } from 'node:net';
 export const DEFAULT_DOMAIN = 'scenarist:example';
 
 const MiB = 1024 ** 2;
+const DAY_MS = 86_400_000;
 
 /**
  * Merges sources, later ones winning (defaults < file < env < flags), and validates every value.
@@ -63,6 +64,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     externalStderrLineLimitBytes: raw.external_stderr_line_limit === undefined ? 64 * 1024 : parseSize('external_stderr_line_limit', raw.external_stderr_line_limit),
     externalStderrRate: raw.external_stderr_rate === undefined ? 1_000 : parseInteger('external_stderr_rate', raw.external_stderr_rate, 1, 1_000_000),
     externalMemoryLimitBytes: raw.external_memory_limit === undefined ? 4 * 1024 * MiB : parseSizeOrNone('external_memory_limit', raw.external_memory_limit),
+    auditRetentionMs: raw.audit_retention === undefined ? 365 * DAY_MS : parseDays('audit_retention', raw.audit_retention),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).

@@ -56,6 +56,8 @@ export interface Settings {
   readonly externalStderrRate: number;
   /** An external algorithm's address-space limit in bytes; 0: none. */
   readonly externalMemoryLimitBytes: number;
+  /** How long audit entries are kept, in ms; older ones are pruned (the chain keeps an anchor). */
+  readonly auditRetentionMs: number;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -104,6 +106,7 @@ export const SETTING_NAMES = [
   'external_stderr_line_limit',
   'external_stderr_rate',
   'external_memory_limit',
+  'audit_retention',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

@@ -16,6 +16,7 @@ import type { Dataset, Tables } from '../domain/dataset-model.js';
 import type { Page } from '../scenarios/list-page.js';
 import { datasetPage, type DatasetListParams, type DatasetSummary } from './list-page.js';
 import { errors } from '../error-factories.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 export interface DatasetHooks {
   /** Called after a dataset is newly stored or replaced (autocreate spawns its scenario here). */
@@ -77,6 +78,7 @@ export class DatasetService {
   }
 
   async derive(sessionId: string, key: string, newKey: string): Promise<string[]> {
+    noteAuditTarget('dataset', newKey);
     await this.requireExists(sessionId, key);
     const source = this.domain.dataSource;
     const meta = { key: newKey, kind: 'derived' as const, createdAt: new Date().toISOString(), version: randomUUID() };
@@ -124,6 +126,7 @@ export class DatasetService {
    * went away, which stops the work.
    */
   async etlStaged(sessionId: string, datasetName: string, files: readonly StagedFile[], signal?: AbortSignal): Promise<EtlResult> {
+    noteAuditTarget('dataset', datasetName);
     const result = await this.ingestRunner.run({ kind: 'etl', sessionId, datasetName, files }, { signal });
     return this.etlDone(sessionId, datasetName, result);
   }

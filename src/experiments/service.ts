@@ -14,6 +14,7 @@ import { SummaryCache } from './summary-cache.js';
 import { exportResults, type ResultFormat } from './results-export.js';
 import type { ExportFile } from '../exports/dataset-export.js';
 import { errors } from '../error-factories.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 /** What is stored of a request, enough to lay the grid out again (values listed, ranges expanded). */
 interface ExperimentSpec {
@@ -89,6 +90,7 @@ export class ExperimentService {
   async create(sessionId: string, request: ExperimentRequest & { readonly run: boolean }): Promise<ExperimentView> {
     const plan = planExperiment(this.deps.domain, request, this.deps.maxSize);
     const id = randomUUID();
+    noteAuditTarget('experiment', id);
     const createdAt = new Date().toISOString();
     const scenarios: NewExperimentScenario[] = [];
     plan.combinations.forEach((combination, combo) => {

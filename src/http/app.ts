@@ -3,6 +3,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './auth/install.js';
+import { installAudit } from './audit/install.js';
+import { auditRoutes } from './routes/audit.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { MAX_NAME_LENGTH } from '../datasets/names.js';
 import { errors } from '../error-factories.js';
@@ -100,6 +102,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   app.removeContentTypeParser('text/plain');
   // Before any route: every route registered from here on gets its token check (src/auth).
   installAuth(app, services);
+  // After the token check: every write route registered from here on is recorded (src/http/audit).
+  installAudit(app, services);
   // The request as served: method, URL, client address and scheme (through trusted proxies), status, time;
   // and its duration by route template (never the raw URL: names would make the label set unbounded).
   const { httpDuration } = services.metrics;
@@ -146,6 +150,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(planRoutes, opts);
     await scope.register(reportRoutes, opts);
     await scope.register(experimentRoutes, opts);
+    await scope.register(auditRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });
 

@@ -14,6 +14,7 @@ import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
 import type { ViewService } from '../views/view-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
+import type { AuditService } from '../audit/audit-service.js';
 
 /** Everything route plugins need, built by the app factory's caller and injected (no singletons). */
 export interface Services {
@@ -40,6 +41,8 @@ export interface Services {
   readonly plans: PlanService;
   /** Frozen comparisons. */
   readonly reports: ReportService;
+  /** The audit trail: reading, exporting, pruning, verifying. */
+  readonly audit: AuditService;
 }
 
 export interface RouteOptions {

@@ -13,6 +13,8 @@ import type { Executor } from '../executor/executor.js';
 import { LocalExecutor } from '../executor/local/local-executor.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { ExperimentService } from '../experiments/service.js';
+import { AuditService } from '../audit/audit-service.js';
+import { AuditPruner } from '../audit/audit-pruner.js';
 import type { Services } from '../http/services.js';
 import { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import { ScenarioService } from '../scenarios/service.js';
@@ -128,6 +130,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const stopExperimentEvents = experimentProgress.follow(events);
   await experimentProgress.settleLeftovers();
   await sessions.ensureMain();
+  const audit = new AuditService(store.audit, settings.auditRetentionMs);
+  const auditPruner = new AuditPruner(audit, log);
   const readiness = await Readiness.of(store, settings.databaseUrl);
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
   await executor.start().catch(async (err: unknown) => {
@@ -137,6 +141,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     throw err;
   });
   log.debug({ dialect: store.dialect }, 'store open');
+  auditPruner.start();
   return {
     services: {
       settings,
@@ -155,8 +160,10 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       experiments,
       plans: new PlanService({ store, domain, committed: serverEvents.committed }),
       reports: new ReportService({ store, domain, views }),
+      audit,
     },
     close: async () => {
+      auditPruner.stop();
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.
       await executor.close();

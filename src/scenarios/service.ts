@@ -16,6 +16,7 @@ import { logsView, type LogsView } from './logs-view.js';
 import { scenarioView, statusView, type ScenarioView, type StatusView } from './view.js';
 import { errors } from '../error-factories.js';
 import { explainRefusedRun, refusedByPlan } from './plan-guard.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 export interface CreateScenarioInput {
   readonly tag: string;
@@ -216,6 +217,7 @@ export class ScenarioService {
     if (!(await store.datasets.getMeta(sessionId, input.datasetKey))) throw errors.datasetNotFound(input.datasetKey);
     const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
     const id = randomUUID();
+    noteAuditTarget('scenario', id);
     let row: ScenarioRecord | undefined;
     try {
       row = await this.repo.insert({

@@ -9,6 +9,7 @@ import type { SessionRecord } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import { checkDisplayName, SESSION_ID } from './display-name.js';
 import { errors } from '../error-factories.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 export const MAIN_SESSION_NAME = 'main';
 
@@ -169,6 +170,7 @@ export class SessionService {
 
   private async insertNamed(displayName: string, db?: Kysely<Database>): Promise<string> {
     const id = randomUUID();
+    noteAuditTarget('session', id);
     try {
       await this.store.sessions.insert({ id, displayName, createdAt: new Date().toISOString() }, db);
     } catch (err) {

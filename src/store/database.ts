@@ -18,6 +18,8 @@ export interface Database {
   experiments: ExperimentsTable;
   plans: PlansTable;
   reports: ReportsTable;
+  audit_log: AuditLogTable;
+  audit_head: AuditHeadTable;
 }
 
 export interface SessionsTable {
@@ -236,4 +238,34 @@ export interface ReportsTable {
   created_at: string;
   /** The report's JSON document (`ReportBody`), served as stored. */
   body: string;
+}
+
+/** One recorded write (see migrations/0017-audit.ts): who did what to which ids, and with what outcome. */
+export interface AuditLogTable {
+  seq: number;
+  /** Database time, ISO-8601. */
+  at: string;
+  /** The API token's id; null when authentication is off (or for the service's own actions). */
+  token_id: string | null;
+  /** The token's name (its id when unnamed), `local` when authentication is off, `system` for the service itself. */
+  who: string;
+  /** The client address after `forwarded_allow_ips`; null outside HTTP (the CLI, the service itself). */
+  address: string | null;
+  action: string;
+  session_id: string | null;
+  /** JSON object text: target kind → id. */
+  targets: string;
+  /** The outcome: the HTTP status answered (or the route's success status, written with the write). */
+  status: number;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The audit chain's one head row: its last entry, and the last entry pruned (the anchor). */
+export interface AuditHeadTable {
+  id: number;
+  seq: number;
+  hash: string;
+  anchor_seq: number;
+  anchor_hash: string;
 }

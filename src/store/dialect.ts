@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from './database.js';
 import type { StoreLock } from './sqlite/store-lock.js';
+import { AuditingDialect } from './audit/auditing-dialect.js';
 
 /** The SQL dialects the store runs on; repositories are the same for both. */
 export type StoreDialect = 'sqlite' | 'postgres';
@@ -15,6 +16,8 @@ export interface OpenedDatabase {
   readonly unflushed: Kysely<Database>;
   /** Held while this process owns the store, where the dialect has such a lock; else undefined. */
   readonly lock: StoreLock | undefined;
+  /** The audit hook around `db`'s driver (see `src/store/audit/auditing-dialect.ts`). */
+  readonly audit: AuditingDialect;
 }
 
 export interface OpenDatabaseOptions {
@@ -82,9 +85,10 @@ const SQLITE: DialectAdapter = {
     const path = databaseUrl.slice(SQLITE_PREFIX.length);
     // Before the database is touched: a refused second process must not migrate or write anything.
     const lock = owner ? (await import('./sqlite/store-lock.js')).lockSqliteStore(path) : undefined;
-    const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path);
+    let audit: AuditingDialect | undefined;
+    const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path, (inner) => (audit = new AuditingDialect(inner, 'sqlite')));
     // SQLite commits are not flushed one by one anyway (`synchronous = NORMAL`): one handle serves both.
-    return { db, unflushed: db, lock };
+    return { db, unflushed: db, lock, audit: audit! };
   },
   matchesIgnoringCase: (column, pattern) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`,
   tableSummaries: (column) =>
@@ -105,8 +109,11 @@ const POSTGRES: DialectAdapter = {
   databaseFile: () => undefined,
   open: async (databaseUrl, { maxConnections }) => {
     const { openPostgres } = await import('./postgres/postgres-connection.js');
+    let audit: AuditingDialect | undefined;
+    const db = openPostgres(databaseUrl, { maxConnections, wrap: (inner) => (audit = new AuditingDialect(inner, 'postgres')) });
     return {
-      db: openPostgres(databaseUrl, { maxConnections }),
+      db,
+      audit: audit!,
       // Claims only (see RunsRepository): a few connections, opened when first used.
       unflushed: openPostgres(databaseUrl, { maxConnections: 3, unflushed: true }),
       lock: undefined,

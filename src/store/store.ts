@@ -10,6 +10,7 @@ import { RunsRepository } from './runs-repository.js';
 import { ScenariosRepository } from './scenarios-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
 import type { StoreLock } from './sqlite/store-lock.js';
+import { AuditRepository } from './audit/audit-repository.js';
 
 /** The durable state of the service: one database, its repositories, and how to close it. */
 export interface Store {
@@ -27,6 +28,8 @@ export interface Store {
   readonly plans: PlansRepository;
   /** Frozen comparisons. */
   readonly reports: ReportsRepository;
+  /** The audit trail (entries are appended by the store's audit hook, src/store/audit/). */
+  readonly audit: AuditRepository;
   /** On SQLite, the lock this process holds when it owns the store (`owner`); else undefined. */
   readonly lock: StoreLock | undefined;
   close(): Promise<void>;
@@ -47,7 +50,7 @@ export interface OpenStoreOptions {
 /** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const adapter = dialectAdapter(dialectOf(databaseUrl));
-  const { db, unflushed, lock } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections });
+  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections });
   const destroy = async () => {
     await db.destroy();
     if (unflushed !== db) await unflushed.destroy();
@@ -70,6 +73,7 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     experiments: new ExperimentsRepository(db),
     plans: new PlansRepository(db),
     reports: new ReportsRepository(db),
+    audit: new AuditRepository(db, audit),
     lock,
     close: destroy,
   };

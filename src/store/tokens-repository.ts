@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import type { Scope } from '../model/token-scopes.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 export interface ApiTokenRecord {
   readonly id: string;
@@ -44,6 +45,7 @@ export class TokensRepository {
       lastUsedAt: null,
       revokedAt: null,
     };
+    noteAuditTarget('token', record.id);
     await this.db
       .insertInto('api_tokens')
       .values({

@@ -7,6 +7,7 @@ import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl } from './webhook-url.js';
 import type { WebhookPresence } from './webhook-presence.js';
 import { errors } from '../error-factories.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 export interface WebhookView {
   readonly id: string;
@@ -56,6 +57,7 @@ export class WebhookService {
     const events = input.events === undefined ? [...EVENT_TYPES] : EVENT_TYPES.filter((t) => input.events!.includes(t));
     const secret = input.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
     const row = { id: randomUUID(), session_id: sessionId, url, events: JSON.stringify(events), secret, created_at: new Date().toISOString() };
+    noteAuditTarget('webhook', row.id);
     if ((await this.repo.countOf(sessionId)) >= MAX_WEBHOOKS_PER_SESSION) {
       throw errors.webhookLimitReached(MAX_WEBHOOKS_PER_SESSION);
     }

@@ -4,7 +4,8 @@ import { threadEntry } from '../../async/thread-entry.js';
 import { ScenaristError } from '../../errors.js';
 import type { IngestRunner, RunOptions } from './ingest-runner.js';
 import { unwrapOutcome } from './ingest-runner.js';
-import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
+import type { AuditedTask, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
+import { activeAuditScope, carriedAuditDraft } from '../../model/audit/audit-scope.js';
 import { PoolSlots, type PoolWork } from './pool-slots.js';
 import type { IngestWorkerConfig } from './worker-config.js';
 import { errors } from '../../error-factories.js';
@@ -55,7 +56,7 @@ const CLIENT_GONE = Symbol('client gone');
  */
 export function createDataTaskPool(options: DataTaskPoolOptions): IngestRunner {
   const entry = threadEntry(import.meta.url, 'ingest-worker');
-  const pool = new Piscina<IngestTask, TaskOutcome<TaskResult<IngestTask>>>({
+  const pool = new Piscina<AuditedTask, TaskOutcome<TaskResult<IngestTask>>>({
     filename: entry.filename,
     minThreads: 0,
     maxThreads: options.threads + options.expressThreads,
@@ -68,7 +69,7 @@ export function createDataTaskPool(options: DataTaskPoolOptions): IngestRunner {
   });
   const slots = new PoolSlots({ shared: options.threads, express: options.expressThreads }, options.threads * WAITING_PER_THREAD, options.queueWaitMs, options.work);
 
-  async function runBounded(task: IngestTask, client?: AbortSignal): Promise<TaskOutcome<TaskResult<IngestTask>>> {
+  async function runBounded(task: AuditedTask, client?: AbortSignal): Promise<TaskOutcome<TaskResult<IngestTask>>> {
     const release = await slots.acquire({ small: await isSmall(task), signal: client });
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(TIME_LIMIT), options.timeLimitMs);
@@ -89,7 +90,12 @@ export function createDataTaskPool(options: DataTaskPoolOptions): IngestRunner {
   }
 
   return {
-    run: async <T extends IngestTask>(task: T, runOptions: RunOptions = {}) => unwrapOutcome(await runBounded(task, runOptions.signal)) as TaskResult<T>,
+    run: async <T extends IngestTask>(task: T, runOptions: RunOptions = {}) => {
+      // The thread writes the request's audit entry with the dataset (src/model/audit/audit-scope.ts).
+      const outcome = await runBounded({ ...task, audit: carriedAuditDraft() }, runOptions.signal);
+      if (outcome.audited === true) activeAuditScope()?.markWritten();
+      return unwrapOutcome(outcome) as TaskResult<T>;
+    },
     close: () => pool.destroy(),
   };
 }

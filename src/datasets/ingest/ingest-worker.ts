@@ -3,7 +3,8 @@ import { loadDomain } from '../../domain/load.js';
 import { enableTypescriptImports } from '../../domain/typescript-imports.js';
 import { openStore } from '../../store/store.js';
 import { runIngestTask, type IngestEnvironment } from './run-task.js';
-import type { IngestTask, TaskOutcome, TaskResult } from './tasks.js';
+import type { AuditedTask, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
+import { runCarriedAudit } from '../../model/audit/audit-scope.js';
 import { asIngestWorkerConfig } from './worker-config.js';
 
 /**
@@ -21,11 +22,14 @@ async function openEnvironment(): Promise<IngestEnvironment> {
   return { domain, store, maxFieldBytes: config.maxFieldBytes };
 }
 
-export default async function runTask(task: IngestTask): Promise<TaskOutcome<TaskResult<IngestTask>>> {
+export default async function runTask(task: AuditedTask): Promise<TaskOutcome<TaskResult<IngestTask>>> {
   // A failed start is retried by the next task rather than cached forever.
   environment ??= openEnvironment().catch((err: unknown) => {
     environment = undefined;
     throw err;
   });
-  return runIngestTask(await environment, task);
+  const env = await environment;
+  // The request's audit entry commits with the dataset this thread stores (src/store/audit/).
+  const { value, audited } = await runCarriedAudit(task.audit, () => runIngestTask(env, task));
+  return audited ? { ...value, audited } : value;
 }

@@ -13,6 +13,7 @@ import { putDataset } from './put-dataset.js';
 import { tablesJsonConsuming, type ConsumableTable } from './tables-json.js';
 import type { EtlTask, EtlTaskResult, FromJsonTask, FromJsonTaskResult, IngestTask, TaskOutcome, TaskResult } from './tasks.js';
 import { errors } from '../../error-factories.js';
+import { noteAuditTarget } from '../../model/audit/audit-scope.js';
 
 /** What a task needs: the domain (schemas, data source) and a store to write the dataset to. */
 export interface IngestEnvironment {
@@ -69,6 +70,7 @@ function readStagedFiles(task: EtlTask): Promise<UploadedFile[]> {
 /** Stores the dataset of a JSON form under the key it carries, replacing one of that key. */
 export async function storeJsonForm(env: IngestEnvironment, sessionId: string, text: string): Promise<FromJsonTaskResult> {
   const { key, kind, createdAt, tablesJson } = readJsonForm(env.domain, text);
+  noteAuditTarget('dataset', key);
   await putDataset(env.store, { sessionId, key, kind, createdAt, version: randomUUID(), tablesJson });
   return { key };
 }

@@ -1,4 +1,5 @@
 import type { ErrorCode, FieldError } from '../../errors.js';
+import type { AuditDraft } from '../../model/audit/audit-scope.js';
 import type { ViewTask, ViewTaskResult } from '../../views/view-task.js';
 import type { EtlMessage } from '../etl/index.js';
 
@@ -45,4 +46,10 @@ export interface FromJsonTaskResult {
 export type TaskResult<T extends IngestTask> = T extends EtlTask ? EtlTaskResult : T extends ViewTask ? ViewTaskResult : FromJsonTaskResult;
 
 /** A task's result, or the client error it ended with (a `ScenaristError` as data). */
-export type TaskOutcome<R> = { readonly ok: true; readonly result: R } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string; readonly fields: readonly FieldError[] } };
+export type TaskOutcome<R> = ({ readonly ok: true; readonly result: R } | { readonly ok: false; readonly error: { readonly code: ErrorCode; readonly message: string; readonly fields: readonly FieldError[] } }) & {
+  /** The request's audit entry was written with the task's write (see `AuditedTask`). */
+  readonly audited?: boolean;
+};
+
+/** A task as sent to a thread: with the audit draft of the request, written there with the task's write. */
+export type AuditedTask<T extends IngestTask = IngestTask> = T & { readonly audit?: AuditDraft };

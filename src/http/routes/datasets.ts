@@ -113,7 +113,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.delete(
     '/sessions/:sid/data/:key',
     {
-      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_IN_USE', 'PLAN_DATASET_PROTECTED'] },
+      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_IN_USE', 'PLAN_DATASET_PROTECTED'], audit: { action: 'dataset.delete' } },
       schema: { summary: 'Delete a dataset', tags, params: KeyParams, response: { 204: Type.Null() } },
     },
     async (request, reply) => {
@@ -127,7 +127,7 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     '/sessions/:sid/data/:key/derive',
     {
       // The data source's derive() is domain code: its tables are checked, and it may refuse with BAD_INPUT.
-      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_KEY_TAKEN', 'DATASET_FORM_INVALID', 'BAD_INPUT'] },
+      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_KEY_TAKEN', 'DATASET_FORM_INVALID', 'BAD_INPUT'], audit: { action: 'dataset.derive' } },
       schema: {
         summary: 'Derive a new dataset from this one',
         tags,

@@ -60,6 +60,7 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
           'UPLOAD_BUSY',
           'PLAN_DATASET_PROTECTED',
         ],
+        audit: { action: 'dataset.upload' },
       },
       schema: {
         summary: 'Upload files through the ETL pipeline into a dataset',

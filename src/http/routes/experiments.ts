@@ -21,6 +21,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     {
       config: {
         errors: ['EXPERIMENT_AXES_INVALID', 'PARAMETER_INVALID', 'DATASET_NOT_FOUND', 'ALGORITHM_NOT_FOUND', 'EXPERIMENT_NAME_TAKEN', 'EXPERIMENT_TOO_LARGE', 'EXPERIMENT_REPEATS_SEEDED'],
+        audit: { action: 'experiment.create' },
       },
       schema: {
         summary: 'Create an experiment: one scenario per combination of axis values (times repeats), all or nothing',
@@ -119,7 +120,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
       `/sessions/:sid/experiments/:eid/${action}`,
       {
         // A scenario whose status forbids the action is skipped, not an error; the published plan's refuses the whole.
-        config: { errors: ['EXPERIMENT_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'] },
+        config: { errors: ['EXPERIMENT_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'], audit: { action: `experiment.${action}` } },
         schema: {
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} every scenario of the experiment (one transaction; each scenario by its own state rules)`,
           tags,
@@ -134,7 +135,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
   app.delete(
     '/sessions/:sid/experiments/:eid',
     {
-      config: { errors: ['EXPERIMENT_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'] },
+      config: { errors: ['EXPERIMENT_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'], audit: { action: 'experiment.delete' } },
       schema: {
         summary: 'Delete the experiment and all its scenarios (queued and running ones are cancelled)',
         tags,

@@ -16,7 +16,7 @@ export const scenarioBatchRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asyn
       {
         // An unknown scenario, or one whose status forbids the action, is skipped and counted; the
         // published plan's scenario among a run, reset or delete refuses the whole batch.
-        config: { errors: ['PLAN_SCENARIO_PROTECTED'] },
+        config: { errors: ['PLAN_SCENARIO_PROTECTED'], audit: { action: `scenario.batch-${action}` } },
         schema: {
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} many scenarios at once, by ids or by filter; answers what changed and what was skipped`,
           tags: ['scenarios'],

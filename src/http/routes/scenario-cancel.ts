@@ -8,7 +8,7 @@ export const scenarioCancelRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
   app.post(
     '/sessions/:sid/scenarios/:id/cancel',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY'], audit: { action: 'scenario.cancel' } },
       schema: {
         summary: 'Cancel a QUEUED or PROCESSING scenario: it ends FAILED with error code CANCELLED and is kept',
         tags: ['scenarios'],

@@ -142,7 +142,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios',
     {
-      config: { errors: ['PARAMETER_INVALID', 'DATASET_NOT_FOUND', 'ALGORITHM_NOT_FOUND', 'TAG_TAKEN'] },
+      config: { errors: ['PARAMETER_INVALID', 'DATASET_NOT_FOUND', 'ALGORITHM_NOT_FOUND', 'TAG_TAKEN'], audit: { action: 'scenario.create' } },
       schema: {
         summary: 'Create a scenario (CREATED, or QUEUED at once with autorun)',
         tags,
@@ -171,7 +171,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.delete(
     '/sessions/:sid/scenarios/:id',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'PLAN_SCENARIO_PROTECTED'], audit: { action: 'scenario.delete' } },
       schema: {
         summary: 'Delete a scenario, cancelling its run when queued or processing',
         tags,
@@ -188,7 +188,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios/:id/run',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY', 'PLAN_SCENARIO_PROTECTED'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY', 'PLAN_SCENARIO_PROTECTED'], audit: { action: 'scenario.run' } },
       schema: {
         summary: 'Queue a CREATED scenario; answers at once',
         tags,
@@ -202,7 +202,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
   app.post(
     '/sessions/:sid/scenarios/:id/reset',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY', 'PLAN_SCENARIO_PROTECTED'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_STATE_CONFLICT', 'SCENARIO_BUSY', 'PLAN_SCENARIO_PROTECTED'], audit: { action: 'scenario.reset' } },
       schema: {
         summary: 'Back to CREATED, clearing result and KPIs (a no-op when CREATED)',
         tags,

@@ -23,7 +23,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.post(
     '/sessions',
     {
-      config: { scope: 'admin', errors: ['SESSION_CREATE_DISABLED', 'SESSION_NAME_TAKEN'] },
+      config: { scope: 'admin', errors: ['SESSION_CREATE_DISABLED', 'SESSION_NAME_TAKEN'], audit: { action: 'session.create' } },
       preValidation: creationAllowed,
       schema: {
         summary: 'Create a session',
@@ -38,7 +38,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.post(
     '/sessions/:sid/copy',
     {
-      config: { scope: 'admin', boundTokens: 'refused', errors: ['SESSION_CREATE_DISABLED', 'SESSION_NAME_TAKEN'] },
+      config: { scope: 'admin', boundTokens: 'refused', errors: ['SESSION_CREATE_DISABLED', 'SESSION_NAME_TAKEN'], audit: { action: 'session.copy' } },
       preValidation: creationAllowed,
       schema: {
         summary: 'Copy a session with its datasets and scenarios',
@@ -54,7 +54,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.patch(
     '/sessions/:sid',
     {
-      config: { scope: 'admin', errors: ['SESSION_NAME_TAKEN'] },
+      config: { scope: 'admin', errors: ['SESSION_NAME_TAKEN'], audit: { action: 'session.rename' } },
       schema: {
         summary: 'Rename a session',
         tags,
@@ -69,7 +69,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.delete(
     '/sessions/:sid',
     {
-      config: { scope: 'admin', errors: ['PLAN_SESSION_PROTECTED'] },
+      config: { scope: 'admin', errors: ['PLAN_SESSION_PROTECTED'], audit: { action: 'session.delete' } },
       schema: {
         summary: 'Delete a session and everything it holds',
         tags,

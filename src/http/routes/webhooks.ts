@@ -44,7 +44,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.post(
     '/sessions/:sid/webhooks',
     {
-      config: { errors: ['WEBHOOK_TARGET_REFUSED', 'WEBHOOK_LIMIT_REACHED'] },
+      config: { errors: ['WEBHOOK_TARGET_REFUSED', 'WEBHOOK_LIMIT_REACHED'], audit: { action: 'webhook.create' } },
       schema: {
         summary: 'Register a webhook (its secret is shown only in this answer)',
         tags,
@@ -74,7 +74,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.delete(
     '/sessions/:sid/webhooks/:id',
     {
-      config: { errors: ['WEBHOOK_NOT_FOUND'] },
+      config: { errors: ['WEBHOOK_NOT_FOUND'], audit: { action: 'webhook.delete', targets: { id: 'webhook' } } },
       schema: { summary: 'Delete a webhook (pending deliveries are dropped)', tags, params: WebhookParams, response: { 204: Type.Null() } },
     },
     async (request, reply) => {

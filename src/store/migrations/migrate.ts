@@ -13,6 +13,7 @@ import { experimentsMigration } from './0011-experiments.js';
 import { eventOutboxMigration } from './0012-event-outbox.js';
 import { experimentRerunsMigration } from './0013-experiment-reruns.js';
 import { plansMigration } from './0016-plans.js';
+import { auditMigration } from './0017-audit.js';
 import { reportsMigration } from './0018-reports.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
@@ -30,6 +31,7 @@ function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
     '0012-event-outbox': eventOutboxMigration(dialect),
     '0013-experiment-reruns': experimentRerunsMigration(dialect),
     '0016-plans': plansMigration(dialect),
+    '0017-audit': auditMigration(dialect),
     '0018-reports': reportsMigration(dialect),
   };
 }

@@ -1,4 +1,4 @@
-import { Kysely } from 'kysely';
+import { Kysely, type Dialect } from 'kysely';
 import pg from 'pg';
 import { speedLayerOn } from '../../config/speed-layers.js';
 import type { Database } from '../database.js';
@@ -17,12 +17,14 @@ export interface PostgresConnectionOptions {
    * is harmless (see the store's `unflushed`).
    */
   readonly unflushed?: boolean;
+  /** A layer around the dialect (the audit hook). */
+  readonly wrap?: (dialect: Dialect) => Dialect;
 }
 
 /** A pooled PostgreSQL connection; a read on a connection that died is run once more on a fresh one. */
-export function openPostgres(url: string, { maxConnections = 10, unflushed = false }: PostgresConnectionOptions = {}): Kysely<Database> {
+export function openPostgres(url: string, { maxConnections = 10, unflushed = false, wrap = (dialect) => dialect }: PostgresConnectionOptions = {}): Kysely<Database> {
   // Named so that an operator tells the two kinds apart in pg_stat_activity.
   const session = unflushed ? { application_name: UNFLUSHED_APPLICATION_NAME, options: '-c synchronous_commit=off' } : { application_name: APPLICATION_NAME };
   const pool = survivingLostConnections(new pg.Pool({ connectionString: url, max: maxConnections, ...session }));
-  return new Kysely<Database>({ dialect: new ReadRetryingPostgresDialect({ pool: speedLayerOn('named-statements') ? new NamingPool(pool) : pool }) });
+  return new Kysely<Database>({ dialect: wrap(new ReadRetryingPostgresDialect({ pool: speedLayerOn('named-statements') ? new NamingPool(pool) : pool })) });
 }

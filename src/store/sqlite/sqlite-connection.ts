@@ -1,15 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase } from 'kysely';
 import { speedLayerOn } from '../../config/speed-layers.js';
 import type { Database } from '../database.js';
 
 /** Distinct statements kept prepared; the service issues far fewer shapes than this. */
 const STATEMENT_CACHE_SIZE = 512;
 
-/** Opens (creating when needed) the SQLite file in WAL mode with foreign keys enforced. */
-export function openSqlite(path: string): Kysely<Database> {
+/**
+ * Opens (creating when needed) the SQLite file in WAL mode with foreign keys enforced; `wrap` may put
+ * a layer around the dialect (the audit hook).
+ */
+export function openSqlite(path: string, wrap: (dialect: Dialect) => Dialect = (dialect) => dialect): Kysely<Database> {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   // WAL lets readers (worker threads, pollers) proceed while a write commits; NORMAL sync is durable
@@ -18,7 +21,7 @@ export function openSqlite(path: string): Kysely<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: speedLayerOn('statement-cache') ? withStatementCache(sqlite) : sqlite }) });
+  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: speedLayerOn('statement-cache') ? withStatementCache(sqlite) : sqlite })) });
 }
 
 /**

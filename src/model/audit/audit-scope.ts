@@ -1,0 +1,108 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** An audit entry before the chain gives it a place: who did what to which ids, and the outcome. */
+export interface AuditDraft {
+  readonly action: string;
+  readonly tokenId: string | null;
+  readonly who: string;
+  readonly address: string | null;
+  sessionId: string | null;
+  /** Target kind → id (`session`, `scenario`, `dataset`, ...), filled as the work learns them. */
+  readonly targets: Record<string, string>;
+  /** The outcome recorded with the write: the route's success status (or the status answered). */
+  status: number;
+}
+
+/**
+ * `pending`: nothing recorded yet; `claimed`: a transaction is writing the entry now; `written`: it
+ * committed with the first write of the work; `closed`: the work is over and later writes made in
+ * its async context (background work it started) are not its own.
+ */
+type AuditState = 'pending' | 'claimed' | 'written' | 'closed';
+
+/**
+ * One audited piece of work (an HTTP write, a CLI command, a prune). The store's audit hook
+ * (`src/store/audit/auditing-dialect.ts`) writes the entry inside the first transaction of the work
+ * that changes a row, just before that transaction commits, so the entry exists exactly when the
+ * write does.
+ */
+export class AuditScope {
+  private state: AuditState = 'pending';
+  /** The session and targets the work named when it began, before it noted the ids it creates. */
+  readonly requested: Pick<AuditDraft, 'sessionId' | 'targets'>;
+
+  constructor(readonly draft: AuditDraft) {
+    this.requested = { sessionId: draft.sessionId, targets: { ...draft.targets } };
+  }
+
+  /** The draft to write now, when no transaction has written or is writing it; marks it taken. */
+  claim(): AuditDraft | undefined {
+    if (this.state !== 'pending') return undefined;
+    this.state = 'claimed';
+    return this.draft;
+  }
+
+  /** After a claim: the entry committed (`true`), or its transaction rolled back and the next write carries it. */
+  settle(committed: boolean): void {
+    if (this.state === 'claimed') this.state = committed ? 'written' : 'pending';
+  }
+
+  /** Marks the entry written elsewhere (a worker thread ran the write under a copy of this scope). */
+  markWritten(): void {
+    if (this.state === 'pending') this.state = 'written';
+  }
+
+  get written(): boolean {
+    return this.state === 'written';
+  }
+
+  /** Ends the work: nothing written from here on is recorded under it. Answers whether its entry was written. */
+  close(): boolean {
+    const written = this.state === 'written';
+    this.state = 'closed';
+    return written;
+  }
+}
+
+const scopes = new AsyncLocalStorage<AuditScope>();
+
+/** Runs `work` with `scope` as the audit scope of everything it awaits or starts. */
+export function runAudited<T>(scope: AuditScope, work: () => T): T {
+  return scopes.run(scope, work);
+}
+
+/** The audit scope of the work running now, if any. */
+export function activeAuditScope(): AuditScope | undefined {
+  return scopes.getStore();
+}
+
+/**
+ * Names an id the running work creates (a new session, scenario, experiment, webhook, dataset key),
+ * before the write that stores it, so its audit entry names it. A kind the request already names (the
+ * source of a copy or derive) is recorded as `new_<kind>`. A no-op outside audited work.
+ */
+export function noteAuditTarget(kind: string, id: string): void {
+  const scope = scopes.getStore();
+  if (scope === undefined) return;
+  const { draft } = scope;
+  const existing = draft.targets[kind];
+  draft.targets[existing === undefined || existing === id ? kind : `new_${kind}`] = id;
+  if (kind === 'session' && draft.sessionId === null) draft.sessionId = id;
+}
+
+/** A copy of the running work's draft, as plain data for a worker thread that does the write (see `runCarriedAudit`). */
+export function carriedAuditDraft(): AuditDraft | undefined {
+  const scope = scopes.getStore();
+  return scope === undefined || scope.written ? undefined : { ...scope.draft, targets: { ...scope.draft.targets } };
+}
+
+/**
+ * Runs `work` (in a worker thread) under a scope made from a carried draft, and answers whether the
+ * entry was written there, which the sender passes to `markWritten` on its own scope.
+ */
+export async function runCarriedAudit<T>(draft: AuditDraft | undefined, work: () => Promise<T>): Promise<{ value: T; audited: boolean }> {
+  if (draft === undefined) return { value: await work(), audited: false };
+  const scope = new AuditScope(draft);
+  const value = await runAudited(scope, work);
+  return { value, audited: scope.close() };
+}
