@@ -14,7 +14,7 @@ export const planRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.post(
     '/sessions/:sid/scenarios/:id/publish',
     {
-      config: { errors: ['SCENARIO_NOT_FOUND', 'PLAN_SCENARIO_NOT_COMPLETE', 'PLAN_ALREADY_PUBLISHED'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'PLAN_SCENARIO_NOT_COMPLETE', 'PLAN_ALREADY_PUBLISHED'], audit: { action: 'plan.publish' } },
       schema: {
         summary: "Publish a COMPLETE scenario as the session's plan, superseding the current one",
         tags,
@@ -47,7 +47,7 @@ export const planRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
   app.delete(
     '/sessions/:sid/plan',
     {
-      config: { errors: ['PLAN_NOT_PUBLISHED'] },
+      config: { errors: ['PLAN_NOT_PUBLISHED'], audit: { action: 'plan.withdraw' } },
       schema: {
         summary: 'Withdraw the current plan, with a note; its scenario and dataset are no longer protected',
         tags,

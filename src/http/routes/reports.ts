@@ -27,7 +27,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     '/sessions/:sid/reports',
     {
       // Freezing draws every view: busy view threads and a scenario changed meanwhile refuse it (a failed view is kept as its error).
-      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_BUSY', 'CONFLICT', 'RESULT_NOT_READY', 'VIEW_BUSY'] },
+      config: { errors: ['SCENARIO_NOT_FOUND', 'SCENARIO_BUSY', 'CONFLICT', 'RESULT_NOT_READY', 'VIEW_BUSY'], audit: { action: 'report.create' } },
       schema: {
         summary: 'Freeze a comparison as a report: KPIs and deltas, parameters, inputs and every view, as rendered now',
         tags,
