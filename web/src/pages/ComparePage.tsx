@@ -13,6 +13,9 @@ import { deltaArrow, formatDelta, formatNumber, formatParam, formatRelative } fr
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { useParameterLabels } from '../params/parameter-labels.ts';
+import { PlanBadge } from '../decisions/PlanBadge.tsx';
+import { SaveReportControl } from '../decisions/SaveReportControl.tsx';
+import { usePlanScenarioId } from '../decisions/use-plan.ts';
 
 const MIN_COMPARED = 2;
 export const MAX_COMPARED = 6;
@@ -30,7 +33,9 @@ export function ComparePage() {
   const navigate = useNavigate();
   const search: CompareSearch = useSearch({ strict: false });
   const ids = useMemo(() => (search.ids ? search.ids.split(',').filter(Boolean) : []), [search.ids]);
-  const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : ids[0];
+  // Without a chosen baseline, the session's published plan is the one to beat when it is compared.
+  const planId = usePlanScenarioId(sid);
+  const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : planId && ids.includes(planId) ? planId : ids[0];
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
   const ready = ids.length >= MIN_COMPARED && ids.length <= MAX_COMPARED && baseline !== undefined && scenarios.data !== undefined;
   const comparison = useQuery({
@@ -71,7 +76,7 @@ export function ComparePage() {
                   disabled={(!checked && ids.length >= MAX_COMPARED) || (cancelled && !checked)}
                   onChange={(e) => toggle(s.id, e.target.checked)}
                 />
-                <span>{s.tag}</span> <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
+                <span>{s.tag}</span> <PlanBadge sid={sid} scenarioId={s.id} /> <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
               </label>
             );
           })}
@@ -91,6 +96,12 @@ export function ComparePage() {
         {ids.length === 1 && <p className="muted">Choose at least one more scenario.</p>}
       </section>
       <ErrorNote error={comparison.error} />
+      {ready && comparison.data && (
+        <div className="row compare-save">
+          <span className="spacer" />
+          <SaveReportControl sid={sid} ids={ids} baseline={comparison.data.baseline} />
+        </div>
+      )}
       {ready && comparison.data && <ComparisonView result={comparison.data} />}
     </>
   );

@@ -11,6 +11,7 @@ import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
+import { PlanBadge } from '../decisions/PlanBadge.tsx';
 import { formatNumber, formatTime } from '../format.ts';
 import { directionText } from '../kpis/direction.ts';
 import { ACTIVE } from '../scenarios/active.ts';
@@ -68,6 +69,7 @@ export function ScenarioCard({
           </a>
         </h3>
         <span className="spacer" />
+        <PlanBadge sid={sid} scenarioId={s.id} />
         <StatusBadge status={s.status} error={s.error} />
       </div>
       <p className="small muted" style={{ margin: '0.25rem 0' }}>
