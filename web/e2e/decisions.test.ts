@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
 import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { until } from '../../test/support/until.ts';
 import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
 import { inspectPage, setTheme } from './support/inspect.ts';
@@ -63,9 +64,7 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
       ids.set(tag, created.id);
       await post(`/sessions/main/scenarios/${created.id}/run`, {});
     }
-    await expect
-      .poll(async () => (await apiGet<Scenario[]>(api('/sessions/main/scenarios'))).body.every((s) => s.status === 'COMPLETE'), { timeout: 120_000 })
-      .toBe(true);
+    await until('both runs complete', async () => (await apiGet<Scenario[]>(api('/sessions/main/scenarios'))).body.every((s) => s.status === 'COMPLETE'), { within: 120_000, every: 250 });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: VIEWPORTS[0], colorScheme: 'light', acceptDownloads: true });
     page = await context.newPage();

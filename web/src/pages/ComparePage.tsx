@@ -44,11 +44,12 @@ export function ComparePage() {
     enabled: ready,
   });
 
-  const setSelection = (next: string[], nextBaseline = baseline) => {
+  // The URL keeps a baseline only once one is chosen: until then the plan (or the first) stays the default as scenarios are ticked.
+  const setSelection = (next: string[], nextBaseline = search.baseline) => {
     void navigate({
       to: '/s/$sid/compare',
       params: { sid },
-      search: { ids: next.length ? next.join(',') : undefined, baseline: nextBaseline && next.includes(nextBaseline) ? nextBaseline : next[0] },
+      search: { ids: next.length ? next.join(',') : undefined, baseline: nextBaseline && next.includes(nextBaseline) ? nextBaseline : undefined },
       replace: true,
     });
   };

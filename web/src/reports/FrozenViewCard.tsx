@@ -9,9 +9,9 @@ export function FrozenViewCard({ view, idPrefix }: { view: FrozenView; idPrefix:
   const titleId = `${idPrefix}-${view.name}`.replace(/[^\w-]/g, '_');
   return (
     <section className="card view-card report-view" aria-labelledby={titleId} data-testid="report-view" data-view={view.name} data-kind={view.kind}>
-      <h4 id={titleId} style={{ marginTop: 0 }}>
+      <h3 id={titleId} style={{ marginTop: 0 }}>
         {view.title}
-      </h4>
+      </h3>
       <FrozenBody view={view} />
     </section>
   );

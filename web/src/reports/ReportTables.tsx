@@ -25,7 +25,7 @@ function ScenarioHeadings({ scenarios, baseline, first }: { scenarios: Scenarios
 export function ReportKpis({ report }: { report: Report }) {
   if (report.kpis.length === 0) return <p className="muted">These scenarios reported no KPIs.</p>;
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label="KPIs and deltas">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label="Table of the KPIs and deltas">
       <table className="plain report-table" data-testid="report-kpis">
         <ScenarioHeadings scenarios={report.scenarios} baseline={report.baseline} first="KPI" />
         <tbody>
@@ -73,7 +73,7 @@ export function SideBySide({
 }) {
   const extraDiffers = extra ? new Set(report.scenarios.map(extra.value)).size > 1 : false;
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={label}>
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={`Table of the ${label.toLowerCase()}`}>
       <table className="plain report-table">
         <ScenarioHeadings scenarios={report.scenarios} baseline={report.baseline} first={first} />
         <tbody>
