@@ -99,7 +99,7 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
           ) : (
             <div className="views">
               {comparison.map((v) => (
-                <FrozenViewCard key={v.name} view={v} idPrefix="comparison" />
+                <FrozenViewCard key={v.name} view={v} of="comparison" />
               ))}
             </div>
           )}
@@ -115,7 +115,7 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
               ) : (
                 <div className="views">
                   {views.map((v) => (
-                    <FrozenViewCard key={v.name} view={v} idPrefix={`scenario-${s.scenario_id}`} />
+                    <FrozenViewCard key={v.name} view={v} of={s.tag} />
                   ))}
                 </div>
               )}

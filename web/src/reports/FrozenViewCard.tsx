@@ -4,20 +4,22 @@ import { TextView } from '../views/TextView.tsx';
 import type { FrozenView } from './frozen-view.ts';
 import { FrozenTable } from './FrozenTable.tsx';
 
-/** One frozen view in its card, drawn from its spec with the dashboard's view components. */
-export function FrozenViewCard({ view, idPrefix }: { view: FrozenView; idPrefix: string }) {
-  const titleId = `${idPrefix}-${view.name}`.replace(/[^\w-]/g, '_');
+/**
+ * One frozen view in its card, drawn from its spec with the dashboard's view components. `of` names
+ * whose view it is (the comparison, a scenario's tag): two scenarios' views of one title stay apart.
+ */
+export function FrozenViewCard({ view, of }: { view: FrozenView; of: string }) {
   return (
-    <section className="card view-card report-view" aria-labelledby={titleId} data-testid="report-view" data-view={view.name} data-kind={view.kind}>
-      <h3 id={titleId} style={{ marginTop: 0 }}>
+    <section className="card view-card report-view" aria-label={`${view.title} (${of})`} data-testid="report-view" data-view={view.name} data-kind={view.kind}>
+      <h3 style={{ marginTop: 0 }}>
         {view.title}
       </h3>
-      <FrozenBody view={view} />
+      <FrozenBody view={view} of={of} />
     </section>
   );
 }
 
-function FrozenBody({ view }: { view: FrozenView }) {
+function FrozenBody({ view, of }: { view: FrozenView; of: string }) {
   if ('error' in view) {
     return (
       <p className="alert error" data-testid="view-error">
@@ -33,6 +35,6 @@ function FrozenBody({ view }: { view: FrozenView }) {
     case 'text':
       return <TextView spec={view.spec} />;
     case 'table':
-      return <FrozenTable spec={view.spec} title={view.title} />;
+      return <FrozenTable spec={view.spec} title={`${view.title} (${of})`} />;
   }
 }
