@@ -51,7 +51,7 @@ export class ScenarioBatchActions {
         const asked = 'ids' in selection ? [...new Set(selection.ids)] : targets.map((t) => t.id);
         return { asked, ...(await this.write(trx, sessionId, action, targets)) };
       })
-      .catch(refusedByPlan(action === 'cancel' ? 'reset' : action));
+      .catch(refusedByPlan(action));
     // After the commit: a run is handed to the executor only once its row is QUEUED for everyone.
     await notify();
     const changed = new Set(changedIds);

@@ -4,8 +4,11 @@ import { planProtectionOf } from '../store/plan-protection.js';
 import type { ScenarioRef } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
 
-/** The writes of a scenario that the published plan refuses (docs/api/plans-and-reports.md, "Protection"). */
-export type GuardedAction = 'run' | 'reset' | 'delete';
+/**
+ * The writes of a scenario that the published plan refuses (docs/api/plans-and-reports.md,
+ * "Protection"); a cancel never changes a COMPLETE plan, and is named only to word a refusal.
+ */
+export type GuardedAction = 'run' | 'reset' | 'delete' | 'cancel';
 
 /**
  * A `catch` for a scenario write: the store's plan trigger (migration 0016) refusing it becomes the
