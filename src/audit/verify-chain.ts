@@ -1,12 +1,35 @@
 import { auditHash } from '../model/audit/audit-hash.js';
 import type { AuditHeadRow, AuditRow } from '../store/audit/audit-repository.js';
 
+/** How the chain broke where it did (worded by `describeFault`). */
+export type FaultReason =
+  /** The entry's hash no longer covers its content. */
+  | 'content'
+  /** The head records another hash for the last entry. */
+  | 'head-hash'
+  /** Entries lie beyond the head. */
+  | 'beyond-head'
+  /** The head is beyond the last entry. */
+  | 'short-of-head'
+  /** A number is skipped. */
+  | 'gap'
+  /** A number repeats. */
+  | 'repeat'
+  /** The next entry links to the one before this. */
+  | 'skipped-over'
+  /** The next entry no longer links to this one, which kept its place. */
+  | 'relinked'
+  /** The first entry does not follow the anchor. */
+  | 'off-anchor';
+
 /** Where the chain first stops being what was written: the entry named and how it differs. */
 export interface ChainFault {
   readonly kind: 'changed' | 'inserted' | 'removed';
   /** The entry changed or inserted, or the first one missing. */
   readonly seq: number;
-  readonly detail: string;
+  /** The last missing entry (removed), or the entry whose link shows the fault. */
+  readonly until: number;
+  readonly reason: FaultReason;
 }
 
 export interface ChainReport {
@@ -40,7 +63,7 @@ export async function verifyChain(head: AuditHeadRow, batches: AsyncIterable<rea
     for (const row of batch) {
       entries += 1;
       if (auditHash(row.prev_hash, contentOf(row)) !== row.hash) {
-        return report({ kind: 'changed', seq: row.seq, detail: `entry ${row.seq} was changed: its content no longer matches its hash` });
+        return report({ kind: 'changed', seq: row.seq, until: row.seq, reason: 'content' });
       }
       const fault = linkFault(row, prevHash, prevPrevHash, expected, last);
       if (fault !== undefined) return report(fault);
@@ -52,13 +75,13 @@ export async function verifyChain(head: AuditHeadRow, batches: AsyncIterable<rea
   }
   const lastSeq = last?.seq ?? head.anchor_seq;
   if (lastSeq < head.seq) {
-    return report({ kind: 'removed', seq: lastSeq + 1, detail: `entries ${lastSeq + 1} to ${head.seq} were removed: the chain's head is entry ${head.seq}` });
+    return report({ kind: 'removed', seq: lastSeq + 1, until: head.seq, reason: 'short-of-head' });
   }
   if (lastSeq > head.seq) {
-    return report({ kind: 'inserted', seq: head.seq + 1, detail: `entry ${head.seq + 1} was inserted: the chain's head is entry ${head.seq}` });
+    return report({ kind: 'inserted', seq: head.seq + 1, until: head.seq, reason: 'beyond-head' });
   }
   if (prevHash !== head.hash) {
-    return report({ kind: 'changed', seq: lastSeq, detail: `entry ${lastSeq} was changed: the chain's head records another hash for it` });
+    return report({ kind: 'changed', seq: lastSeq, until: lastSeq, reason: 'head-hash' });
   }
   return { entries, anchorSeq: head.anchor_seq, headSeq: head.seq };
 }
@@ -68,21 +91,47 @@ function linkFault(row: AuditRow, prevHash: string, prevPrevHash: string | undef
     if (row.seq === expected) return undefined;
     // Linked, yet numbered out of place: renumbered around an entry that is gone or was added.
     return row.seq > expected
-      ? { kind: 'removed', seq: expected, detail: `entry ${expected} was removed: entry ${row.seq} follows entry ${expected - 1}` }
-      : { kind: 'inserted', seq: row.seq, detail: `entry ${row.seq} was inserted: the sequence repeats there` };
+      ? { kind: 'removed', seq: expected, until: row.seq - 1, reason: 'gap' }
+      : { kind: 'inserted', seq: row.seq, until: row.seq, reason: 'repeat' };
   }
   if (last !== undefined && row.prev_hash === prevPrevHash) {
-    return { kind: 'inserted', seq: last.seq, detail: `entry ${last.seq} was inserted: entry ${row.seq} follows the entry before it` };
+    return { kind: 'inserted', seq: last.seq, until: row.seq, reason: 'skipped-over' };
   }
   if (row.seq > expected) {
-    return { kind: 'removed', seq: expected, detail: `entries ${expected} to ${row.seq - 1} were removed: entry ${row.seq} follows an entry that is not there` };
+    return { kind: 'removed', seq: expected, until: row.seq - 1, reason: 'gap' };
   }
   if (last !== undefined) {
-    return { kind: 'changed', seq: last.seq, detail: `entry ${last.seq} was changed and given a new hash: entry ${row.seq} no longer follows it` };
+    return { kind: 'changed', seq: last.seq, until: row.seq, reason: 'relinked' };
   }
-  return { kind: 'removed', seq: row.seq, detail: `entries before ${row.seq} were removed: it does not follow the chain's anchor (entry ${expected - 1})` };
+  return { kind: 'removed', seq: expected, until: row.seq - 1, reason: 'off-anchor' };
 }
 
 function contentOf(row: AuditRow) {
   return { at: row.at, tokenId: row.token_id, who: row.who, address: row.address, action: row.action, sessionId: row.session_id, targets: row.targets, status: row.status };
+}
+
+/** The fault in a sentence, for `scenarist audit verify`. */
+export function describeFault(fault: ChainFault): string {
+  const { seq, until } = fault;
+  const missing = seq === until ? `entry ${seq} was removed` : `entries ${seq} to ${until} were removed`;
+  switch (fault.reason) {
+    case 'content':
+      return `entry ${seq} was changed: its content no longer matches its hash`;
+    case 'head-hash':
+      return `entry ${seq} was changed: the chain's head records another hash for it`;
+    case 'relinked':
+      return `entry ${seq} was changed and given a new hash: entry ${until} no longer follows it`;
+    case 'beyond-head':
+      return `entry ${seq} was inserted: the chain's head is entry ${until}`;
+    case 'repeat':
+      return `entry ${seq} was inserted: the sequence repeats there`;
+    case 'skipped-over':
+      return `entry ${seq} was inserted: entry ${until} follows the entry before it`;
+    case 'short-of-head':
+      return `${missing}: the chain's head is entry ${until}`;
+    case 'gap':
+      return `${missing}: entry ${until + 1} follows an entry that is not there`;
+    case 'off-anchor':
+      return `${missing}: entry ${until + 1} does not follow the chain's anchor (entry ${seq - 1})`;
+  }
 }

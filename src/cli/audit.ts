@@ -1,4 +1,5 @@
 import { AuditService } from '../audit/audit-service.js';
+import { describeFault } from '../audit/verify-chain.js';
 import { SettingError } from '../config/setting-error.js';
 import type { Settings } from '../config/settings.js';
 import { openStore } from '../store/store.js';
@@ -37,7 +38,7 @@ export async function auditCommand(argv: readonly string[], settingsOf: (flags: 
     const report = await new AuditService(store.audit, settings.auditRetentionMs).verify();
     const pruned = report.anchorSeq > 0 ? `; entries up to ${report.anchorSeq} were pruned` : '';
     if (report.fault !== undefined) {
-      console.error(`scenarist: audit chain broken at entry ${report.fault.seq}: ${report.fault.detail}`);
+      console.error(`scenarist: audit chain broken at entry ${report.fault.seq}: ${describeFault(report.fault)}`);
       return 1;
     }
     console.log(`audit chain intact: ${report.entries} entries, ${report.anchorSeq + 1} to ${report.headSeq}${pruned}`);
