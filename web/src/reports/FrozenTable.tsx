@@ -7,7 +7,7 @@ import { columnHeading, formatCell, isNumeric } from '../views/cells.ts';
  */
 export function FrozenTable({ spec, title }: { spec: TableSpec; title: string }) {
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={title} data-testid="frozen-table">
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={`Rows of ${title}`} data-testid="frozen-table">
       <table className="plain view-table">
         <caption className="sr-only">{title}</caption>
         <thead>
