@@ -107,6 +107,7 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     expect((await apiGet<Scenario>(api(`/sessions/main/scenarios/${ids.get('d-greedy')}`))).status).toBe(200);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Withdraw plan…' }).waitFor();
+    await page.locator('[data-testid=view][data-view="floor-heatmap"] [data-testid=chart][data-rendered=true]').waitFor({ timeout: 30_000 });
     await inspect('scenario');
   });
 
@@ -180,6 +181,9 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     await page.getByRole('link', { name: 'Reports', exact: true }).click();
     await page.getByTestId('report-list').getByRole('link', { name: 'Slotting decision' }).click();
     await page.getByTestId('report-title').waitFor();
+    await chartsSettled();
+    // The report's first screen as the reader sees it (the full-page shots are very tall).
+    await page.screenshot({ path: `${RESULTS}${dialect}-decisions-report-top-1440.png` });
     await inspect('report');
   }, STEP_MS);
 

@@ -76,7 +76,7 @@ describe('publishing the plan from the scenario page', () => {
     expect(screen.queryByRole('button', { name: 'Publish as plan…' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw plan…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw the plan' });
-    const submit = within(dialog).getByRole('button', { name: 'Withdraw' }) as HTMLButtonElement;
+    const submit = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Withdraw' });
     expect(submit.disabled).toBe(true);
     fireEvent.change(within(dialog).getByLabelText('Why withdraw it'), { target: { value: 'stale' } });
     fireEvent.click(submit);
@@ -125,7 +125,7 @@ describe('the plan elsewhere', () => {
       },
       '/s/main/compare?ids=s2,s1',
     );
-    await waitFor(() => expect((screen.getByLabelText('Baseline') as HTMLSelectElement).value).toBe('s1'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>('Baseline').value).toBe('s1'));
     await waitFor(() => expect(server.requests.some((r) => r.url.includes('/compare?') && new URL(r.url).searchParams.get('baseline') === 's1')).toBe(true));
     fireEvent.change(screen.getByLabelText('Baseline'), { target: { value: 's2' } });
     await waitFor(() => expect(server.router.state.location.search).toMatchObject({ baseline: 's2' }));
