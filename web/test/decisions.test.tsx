@@ -154,7 +154,10 @@ describe('reports', () => {
         ],
       },
     ] as Report['kpis'],
-    parameters: [{ name: 'max_moves', values: [{ scenario_id: 's1', value: 25 }, { scenario_id: 's2', value: 10 }], differs: true }],
+    parameters: [
+      { name: 'max_moves', values: [{ scenario_id: 's1', value: 25 }, { scenario_id: 's2', value: 10 }], differs: true },
+      { name: 'data_params.days_back', values: [{ scenario_id: 's1', value: 30 }, { scenario_id: 's2', value: 30 }], differs: false },
+    ],
     inputs: [{ name: 'dataset', values: [{ scenario_id: 's1', value: 'sample' }, { scenario_id: 's2', value: 'sample' }], differs: false }],
     views: {
       comparison: [{ name: 'summary', title: 'Summary', kind: 'text', spec: { markdown: 'Greedy walks **less**.' } }],
@@ -197,6 +200,11 @@ describe('reports', () => {
     expect(kpis.textContent).toContain('★ best');
     expect(kpis.querySelector('[data-comparison=worse]')?.textContent).toContain('worse');
     expect(screen.getByRole('region', { name: 'Table of the parameters' }).querySelector('tr[data-differs=true]')?.textContent).toContain('25');
+    expect(within(screen.getByRole('region', { name: 'Table of the parameters' })).getAllByRole('rowheader').map((h) => h.textContent)).toEqual([
+      'Algorithm',
+      'Max moves (differs)',
+      'Days back (data)',
+    ]);
     // Every row of the frozen table, no paging.
     expect(within(screen.getByTestId('frozen-table')).getAllByRole('row')).toHaveLength(121);
     expect(screen.getByTestId('view-error').textContent).toContain('the view threw');

@@ -6,6 +6,12 @@ import { humanise } from '../params/parameter-labels.ts';
 
 type Scenarios = Report['scenarios'];
 
+/** The prefix the comparison gives a data parameter (`data_params.<name>`): shown as "<Name> (data)". */
+const DATA_PARAM = 'data_params.';
+
+/** A row's label: the name humanised (a report keeps no descriptors, so no declared label), a data parameter marked as such. */
+const rowLabel = (name: string) => (name.startsWith(DATA_PARAM) ? `${humanise(name.slice(DATA_PARAM.length))} (data)` : humanise(name));
+
 function ScenarioHeadings({ scenarios, baseline, first }: { scenarios: Scenarios; baseline: string; first: string }) {
   return (
     <thead>
@@ -88,7 +94,7 @@ export function SideBySide({
           {rows.map((p) => (
             <tr key={p.name} className={p.differs ? 'differs' : undefined} data-differs={p.differs}>
               <th scope="row" title={p.name}>
-                {humanise(p.name)}
+                {rowLabel(p.name)}
                 {p.differs && <span className="sr-only"> (differs)</span>}
               </th>
               {report.scenarios.map((s) => (
