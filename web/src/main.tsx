@@ -7,6 +7,7 @@ import { ApiConfig } from './api/http.ts';
 import { buildRouter } from './router.tsx';
 import { applyTheme, initialTheme } from './theme.ts';
 import './styles.css';
+import './decisions.css';
 
 // The theme before the first paint, so a dark-theme user never sees a light flash.
 applyTheme(initialTheme());

@@ -63,9 +63,26 @@ const experiment = createRoute({
   component: lazyRouteComponent(() => import('./pages/ExperimentPage.tsx'), 'ExperimentPage'),
 });
 
+// The session's record of decisions: who did what, and the comparisons saved as reports.
+const activity = createRoute({
+  getParentRoute: () => session,
+  path: '/activity',
+  component: lazyRouteComponent(() => import('./pages/ActivityPage.tsx'), 'ActivityPage'),
+});
+const reports = createRoute({
+  getParentRoute: () => session,
+  path: '/reports',
+  component: lazyRouteComponent(() => import('./pages/ReportsPage.tsx'), 'ReportsPage'),
+});
+const report = createRoute({
+  getParentRoute: () => session,
+  path: '/reports/$rid',
+  component: lazyRouteComponent(() => import('./pages/ReportPage.tsx'), 'ReportPage'),
+});
+
 const routeTree = root.addChildren([
   sessions,
-  session.addChildren([sessionIndex, data, scenarios, scenario, whatIf, compare, overview, experiments, experiment]),
+  session.addChildren([sessionIndex, data, scenarios, scenario, whatIf, compare, overview, experiments, experiment, activity, reports, report]),
 ]);
 
 export function buildRouter(history: RouterHistory = createHashHistory()) {

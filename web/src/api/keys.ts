@@ -19,6 +19,11 @@ export const keys = {
   experiments: (sid: string) => ['experiments', sid] as const,
   experiment: (sid: string, eid: string) => ['experiments', sid, eid] as const,
   compare: (sid: string) => ['compare', sid] as const,
+  /** The published plan and its history (web/src/api/decisions.ts). */
+  plan: (sid: string) => ['plan', sid] as const,
+  reports: (sid: string) => ['reports', sid] as const,
+  report: (sid: string, rid: string) => ['reports', sid, rid] as const,
+  audit: (sid: string) => ['audit', sid] as const,
   /** Views: `views(sid, 'scenario', id)`, `views(sid, 'dataset', key)`, `views(sid, 'compare')`, or all of a session. */
   views: (sid: string, ...of: string[]) => ['views', sid, ...of] as const,
 };

@@ -42,6 +42,9 @@ export function applyEvent(client: QueryClient, sid: string, event: ScenaristEve
   } else if (event.type.startsWith('experiment.')) {
     // experiment.progress / experiment.completed: counts and summary are read again (both keys share the prefix).
     void client.invalidateQueries({ queryKey: keys.experiments(sid) });
+  } else if (event.type.startsWith('plan.')) {
+    // plan.published / plan.withdrawn: the badge, the home's plan and Compare's default baseline follow.
+    void client.invalidateQueries({ queryKey: keys.plan(sid) });
   } else if (event.type.startsWith('session.')) {
     void client.invalidateQueries({ queryKey: keys.sessions });
   }

@@ -16,6 +16,9 @@ import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { useParameterLabels } from '../params/parameter-labels.ts';
 import { commonParent } from '../scenarios/branch-tree.ts';
+import { PlanBadge } from '../decisions/PlanBadge.tsx';
+import { SaveReportControl } from '../decisions/SaveReportControl.tsx';
+import { usePlanScenarioId } from '../decisions/use-plan.ts';
 
 const MIN_COMPARED = 2;
 export const MAX_COMPARED = 6;
@@ -33,9 +36,12 @@ export function ComparePage() {
   const navigate = useNavigate();
   const search: CompareSearch = useSearch({ strict: false });
   const ids = useMemo(() => (search.ids ? search.ids.split(',').filter(Boolean) : []), [search.ids]);
+  // Without a chosen baseline: the session's published plan when it is compared (the one to beat), else the
+  // parent when the others are its branches, else the first picked.
+  const planId = usePlanScenarioId(sid);
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
-  // Unless chosen, the baseline is the parent when the others are its branches, else the first picked.
-  const baseline = search.baseline && ids.includes(search.baseline) ? search.baseline : (commonParent(ids, scenarios.data) ?? ids[0]);
+  const baseline =
+    search.baseline && ids.includes(search.baseline) ? search.baseline : planId && ids.includes(planId) ? planId : (commonParent(ids, scenarios.data) ?? ids[0]);
   const ready = ids.length >= MIN_COMPARED && ids.length <= MAX_COMPARED && baseline !== undefined && scenarios.data !== undefined;
   const comparison = useQuery({
     queryKey: [...keys.compare(sid), ids.join(','), baseline],
@@ -43,11 +49,12 @@ export function ComparePage() {
     enabled: ready,
   });
 
-  const setSelection = (next: string[], nextBaseline = baseline) => {
+  // The URL keeps a baseline only once one is chosen: until then the plan (or the first) stays the default as scenarios are ticked.
+  const setSelection = (next: string[], nextBaseline = search.baseline) => {
     void navigate({
       to: '/s/$sid/compare',
       params: { sid },
-      search: { ids: next.length ? next.join(',') : undefined, baseline: nextBaseline && next.includes(nextBaseline) ? nextBaseline : next[0] },
+      search: { ids: next.length ? next.join(',') : undefined, baseline: nextBaseline && next.includes(nextBaseline) ? nextBaseline : undefined },
       replace: true,
     });
   };
@@ -75,7 +82,7 @@ export function ComparePage() {
                   disabled={(!checked && ids.length >= MAX_COMPARED) || (cancelled && !checked)}
                   onChange={(e) => toggle(s.id, e.target.checked)}
                 />
-                <span>{s.tag}</span> <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
+                <span>{s.tag}</span> <PlanBadge sid={sid} scenarioId={s.id} /> <StatusBadge status={s.status} error={s.error} /> <span className="muted small">{s.algorithm.name}</span>
               </label>
             );
           })}
@@ -95,6 +102,12 @@ export function ComparePage() {
         {ids.length === 1 && <p className="muted">Choose at least one more scenario.</p>}
       </section>
       <ErrorNote error={comparison.error} />
+      {ready && comparison.data && (
+        <div className="row compare-save">
+          <span className="spacer" />
+          <SaveReportControl sid={sid} ids={ids} baseline={comparison.data.baseline} />
+        </div>
+      )}
       {ready && comparison.data && <ComparisonView result={comparison.data} />}
     </>
   );

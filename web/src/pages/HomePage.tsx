@@ -10,6 +10,7 @@ import { bestScenario } from '../home/best-scenario.ts';
 import { useSid } from '../session.ts';
 import { InlineMarkdown, Markdown } from '../views/markdown.tsx';
 import { usePageTitle } from '../page-title.ts';
+import { HomePlan } from '../decisions/HomePlan.tsx';
 
 /**
  * A session's first page: what to do next. Without data, the files to upload (with a template each);
@@ -46,6 +47,7 @@ export function HomePage() {
       {!loading && scenarios.data && scenarios.data.length > 0 && (
         <RunsDone sid={sid} scenarios={scenarios.data} completed={completed} />
       )}
+      {!loading && <HomePlan sid={sid} />}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
+import { PlanMark } from '../decisions/PlanBadge.tsx';
 import { formatNumber, formatTime } from '../format.ts';
 import { directionText } from '../kpis/direction.ts';
 import { ACTIVE } from '../scenarios/active.ts';
@@ -25,10 +26,13 @@ export function ScenarioCard({
   bestIn = [],
   selected,
   onSelect,
+  isPlan = false,
 }: {
   sid: string;
   scenario: Scenario;
   bestIn?: readonly string[];
+  /** It is the session's published plan: the card carries the plan's badge. */
+  isPlan?: boolean;
   /** With `onSelect`, a checkbox ticks the card for the page's batch actions. */
   selected?: boolean;
   onSelect?: (on: boolean) => void;
@@ -68,6 +72,7 @@ export function ScenarioCard({
           </a>
         </h3>
         <span className="spacer" />
+        {isPlan && <PlanMark />}
         <StatusBadge status={s.status} error={s.error} />
       </div>
       <p className="small muted" style={{ margin: '0.25rem 0' }}>

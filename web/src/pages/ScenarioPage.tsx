@@ -25,6 +25,8 @@ import { useScenarioList } from '../scenarios/scenario-list.ts';
 import { useSid } from '../session.ts';
 import { ViewList } from '../views/ViewList.tsx';
 import { ChainLine, LineageSection } from '../whatif/ScenarioChain.tsx';
+import { PlanBadge } from '../decisions/PlanBadge.tsx';
+import { PublishControl } from '../decisions/PublishControl.tsx';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
@@ -87,6 +89,7 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
           {s.tag}
         </h1>
         <StatusBadge status={s.status} />
+        <PlanBadge sid={sid} scenarioId={s.id} />
         <span className="spacer" />
         <ScenarioActions sid={sid} scenario={s} />
       </div>
@@ -326,6 +329,7 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
         <Link className="button" to="/s/$sid/scenarios/$id/what-if" params={{ sid, id: s.id }}>
           What if…
         </Link>
+        <PublishControl sid={sid} scenario={s} />
         <Link className="button" to="/s/$sid/scenarios" params={{ sid }} search={{ copy: s.id }}>
           Copy as new scenario
         </Link>

@@ -12,6 +12,7 @@ import { CreateScenarioForm } from './CreateScenarioForm.tsx';
 import { newestFirst } from './card-facts.ts';
 import { ScenarioBatchBar } from './ScenarioBatchBar.tsx';
 import { ScenarioCard } from './ScenarioCard.tsx';
+import { usePlanScenarioId } from '../decisions/use-plan.ts';
 
 /**
  * `?dataset=` preselects the create form's dataset (the home page's button); `?tag=` fills the tag filter;
@@ -37,6 +38,7 @@ export function ScenariosPage() {
   const [query, setQuery] = useState(search.tag ?? '');
   const copying = useCopyPrefill(sid, search.copy);
   const list = useScenarioList(sid);
+  const planId = usePlanScenarioId(sid);
   const shown = useMemo(
     () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())).sort(newestFirst),
     [list.data, filter, query],
@@ -115,6 +117,7 @@ export function ScenariosPage() {
                 bestIn={[...best].filter(([, id]) => id === s.id).map(([name]) => name)}
                 selected={ticked.has(s.id)}
                 onSelect={(on) => tick(s.id, on)}
+                isPlan={s.id === planId}
               />
             </div>
           ))}

@@ -1,0 +1,216 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
+import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { until } from '../../test/support/until.ts';
+import type { Scenario } from '../src/api/types.ts';
+import { apiGet } from './support/api.ts';
+import { inspectPage, setTheme } from './support/inspect.ts';
+import { launchChromium } from './support/browser.ts';
+
+const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
+const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
+const SAMPLE_FILES = ['sku_data.csv', 'warehouse_layout.csv'];
+const PREFIX = '/api/v1';
+const VIEWPORTS = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+/** Per step: screenshots and axe in two themes at two widths, a PDF and its pages, on a busy shared machine. */
+const STEP_MS = 180_000;
+const NOTE = 'Shortest walk of the two; zones stay balanced.';
+/** What the printed report must hold, each as it is headed. */
+const SECTIONS = ['KPIs and deltas', 'Parameters', 'Inputs', 'Comparison views', 'Result of d-asis', 'Result of d-greedy'];
+
+/**
+ * The decision loop in the dashboard (issue #33): publish a scenario as the plan from its page, see
+ * its badge and the home's plan, read the session's Activity, save a comparison as a report from
+ * Compare, open its permalink, and print it to an A4 PDF whose pages are converted to PNG (pdftoppm)
+ * and whose text (pdftotext) holds every section and none of the page's frame. Every new page is
+ * checked with axe and photographed at 1440 and 390 px in both themes (web/test-results/).
+ */
+describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const api = (path: string) => `${server.url}${PREFIX}${path}`;
+  const ui = (hash: string) => `${server.url}${PREFIX}/ui/#${hash}`;
+  const ids = new Map<string, string>();
+
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(api(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(response.status, `${path}: ${await response.clone().text()}`).toBeLessThan(300);
+    return (await response.json()) as Scenario;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(RESULTS, { recursive: true });
+    db = await createTestDatabase(dialect);
+    server = await startServer({ dataDir: db.dir, args: ['--database-url', db.url, '--log-level', 'warn', '--workers', '1'] });
+    const form = new FormData();
+    form.append('dataset_name', 'sample');
+    for (const name of SAMPLE_FILES) form.append('files', new Blob([readFileSync(`${SAMPLE}${name}`)], { type: 'text/csv' }), name);
+    expect((await fetch(api('/sessions/main/etl'), { method: 'POST', body: form })).status).toBe(200);
+    for (const [tag, algo] of [
+      ['d-asis', 'As-Is Slotting'],
+      ['d-greedy', 'Greedy Slotting'],
+    ] as const) {
+      const created = await post('/sessions/main/scenarios', { tag, dataset_key: 'sample', algo_name: algo });
+      ids.set(tag, created.id);
+      await post(`/sessions/main/scenarios/${created.id}/run`, {});
+    }
+    await until('both runs complete', async () => (await apiGet<Scenario[]>(api('/sessions/main/scenarios'))).body.every((s) => s.status === 'COMPLETE'), { within: 120_000, every: 250 });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: VIEWPORTS[0], colorScheme: 'light', acceptDownloads: true });
+    page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  }, STEP_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.dispose();
+    await db?.drop();
+  });
+
+  async function chartsSettled(): Promise<void> {
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid=chart]')].every((c) => c.dataset.rendered === 'true'), undefined, {
+      timeout: 30_000,
+    });
+  }
+
+  async function inspect(name: string): Promise<void> {
+    await inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-decisions-${name}-${width}-${theme}.png`, settle: chartsSettled });
+    expect(pageErrors).toEqual([]);
+  }
+
+  it('publishes a scenario as the plan from its page; the plan is protected and badged', async () => {
+    await page.goto(ui(`/s/main/scenarios/${ids.get('d-greedy')}`));
+    await page.getByTestId('scenario-title').waitFor();
+    expect(await page.getByTestId('plan-badge').count()).toBe(0);
+    await page.getByRole('button', { name: 'Publish as plan…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish as plan' });
+    await dialog.getByLabel('Why this one').fill(NOTE);
+    await dialog.getByRole('button', { name: 'Publish' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('plan-badge').waitFor();
+    const plan = await apiGet<{ current: { scenario_id: string; note: string } | null }>(api('/sessions/main/plan'));
+    expect(plan.body.current).toMatchObject({ scenario_id: ids.get('d-greedy'), note: NOTE });
+    // The plan cannot be reset: the server's refusal is shown where the action was asked for.
+    await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: /^Delete/ }).click();
+    await page.getByRole('alert').filter({ hasText: /plan/i }).first().waitFor();
+    expect((await apiGet<Scenario>(api(`/sessions/main/scenarios/${ids.get('d-greedy')}`))).status).toBe(200);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Withdraw plan…' }).waitFor();
+    await page.locator('[data-testid=view][data-view="floor-heatmap"] [data-testid=chart][data-rendered=true]').waitFor({ timeout: 30_000 });
+    await inspect('scenario');
+  });
+
+  it('shows the badge on the plan only in the list, and the plan on the home page', async () => {
+    await page.goto(ui('/s/main/scenarios'));
+    const card = (tag: string) => page.locator(`[data-testid=scenario-card][data-tag="${tag}"]`);
+    await card('d-greedy').getByTestId('plan-badge').waitFor();
+    expect(await card('d-asis').getByTestId('plan-badge').count()).toBe(0);
+    await page.getByRole('link', { name: 'Home' }).click();
+    const home = page.getByTestId('home-plan');
+    await home.getByTestId('plan-link').waitFor();
+    expect(await home.getByTestId('plan-link').innerText()).toBe('d-greedy');
+    expect(await home.getByTestId('plan-note').innerText()).toBe(NOTE);
+    expect(await home.getByTestId('plan-by').innerText()).toMatch(/^Published by local on /);
+    expect(await home.getByTestId('plan-kpi').count()).toBeGreaterThan(0);
+    await inspect('home');
+  });
+
+  it('opens Activity from the home: who did what, filtered, exported as CSV', async () => {
+    await page.getByTestId('home-plan').getByRole('link', { name: 'Activity' }).click();
+    const entries = page.getByTestId('activity-entry');
+    await entries.first().waitFor();
+    const actions = await entries.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+    expect(actions).toEqual(expect.arrayContaining(['plan.publish', 'scenario.run', 'scenario.create', 'dataset.upload']));
+    // The refused delete is there too, as refused.
+    expect(await page.locator('[data-testid=activity-entry][data-action="scenario.delete"][data-outcome=refused]').count()).toBe(1);
+    await inspect('activity');
+    await page.getByLabel('Action').fill('plan.publish');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => entries.count()).toBe(1);
+    expect(await entries.first().innerText()).toMatch(/local/);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const lines = readFileSync(await csv.path(), 'utf8').trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^seq,at,token_id,who,address,action,/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('plan.publish');
+  });
+
+  let permalink = '';
+
+  it('compares against the plan by default and saves the comparison as a report', async () => {
+    await page.goto(ui('/s/main/compare'));
+    for (const tag of ['d-asis', 'd-greedy']) await page.locator('label.check', { hasText: tag }).locator('input').check();
+    await page.getByTestId('kpi').first().waitFor();
+    // The plan is the baseline though d-asis was ticked first.
+    expect(await page.locator('#baseline').inputValue()).toBe(ids.get('d-greedy'));
+    expect(await page.locator('label.check', { hasText: 'd-greedy' }).getByTestId('plan-badge').count()).toBe(1);
+    await page.getByRole('button', { name: 'Save as report…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save as report' });
+    await dialog.getByLabel('Title').fill('Slotting decision');
+    await dialog.getByLabel(/Note/).fill('Greedy against the current layout.');
+    await dialog.getByRole('button', { name: 'Save report' }).click();
+    await page.waitForURL(/#\/s\/main\/reports\/[^/?]+$/, { timeout: 60_000 });
+    permalink = page.url();
+    expect(await page.getByTestId('report-title').innerText()).toBe('Slotting decision');
+  }, STEP_MS);
+
+  it('opens the report at its permalink with everything it froze', async () => {
+    await page.goto('about:blank');
+    await page.goto(permalink);
+    await page.getByTestId('report-title').waitFor();
+    for (const section of SECTIONS) await page.getByRole('heading', { name: section, exact: true }).waitFor();
+    expect(await page.getByTestId('report-kpis').locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('report-view').count()).toBeGreaterThan(2);
+    expect(await page.getByTestId('frozen-table').count()).toBeGreaterThan(0);
+    await chartsSettled();
+    const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download XLSX' }).click()]);
+    expect(xlsx.suggestedFilename()).toBe('Slotting decision.xlsx');
+    expect(readFileSync(await xlsx.path()).subarray(0, 2).toString()).toBe('PK');
+    // The list of reports links to it.
+    await page.getByRole('link', { name: 'Reports', exact: true }).click();
+    await page.getByTestId('report-list').getByRole('link', { name: 'Slotting decision' }).click();
+    await page.getByTestId('report-title').waitFor();
+    await chartsSettled();
+    // The report's first screen as the reader sees it (the full-page shots are very tall).
+    await page.screenshot({ path: `${RESULTS}${dialect}-decisions-report-top-1440.png` });
+    await inspect('report');
+  }, STEP_MS);
+
+  it('prints the report to a clean A4 PDF of several pages, in either theme', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await chartsSettled();
+      // page.pdf prints with the print media; emulating it first lets the page redraw its charts for paper before the print.
+      await page.emulateMedia({ media: 'print' });
+      await page.locator('[data-testid=report][data-printing=true]').waitFor();
+      await chartsSettled();
+      const pdf = await page.pdf({ format: 'A4', printBackground: true });
+      await page.emulateMedia({ media: 'screen' });
+      const base = `${RESULTS}${dialect}-decisions-report-${theme}`;
+      writeFileSync(`${base}.pdf`, pdf);
+      for (const old of readdirSync(RESULTS).filter((f) => f.startsWith(`${dialect}-decisions-report-${theme}-page`))) rmSync(`${RESULTS}${old}`);
+      execFileSync('pdftoppm', ['-png', '-r', '60', `${base}.pdf`, `${base}-page`]);
+      const pages = readdirSync(RESULTS).filter((f) => f.startsWith(`${dialect}-decisions-report-${theme}-page`) && f.endsWith('.png'));
+      expect(pages.length, 'pages printed').toBeGreaterThan(1);
+      const text = execFileSync('pdftotext', ['-layout', `${base}.pdf`, '-'], { encoding: 'utf8' });
+      for (const heading of ['Slotting decision', ...SECTIONS]) expect(text, `the PDF holds ${heading}`).toContain(heading);
+      // None of the page's frame: navigation, session switcher, live mode, buttons.
+      for (const frame of ['Skip to content', 'Experiments', 'Updates:', 'Dark theme', 'Download XLSX', 'Print…']) expect(text).not.toContain(frame);
+      // The sections after the first start pages of their own: as many pages as sections at least.
+      expect(pages.length).toBeGreaterThanOrEqual(SECTIONS.length - 1);
+    }
+    await setTheme(page, 'light');
+    expect(pageErrors).toEqual([]);
+  }, STEP_MS);
+});

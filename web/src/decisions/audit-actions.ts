@@ -1,0 +1,36 @@
+/**
+ * The actions the server records (docs/api/audit.md), offered as the Activity filter's suggestions. The
+ * filter takes any text: an action added to the server later is still found by typing it.
+ */
+export const KNOWN_ACTIONS = [
+  'session.create',
+  'session.copy',
+  'session.rename',
+  'session.delete',
+  'dataset.upload',
+  'dataset.ingest',
+  'dataset.derive',
+  'dataset.delete',
+  'scenario.create',
+  'scenario.run',
+  'scenario.cancel',
+  'scenario.reset',
+  'scenario.delete',
+  'scenario.batch-run',
+  'scenario.batch-cancel',
+  'scenario.batch-reset',
+  'scenario.batch-delete',
+  'experiment.create',
+  'experiment.run',
+  'experiment.cancel',
+  'experiment.reset',
+  'experiment.delete',
+  'plan.publish',
+  'plan.withdraw',
+  'report.create',
+  'webhook.create',
+  'webhook.delete',
+] as const;
+
+/** "2xx" outcomes read as done; anything else as refused or failed, with its status. */
+export const outcomeOf = (status: number): 'done' | 'refused' | 'failed' => (status < 300 ? 'done' : status < 500 ? 'refused' : 'failed');
