@@ -68,7 +68,8 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
   /**
    * A body each state-changing route accepts past the request guard (which answers 415 to a media type
    * the route does not take, before any token or store is looked at): multipart for the upload route,
-   * and a branch's required tag, so that the branch route gets as far as looking up its scenario.
+   * and the required tag of a branch and note of a publication, so those routes get as far as looking up
+   * their scenario.
    */
   const bodyFor = (route: GuardedRoute): Pick<InjectOptions, 'payload' | 'headers'> =>
     route.method === 'GET' || route.method === 'HEAD'
@@ -77,7 +78,9 @@ describe.each(DIALECTS)('session-bound tokens against another session on %s', (d
         ? { payload: '', headers: { 'content-type': 'multipart/form-data; boundary=x' } }
         : route.url.endsWith('/branch')
           ? { payload: { tag: 'probe' } }
-          : { payload: {} };
+          : route.url.endsWith('/publish')
+            ? { payload: { note: 'probe' } }
+            : { payload: {} };
 
   /** GET of a route; an event stream never ends, so it is read only until its headers arrive. */
   const getOwn = async (url: string, token: string): Promise<{ statusCode: number; body: string }> => {

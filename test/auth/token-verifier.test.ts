@@ -24,7 +24,7 @@ describe.each(DIALECTS)('TokenVerifier on %s', (dialect) => {
   it('finds a token by its secret and never stores the secret', async () => {
     const { token, record } = await issueToken(tokens, { scope: 'run', name: 'ci' });
     const v = verifier(5_000);
-    expect(await v.verify(token)).toEqual({ tokenId: record.id, scope: 'run', sessionId: null });
+    expect(await v.verify(token)).toEqual({ tokenId: record.id, name: 'ci', scope: 'run', sessionId: null });
     const rows = await store.db.selectFrom('api_tokens').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(token.slice(4));
     await v.close();
