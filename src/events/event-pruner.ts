@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { PeriodicPruner } from '../async/periodic-pruner.js';
 import type { EventLog } from '../store/event-log.js';
 
 /** How long events stay resumable, and how often older ones are dropped. */
@@ -9,39 +10,20 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * Keeps the event log bounded: every few minutes, events older than the retention are dropped (with
  * finished webhook deliveries of that age). Any number of processes may prune; deletes are idempotent.
  */
-export class EventPruner {
-  private timer: NodeJS.Timeout | undefined;
-  private pruning = false;
-
+export class EventPruner extends PeriodicPruner {
   constructor(
     private readonly eventLog: EventLog,
-    private readonly log: Logger,
+    log: Logger,
     private readonly retentionMs = EVENT_RETENTION_MS,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
-    this.timer.unref();
-    void this.prune();
+  ) {
+    super(PRUNE_EVERY_MS, log, 'the event log');
   }
 
-  stop(): void {
-    clearInterval(this.timer);
+  protected dropExpired(): Promise<number> {
+    return this.eventLog.prune(new Date(Date.now() - this.retentionMs).toISOString());
   }
 
-  /** Drops what is past the retention now; answers the events dropped. */
-  async prune(): Promise<number> {
-    if (this.pruning) return 0;
-    this.pruning = true;
-    try {
-      const dropped = await this.eventLog.prune(new Date(Date.now() - this.retentionMs).toISOString());
-      if (dropped > 0) this.log.debug({ dropped }, 'event log pruned');
-      return dropped;
-    } catch (err) {
-      this.log.warn({ err }, 'could not prune the event log; trying again later');
-      return 0;
-    } finally {
-      this.pruning = false;
-    }
+  protected reportDropped(dropped: number): void {
+    this.log.debug({ dropped }, 'event log pruned');
   }
 }
