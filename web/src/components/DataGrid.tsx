@@ -1,6 +1,5 @@
 import { cellText } from '../csv.ts';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useRowWindow } from './use-row-window.ts';
 import type { Column } from '../api/types.ts';
 
 const ROW_HEIGHT = 30;
@@ -11,18 +10,7 @@ const ROW_HEIGHT = 30;
  * model objects, so opening and scrolling a large table stays smooth whatever the row count.
  */
 export function DataGrid({ columns, rows, caption }: { columns: readonly Column[]; rows: readonly unknown[][]; caption: string }) {
-  const viewport = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => viewport.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    // First paint has no layout yet: still render a first screenful.
-    initialRect: { width: 1000, height: 420 },
-  });
-  const items = virtualizer.getVirtualItems();
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const { viewport, items, padTop, padBottom } = useRowWindow(rows.length, ROW_HEIGHT, 12);
 
   return (
     <div className="grid-viewport" ref={viewport} tabIndex={0} role="region" aria-label={caption}>

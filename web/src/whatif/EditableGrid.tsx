@@ -1,6 +1,6 @@
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
+import { useRowWindow } from '../components/use-row-window.ts';
 import type { Column } from '../api/types.ts';
 import { cellText } from '../csv.ts';
 
@@ -26,7 +26,6 @@ export interface EditableGridProps {
  * Delete button. Rows are the arrays of the dataset's JSON form, never copied into objects.
  */
 export function EditableGrid({ caption, columns, rows, onCellChange, onDeleteRow, rowName }: EditableGridProps) {
-  const viewport = useRef<HTMLDivElement>(null);
   const columnDefs = useMemo(() => {
     const helper = createColumnHelper<Row>();
     return columns.map((c, i) =>
@@ -41,14 +40,7 @@ export function EditableGrid({ caption, columns, rows, onCellChange, onDeleteRow
       }),
     );
   }, [columns]);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => viewport.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-    initialRect: { width: 1000, height: 420 },
-  });
-  const items = virtualizer.getVirtualItems();
+  const { viewport, items, padTop, padBottom } = useRowWindow(rows.length, ROW_HEIGHT, 10);
   // The table model holds only the rows in view: TanStack's row model costs per row (13 s for 100 000
   // rows on the busy development machine, where the window of ~30 rows costs nothing).
   // The window must be a stable array while it shows the same rows: TanStack Table rebuilds its row model
@@ -64,8 +56,6 @@ export function EditableGrid({ caption, columns, rows, onCellChange, onDeleteRow
     autoResetAll: false,
   });
   const tableRows = table.getRowModel().rows;
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
   const span = columns.length + 1;
 
   return (
