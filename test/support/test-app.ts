@@ -20,7 +20,10 @@ export interface TestApp {
 /** The real app on a fresh database of the dialect, through the same composition root as the CLI. */
 export async function startTestApp(dialect: StoreDialect, settings: RawSettings = {}, database?: TestDatabase): Promise<TestApp> {
   const db = database ?? (await createTestDatabase(dialect));
-  const resolved = resolveSettings({ data_dir: db.dir, database_url: db.url, workers: 2, ...settings });
+  // Threads here load the sources through tsx, which takes seconds on a loaded machine: a data thread
+  // idle for the default 5 s between two steps of a test would exit and boot again for the next one.
+  // Tests of the idle stop set their own.
+  const resolved = resolveSettings({ data_dir: db.dir, database_url: db.url, workers: 2, data_thread_idle: '120s', ...settings });
   const runtime = await assemble(resolved, pino({ level: 'silent' }));
   // A route answering a code it does not declare fails the test that drove it (src/http/route-errors.ts).
   const app = await buildApp(runtime.services, { undeclaredErrorCodes: 'refuse' });
