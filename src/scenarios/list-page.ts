@@ -1,8 +1,7 @@
 import type { DomainRegistry } from '../domain/registry.js';
 import type { Executor } from '../executor/executor.js';
-import type { StoredStatus } from '../store/database.js';
 import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
-import { listScenarioPage, type ScenarioSort } from '../store/scenario-list-query.js';
+import { listScenarioPage, type ScenarioFilter, type ScenarioSort } from '../store/scenario-list-query.js';
 import type { Store } from '../store/store.js';
 import { scenarioView, type ScenarioView } from './view.js';
 import { errors } from '../error-factories.js';
@@ -31,13 +30,8 @@ type ScenarioField = (typeof SCENARIO_FIELDS)[number];
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
-export interface ScenarioListParams {
-  readonly status?: StoredStatus;
-  readonly algo?: string;
-  readonly dataset?: string;
-  readonly q?: string;
-  readonly experiment?: string;
-  readonly parent?: string;
+/** The list route's query: the store's filter (declared once, there) and how to sort, page and trim the rows. */
+export interface ScenarioListParams extends ScenarioFilter {
   readonly sort?: string;
   readonly limit?: number;
   readonly cursor?: string;

@@ -1,7 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { chunks } from './chunks.js';
 import type { Database } from './database.js';
-import { dialectAdapter, type DialectAdapter, type StoreDialect } from './dialect.js';
+import { DialectBound } from './dialect-bound.js';
+import type { DialectAdapter } from './dialect.js';
 import { eventJson, type EventRow } from './event-json.js';
 import { isEventType, type EventFacts, type LoggedEvent } from '../model/event-types.js';
 
@@ -17,15 +18,7 @@ const toNumber = (value: number | string) => Number(value);
  * log. Ids are given in commit order (after commit on PostgreSQL, by `number`), so the ids a reader
  * sees are a gap-free prefix: a reader resuming after id n never misses a lower id that commits later.
  */
-export class EventLog {
-  private readonly dialect: DialectAdapter;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    dialect: StoreDialect,
-  ) {
-    this.dialect = dialectAdapter(dialect);
-  }
+export class EventLog extends DialectBound {
 
   /**
    * Logs the events in order in one transaction (with a webhook delivery for every matching webhook

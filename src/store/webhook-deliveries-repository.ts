@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from './database.js';
 import { databaseTime } from './database-time.js';
-import { dialectAdapter, type DialectAdapter, type StoreDialect } from './dialect.js';
+import { DialectBound } from './dialect-bound.js';
 import { eventJson } from './event-json.js';
 
 /** A delivery taken to be sent: where, signed with what, and the event's JSON. */
@@ -32,15 +30,7 @@ export interface AttemptRecord {
  * clock, so processes whose clocks disagree share the queue fairly; on PostgreSQL `SKIP LOCKED`
  * lets every API node claim at once without taking the same delivery.
  */
-export class WebhookDeliveriesRepository {
-  private readonly dialect: DialectAdapter;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    dialect: StoreDialect,
-  ) {
-    this.dialect = dialectAdapter(dialect);
-  }
+export class WebhookDeliveriesRepository extends DialectBound {
 
   /** Whether anything is due: a read, so a wake-up with nothing to do costs no write transaction. */
   async anyDue(): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { cellText } from '../csv.ts';
 import { useRowWindow } from './use-row-window.ts';
 import type { Column } from '../api/types.ts';
+import { WindowPadRow } from './WindowPadRow.tsx';
 
 const ROW_HEIGHT = 30;
 
@@ -27,11 +28,7 @@ export function DataGrid({ columns, rows, caption }: { columns: readonly Column[
           </tr>
         </thead>
         <tbody>
-          {padTop > 0 && (
-            <tr aria-hidden="true">
-              <td style={{ height: padTop, padding: 0, border: 0 }} colSpan={columns.length} />
-            </tr>
-          )}
+          <WindowPadRow height={padTop} span={columns.length} />
           {items.map((item) => {
             const row = rows[item.index]!;
             return (
@@ -42,11 +39,7 @@ export function DataGrid({ columns, rows, caption }: { columns: readonly Column[
               </tr>
             );
           })}
-          {padBottom > 0 && (
-            <tr aria-hidden="true">
-              <td style={{ height: padBottom, padding: 0, border: 0 }} colSpan={columns.length} />
-            </tr>
-          )}
+          <WindowPadRow height={padBottom} span={columns.length} />
         </tbody>
       </table>
     </div>

@@ -5,6 +5,7 @@ import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { ParameterDescriptor } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { TextField } from '../components/TextField.tsx';
 import { labelOf } from '../components/ParamField.tsx';
 import { collectValues, type FormValue } from '../params/form-values.ts';
 import { axisBody, axisLength, axisProblem, countProblem, newAxis, scenarioCount, type AxisInput } from './axes.ts';
@@ -113,18 +114,7 @@ export function ExperimentForm({ sid, onCreated }: { sid: string; onCreated: (id
       </h2>
       <form onSubmit={submit} noValidate>
         <div className="form-grid">
-          <div className="field" data-invalid={errors.fields.name ? true : undefined}>
-            <label htmlFor="experiment-name">Name</label>
-            <input
-              id="experiment-name"
-              value={name}
-              maxLength={200}
-              onChange={(e) => setName(e.target.value)}
-              aria-invalid={errors.fields.name ? true : undefined}
-              aria-describedby={errors.fields.name ? 'experiment-name-error' : undefined}
-            />
-            <FieldMessages id="experiment-name-error" messages={errors.fields.name} />
-          </div>
+          <TextField id="experiment-name" label="Name" value={name} onChange={setName} maxLength={200} error={errors.fields.name?.join('; ')} />
           <div className="field">
             <label htmlFor="experiment-algo">Algorithm</label>
             <AlgorithmSelect

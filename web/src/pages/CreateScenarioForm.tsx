@@ -5,6 +5,7 @@ import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
 import { isDiagnostic } from '../api/algorithm-tags.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { TextField } from '../components/TextField.tsx';
 import { ParamFieldset } from '../components/ParamForm.tsx';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
 import type { ScenarioPrefill } from './copy-prefill.ts';
@@ -95,22 +96,7 @@ export function CreateScenarioForm({ sid, prefill, initialDataset }: { sid: stri
       </h2>
       <form onSubmit={submit} noValidate aria-describedby="create-status">
         <div className="form-grid">
-          <div className="field" data-invalid={fieldErrors.tag ? true : undefined}>
-            <label htmlFor="scenario-tag">Tag</label>
-            <input
-              id="scenario-tag"
-              value={tag}
-              onChange={(e) => setTag(e.target.value)}
-              maxLength={200}
-              aria-invalid={fieldErrors.tag ? true : undefined}
-              aria-describedby={fieldErrors.tag ? 'scenario-tag-error' : undefined}
-            />
-            {fieldErrors.tag && (
-              <span id="scenario-tag-error" className="error" role="alert">
-                {fieldErrors.tag}
-              </span>
-            )}
-          </div>
+          <TextField id="scenario-tag" label="Tag" value={tag} onChange={setTag} maxLength={200} error={fieldErrors.tag} />
           <div className="field" data-invalid={fieldErrors.dataset_key ? true : undefined}>
             <label htmlFor="scenario-dataset">Dataset</label>
             <select id="scenario-dataset" value={chosenDataset} onChange={(e) => setDatasetKey(e.target.value)}>

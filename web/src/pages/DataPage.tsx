@@ -9,6 +9,7 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { EtlReport } from '../components/EtlReport.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PromptDialog } from '../components/PromptDialog.tsx';
+import { RowActionsCell } from '../components/RowActionsCell.tsx';
 import { saveBlob } from '../csv.ts';
 import { scenariosUsing, uploadBlocker } from '../data/upload-checks.ts';
 import { uploadReadyFiles } from '../data/upload-ready-files.ts';
@@ -135,22 +136,14 @@ export function DataPage() {
               <td className="small" data-label="Tables">
                 {describeTables(d)}
               </td>
-              <td>
-                <div className="row">
-                  <button type="button" onClick={() => setAction({ kind: 'derive', key: d.key })} aria-label={`Derive from ${d.key}`}>
-                    Derive
-                  </button>
-                  <button type="button" onClick={() => download.mutate({ key: d.key, format: 'csv' })} aria-label={`Download ${d.key} as CSV`}>
-                    CSV
-                  </button>
-                  <button type="button" onClick={() => download.mutate({ key: d.key, format: 'xlsx' })} aria-label={`Download ${d.key} as XLSX`}>
-                    XLSX
-                  </button>
-                  <button type="button" className="danger" onClick={() => setAction({ kind: 'delete', key: d.key })} aria-label={`Delete ${d.key}`}>
-                    Delete
-                  </button>
-                </div>
-              </td>
+              <RowActionsCell
+                actions={[
+                  { label: 'Derive', accessibleName: `Derive from ${d.key}`, onClick: () => setAction({ kind: 'derive', key: d.key }) },
+                  { label: 'CSV', accessibleName: `Download ${d.key} as CSV`, onClick: () => download.mutate({ key: d.key, format: 'csv' }) },
+                  { label: 'XLSX', accessibleName: `Download ${d.key} as XLSX`, onClick: () => download.mutate({ key: d.key, format: 'xlsx' }) },
+                  { label: 'Delete', accessibleName: `Delete ${d.key}`, onClick: () => setAction({ kind: 'delete', key: d.key }), danger: true },
+                ]}
+              />
             </tr>
           ))}
         </ScrollTable>

@@ -2,10 +2,10 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useApi } from '../api/context.tsx';
 import { report as fetchReport, reportWorkbook, type Report } from '../api/decisions.ts';
-import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
 import { InputsSection } from '../compare/InputsSection.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { UnavailablePage } from '../components/UnavailablePage.tsx';
 import { saveBlob } from '../csv.ts';
 import { actorName } from '../decisions/actor.ts';
 import { formatTime } from '../format.ts';
@@ -30,19 +30,17 @@ export function ReportPage() {
   const report = useQuery({ queryKey: keys.report(sid, rid), queryFn: () => fetchReport(api, sid, rid), retry: false, staleTime: Infinity });
   usePageTitle(report.data ? `Report ${report.data.title}` : 'Report');
   if (!report.data) {
-    const gone = report.error instanceof ApiError && report.error.status === 404;
     return (
-      <>
-        <h1>Report</h1>
-        {gone ? (
-          <p className="alert error" role="alert">
+      <UnavailablePage
+        heading="Report"
+        lookupError={report.error}
+        notFound={
+          <>
             There is no report {rid} in this session. <Link to="/s/$sid/reports" params={{ sid }}>All reports</Link>
-          </p>
-        ) : (
-          <ErrorNote error={report.error} />
-        )}
-        {report.isPending && <p role="status">Loading…</p>}
-      </>
+          </>
+        }
+        loading={report.isPending}
+      />
     );
   }
   return <ReportDocument sid={sid} report={report.data} />;

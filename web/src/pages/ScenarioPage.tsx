@@ -3,7 +3,6 @@ import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { ExportFormat } from '../api/client.ts';
 import { useApi } from '../api/context.tsx';
-import { ApiError } from '../api/http.ts';
 import { keys } from '../api/keys.ts';
 import { sendScenarioAction, type ScenarioAction } from '../api/scenario-action.ts';
 import { downloadResult } from '../api/result-download.ts';
@@ -11,6 +10,7 @@ import type { Scenario } from '../api/types.ts';
 import { resetNeedsConfirm } from '../components/ResetScenarioDialog.tsx';
 import { ScenarioConfirmations, type Confirming } from '../components/ScenarioConfirmations.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { UnavailablePage } from '../components/UnavailablePage.tsx';
 import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { StatusBadge } from '../components/StatusBadge.tsx';
@@ -48,19 +48,18 @@ export function ScenarioPage() {
   usePageTitle(scenario ? `Scenario ${scenario.tag}` : 'Scenario');
 
   if (!scenario) {
-    const gone = single.error instanceof ApiError && single.error.status === 404;
     return (
-      <>
-        <h1>Scenario</h1>
-        {gone ? (
-          <p className="alert error" role="alert">
+      <UnavailablePage
+        heading="Scenario"
+        lookupError={single.error}
+        otherError={list.error}
+        notFound={
+          <>
             There is no scenario {id} in this session. <Link to="/s/$sid/scenarios" params={{ sid }}>All scenarios</Link>
-          </p>
-        ) : (
-          <ErrorNote error={single.error ?? list.error} />
-        )}
-        {!single.error && <p role="status">Loading…</p>}
-      </>
+          </>
+        }
+        loading={!single.error}
+      />
     );
   }
   return <ScenarioDetails sid={sid} scenario={scenario} session={list.data ?? []} />;

@@ -7,6 +7,7 @@ import type { Session } from '../api/types.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PromptDialog } from '../components/PromptDialog.tsx';
+import { RowActionsCell } from '../components/RowActionsCell.tsx';
 import { useSid } from '../session.ts';
 import { usePageTitle } from '../page-title.ts';
 import { ScrollTable } from '../components/ScrollTable.tsx';
@@ -94,19 +95,13 @@ export function SessionsPage() {
                   {isCurrent && <span className="badge" style={{ marginLeft: 6 }}>current</span>}
                 </td>
                 <td className="mono small">{s.id}</td>
-                <td>
-                  <div className="row">
-                    <button type="button" onClick={() => setAction({ kind: 'rename', session: s })} aria-label={`Rename ${s.display_name}`}>
-                      Rename
-                    </button>
-                    <button type="button" onClick={() => setAction({ kind: 'copy', session: s })} aria-label={`Copy ${s.display_name}`}>
-                      Copy
-                    </button>
-                    <button type="button" className="danger" onClick={() => setAction({ kind: 'delete', session: s })} aria-label={`Delete ${s.display_name}`}>
-                      Delete
-                    </button>
-                  </div>
-                </td>
+                <RowActionsCell
+                  actions={[
+                    { label: 'Rename', accessibleName: `Rename ${s.display_name}`, onClick: () => setAction({ kind: 'rename', session: s }) },
+                    { label: 'Copy', accessibleName: `Copy ${s.display_name}`, onClick: () => setAction({ kind: 'copy', session: s }) },
+                    { label: 'Delete', accessibleName: `Delete ${s.display_name}`, onClick: () => setAction({ kind: 'delete', session: s }), danger: true },
+                  ]}
+                />
               </tr>
             );
           })}

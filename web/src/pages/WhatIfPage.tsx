@@ -7,6 +7,7 @@ import { keys } from '../api/keys.ts';
 import type { ParameterDescriptor, Scenario } from '../api/types.ts';
 import { branchScenario } from '../api/what-if.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { TextField } from '../components/TextField.tsx';
 import { ParamFieldset } from '../components/ParamForm.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { collectValues, fieldOfServerError, type FormValue } from '../params/form-values.ts';
@@ -119,22 +120,7 @@ function BranchEditor({ sid, base, prefill }: { sid: string; base: Scenario; pre
         <p className="small muted">
           {base.algorithm.name} on a copy of <strong>{base.input_data_id}</strong> with the edits below (tables no edit touches are shared, not copied).
         </p>
-        <div className="field" data-invalid={fieldErrors.tag ? true : undefined}>
-          <label htmlFor="branch-tag">Tag</label>
-          <input
-            id="branch-tag"
-            value={tag}
-            maxLength={200}
-            onChange={(e) => setTag(e.target.value)}
-            aria-invalid={fieldErrors.tag ? true : undefined}
-            aria-describedby={fieldErrors.tag ? 'branch-tag-error' : undefined}
-          />
-          {fieldErrors.tag && (
-            <span id="branch-tag-error" className="error" role="alert">
-              {fieldErrors.tag}
-            </span>
-          )}
-        </div>
+        <TextField id="branch-tag" label="Tag" value={tag} onChange={setTag} maxLength={200} error={fieldErrors.tag} />
         <ParamFieldset
           legend={`Parameters of ${base.algorithm.name}`}
           testId="branch-algo-params"

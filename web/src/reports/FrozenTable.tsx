@@ -1,5 +1,6 @@
 import type { TableSpec } from '../api/views.ts';
-import { columnHeading, formatCell, isNumeric } from '../views/cells.ts';
+import { columnHeading, isNumeric } from '../views/cells.ts';
+import { TableRows } from '../views/TableRows.tsx';
 
 /**
  * A table view as a report froze it: every row, in the view's order, with the cells formatted as the
@@ -19,17 +20,7 @@ export function FrozenTable({ spec, title }: { spec: TableSpec; title: string })
             ))}
           </tr>
         </thead>
-        <tbody>
-          {spec.rows.map((row, r) => (
-            <tr key={r}>
-              {spec.columns.map((c, i) => (
-                <td key={c.name} className={isNumeric(c) ? 'num' : undefined}>
-                  {formatCell(row[i] ?? null, c)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
+        <TableRows spec={spec} />
       </table>
       <p className="small muted">{spec.rows.length === 0 ? 'No rows' : `${spec.rows.length.toLocaleString()} rows`}</p>
     </div>

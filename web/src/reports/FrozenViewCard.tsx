@@ -1,6 +1,4 @@
-import { ChartView } from '../views/ChartView.tsx';
-import { MetricsView } from '../views/MetricsView.tsx';
-import { TextView } from '../views/TextView.tsx';
+import { ViewByKind } from '../views/ViewByKind.tsx';
 import type { FrozenView } from './frozen-view.ts';
 import { FrozenTable } from './FrozenTable.tsx';
 
@@ -27,14 +25,5 @@ function FrozenBody({ view, of }: { view: FrozenView; of: string }) {
       </p>
     );
   }
-  switch (view.kind) {
-    case 'chart':
-      return <ChartView spec={view.spec} title={view.title} />;
-    case 'metrics':
-      return <MetricsView spec={view.spec} />;
-    case 'text':
-      return <TextView spec={view.spec} />;
-    case 'table':
-      return <FrozenTable spec={view.spec} title={`${view.title} (${of})`} />;
-  }
+  return <ViewByKind view={view} table={(table) => <FrozenTable spec={table.spec} title={`${table.title} (${of})`} />} />;
 }

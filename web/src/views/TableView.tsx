@@ -3,7 +3,8 @@ import { useId, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { renderView, targetKey, type ViewTarget } from '../api/views.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
-import { columnHeading, formatCell, isNumeric } from './cells.ts';
+import { columnHeading, isNumeric } from './cells.ts';
+import { TableRows } from './TableRows.tsx';
 
 const PAGE_SIZES = [25, 100, 500] as const;
 /** A page the reader takes in at a glance; the server's own default (100) is a choice away. */
@@ -68,17 +69,7 @@ export function TableView({ target, name, title }: { target: ViewTarget; name: s
               })}
             </tr>
           </thead>
-          <tbody>
-            {spec.rows.map((row, r) => (
-              <tr key={first + r}>
-                {spec.columns.map((c, i) => (
-                  <td key={c.name} className={isNumeric(c) ? 'num' : undefined}>
-                    {formatCell(row[i] ?? null, c)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
+          <TableRows spec={spec} firstIndex={first} />
         </table>
       </div>
       <div className="row small" style={{ marginTop: '0.5rem' }}>

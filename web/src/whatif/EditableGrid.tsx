@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useRowWindow } from '../components/use-row-window.ts';
 import type { Column } from '../api/types.ts';
 import { cellText } from '../csv.ts';
+import { WindowPadRow } from '../components/WindowPadRow.tsx';
 
 const ROW_HEIGHT = 34;
 
@@ -77,11 +78,7 @@ export function EditableGrid({ caption, columns, rows, onCellChange, onDeleteRow
           ))}
         </thead>
         <tbody>
-          {padTop > 0 && (
-            <tr aria-hidden="true">
-              <td style={{ height: padTop, padding: 0, border: 0 }} colSpan={span} />
-            </tr>
-          )}
+          <WindowPadRow height={padTop} span={span} />
           {items.map((item, i) => {
             const row = tableRows[i]!;
             const name = rowName(row.original);
@@ -119,11 +116,7 @@ export function EditableGrid({ caption, columns, rows, onCellChange, onDeleteRow
               </tr>
             );
           })}
-          {padBottom > 0 && (
-            <tr aria-hidden="true">
-              <td style={{ height: padBottom, padding: 0, border: 0 }} colSpan={span} />
-            </tr>
-          )}
+          <WindowPadRow height={padBottom} span={span} />
         </tbody>
       </table>
     </div>
