@@ -23,7 +23,8 @@ export default defineConfig({
     // (a file that needs to would set `isolate` back for itself through a project of its own).
     isolate: false,
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
-    // After the usual output, the ten slowest files of the run (test/support/slowest-files-reporter.ts).
-    reporters: ['default', './test/support/slowest-files-reporter.ts'],
+    // After the usual output, the ten slowest files of the run (test/support/slowest-files-reporter.ts);
+    // what failed goes to test-results/ for npm test to print last (test/support/failures-reporter.ts).
+    reporters: ['default', './test/support/slowest-files-reporter.ts', './test/support/failures-reporter.ts'],
   },
 });

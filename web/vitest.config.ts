@@ -10,8 +10,8 @@ export default defineConfig({
   test: {
     // The e2e files each start a server and a browser: one at a time on a small machine.
     fileParallelism: false,
-    // After the usual output, the ten slowest files of the run (the root's reporter, shared by both suites).
-    reporters: ['default', '../test/support/slowest-files-reporter.ts'],
+    // After the usual output, the ten slowest files of the run; what failed to test-results/ (the root's reporters, shared by both suites).
+    reporters: ['default', '../test/support/slowest-files-reporter.ts', '../test/support/failures-reporter.ts'],
     projects: [
       {
         extends: true,

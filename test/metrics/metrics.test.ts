@@ -30,6 +30,7 @@ describe.each(DIALECTS)('GET /metrics on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
+  // 200 runs through the app in this process: a minute or more when the machine is busy.
   it('parses while 200 runs go through, and its run counters add up to the runs made', async () => {
     const main = new ScenarioClient(injectSender(t.app), 'main');
     const before = await scrape(t);
@@ -74,7 +75,7 @@ describe.each(DIALECTS)('GET /metrics on %s', (dialect) => {
     expect(after.types.get('process_cpu_user_seconds_total')).toBe('counter');
     expect(after.types.get('scenarist_webhook_deliveries')).toBe('gauge');
     expect(sumOf(after, 'scenarist_event_feed_lag_events')).toBe(0);
-  });
+  }, 180_000);
 
   it('counts the rows and bytes of an ETL upload', async () => {
     const before = await scrape(t);
