@@ -27,8 +27,8 @@ function checkOf(schema: TSchema): TypeCheck<TSchema> | undefined {
  * cannot tell (invalid JSON, duplicate keys, a keyword it does not follow such as `uniqueItems`): the
  * caller then parses the text whole and checks that (result-check.ts), which also names what is wrong.
  */
-export function resultTextFits(type: ResultType<unknown>, text: string): boolean {
-  const schema = type.schema;
+export function resultTextFits(type: Pick<ResultType<unknown>, 'schema'> | undefined, text: string): boolean {
+  const schema = type?.schema;
   if (schema === undefined) return false;
   const start = skipWhitespace(text, 0);
   const end = valueEnd(text, start);
