@@ -71,20 +71,35 @@ export function* entries(text: string, start: number, end: number): Generator<En
   for (let index = 0; ; index++) {
     let key = String(index);
     if (isObject) {
-      if (text.charCodeAt(at) !== 0x22) return yield undefined;
+      if (text.charCodeAt(at) !== 0x22) {
+        yield undefined;
+        return;
+      }
       const keyEnd = stringEnd(text, at);
-      if (keyEnd === undefined) return yield undefined;
+      if (keyEnd === undefined) {
+        yield undefined;
+        return;
+      }
       key = JSON.parse(text.slice(at, keyEnd)) as string;
       at = skipWhitespace(text, keyEnd);
-      if (text.charCodeAt(at) !== 0x3a /* : */) return yield undefined;
+      if (text.charCodeAt(at) !== 0x3a /* : */) {
+        yield undefined;
+        return;
+      }
       at = skipWhitespace(text, at + 1);
     }
     const valueStop = valueEnd(text, at);
-    if (valueStop === undefined || valueStop > close) return yield undefined;
+    if (valueStop === undefined || valueStop > close) {
+      yield undefined;
+      return;
+    }
     yield { key, start: at, end: valueStop };
     at = skipWhitespace(text, valueStop);
     if (at === close) return;
-    if (text.charCodeAt(at) !== 0x2c /* , */) return yield undefined;
+    if (text.charCodeAt(at) !== 0x2c /* , */) {
+      yield undefined;
+      return;
+    }
     at = skipWhitespace(text, at + 1);
   }
 }

@@ -61,13 +61,12 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   const dataParams = validateParams(domain.dataParameters, job.dataParams);
 
   const kpis = domain.kpisFor(algorithm.name);
-  const { loadTablesJson } = env.datasets;
   // An external program with no KPI to compute: nothing of the run reads the dataset or the result as
   // objects (the data source's `prepare` only feeds KPIs), so both stay text, each held once.
-  if (isExternal(algorithm) && kpis.length === 0 && loadTablesJson !== undefined) {
+  if (isExternal(algorithm) && kpis.length === 0 && env.datasets.loadTablesJson !== undefined) {
     const output = await runExternal({
       ...externalRun(algorithm, env),
-      input: { tables: await loadTablesJson.call(env.datasets, job.sessionId, job.datasetKey), params, dataParams, seed: job.seed },
+      input: { tables: await env.datasets.loadTablesJson(job.sessionId, job.datasetKey), params, dataParams, seed: job.seed },
     });
     env.signal.throwIfAborted();
     if (resultTextFits(algorithm.result, output)) return { status: 'COMPLETE', resultJson: output.trim(), kpis: {} };
