@@ -20,5 +20,5 @@ node --import tsx bench/dev-reload.bench.ts
 node --import tsx bench/events.bench.ts
 node --import tsx bench/lists.bench.ts --database-url "$PG_URL"
 node --import tsx bench/what-if.bench.ts --database-url "$PG_URL"
-node --expose-gc --import tsx bench/external.bench.ts
+node --expose-gc --max-semi-space-size=1 --import tsx bench/external.bench.ts
 node --import tsx bench/reports.bench.ts

@@ -142,6 +142,38 @@ describe.each(deployments)('external algorithms on %s', (_name, start) => {
     expect(scenario.kpis.Total?.value).toBe(4);
   }, 90_000);
 
+  it('runs an experiment over a data parameter to COMPLETE, its KPI summarised per axis value', async () => {
+    const created = await call('POST', `/sessions/${sid}/experiments`, {
+      name: 'scales',
+      algo_name: 'Contract',
+      dataset_key: 'items',
+      algo_params: { mode: 'complete' },
+      axes: { 'data_params.scale': [1, 2] },
+      run: true,
+    });
+    const eid = created.id as string;
+    type Experiment = {
+      counts: Record<string, number>;
+      summary: { axes: { values: { value: unknown; kpis: Record<string, { mean: number }> }[] }[]; best: Record<string, { value: number }> } | null;
+    };
+    let experiment = {} as Experiment;
+    await until(
+      `experiment ${eid} to finish`,
+      async () => {
+        experiment = (await call('GET', `/sessions/${sid}/experiments/${eid}`)) as unknown as Experiment;
+        return experiment.counts.COMPLETE! + experiment.counts.FAILED! === 2;
+      },
+      { within: 60_000 },
+    );
+    expect(experiment.counts.COMPLETE).toBe(2);
+    // The program multiplies the weights' sum (4) by the scale; the KPI is computed in TypeScript from its result.
+    expect(experiment.summary!.axes[0]!.values.map((v) => [v.value, v.kpis.Total?.mean])).toEqual([
+      [1, 4],
+      [2, 8],
+    ]);
+    expect(experiment.summary!.best.Total?.value).toBe(8);
+  }, 90_000);
+
   it('fails ALGORITHM_ERROR naming the wrong path of an invalid result, and on a crash', async () => {
     const invalid = await settled(await runContract({ mode: 'invalid' }));
     expect(invalid.error).toEqual({ code: 'ALGORITHM_ERROR', message: expect.stringMatching(/at \/total: expected number/) as unknown });

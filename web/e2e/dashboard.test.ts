@@ -87,6 +87,15 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     expect(await page.locator('#algo-iterations-error').innerText()).toMatch(/at least 1/);
     expect((await apiGet<Scenario[]>(api('/sessions/main/scenarios'))).body).toHaveLength(0);
 
+    // An external algorithm is offered like any other: the Python program with its description and the
+    // fields of its declared parameters, in their order.
+    await page.locator('#scenario-algo').selectOption('Local Search (Python)');
+    await expect.poll(() => page.locator('#scenario-algo-hint').innerText()).toMatch(/^A Python program/);
+    await expect
+      .poll(() => page.locator('input[id^="algo-"], select[id^="algo-"]').evaluateAll((fields) => fields.map((f) => f.id)))
+      .toEqual(['algo-depot_x', 'algo-depot_y', 'algo-respect_zones', 'algo-iterations']);
+    expect(await page.locator('#algo-iterations').inputValue()).toBe('20000');
+
     for (const { tag, algorithm } of ALGORITHMS) {
       await page.locator('#scenario-algo').selectOption(algorithm);
       await page.locator('#scenario-dataset').selectOption('sample');

@@ -45,6 +45,16 @@ export class DatasetCache implements DatasetLoader {
     }
   }
 
+  /**
+   * The tables' stored JSON text, read from the store each time and not kept: held by the cache it
+   * would stay in memory between runs, beside any parsed copy.
+   */
+  async loadTablesJson(sessionId: string, key: string): Promise<string> {
+    const record = await this.stored.get(sessionId, key);
+    if (!record) throw new DatasetMissingError(`dataset '${key}' no longer exists in the session`);
+    return record.tablesJson;
+  }
+
   private async fetch(sessionId: string, key: string): Promise<Dataset> {
     const record = await this.stored.get(sessionId, key);
     if (!record) throw new DatasetMissingError(`dataset '${key}' no longer exists in the session`);

@@ -49,6 +49,11 @@ export type RunOutcome =
 /** Loads a session's dataset by key (a `DatasetCache` serves repeated runs without re-parsing). */
 export interface DatasetLoader {
   load(sessionId: string, key: string): Promise<Dataset>;
+  /**
+   * The dataset's tables as their stored JSON text, unparsed: what an external algorithm's program
+   * reads when nothing of the run needs them as objects. Absent: such runs use `load`.
+   */
+  loadTablesJson?(sessionId: string, key: string): Promise<string>;
 }
 
 /** What `runScenario` needs from the executor running it. */

@@ -1,3 +1,4 @@
+import type { AnyAlgorithm, AnyExternalAlgorithm } from '../../domain/define.js';
 import { isExternal } from '../../domain/external-algorithm.js';
 import type { RunContext } from '../../domain/run-context.js';
 import { typedDataset } from '../../domain/typed-dataset.js';
@@ -5,7 +6,9 @@ import { coerceError } from '../../errors.js';
 import { validateParams } from '../../params/validate.js';
 import { ExternalFailure } from './external/external-failure.js';
 import { DEFAULT_EXTERNAL_LIMITS } from './external/external-limits.js';
-import { runExternal } from './external/run-external.js';
+import { runExternal, type ExternalRun } from './external/run-external.js';
+import { parseStdout } from './external/stdout-result.js';
+import { resultTextFits } from './result-text-check.js';
 import { computeKpis, KpiError } from './kpis.js';
 import type { RunEnvironment, RunJob, RunOutcome } from './job.js';
 import { monotoneProgress } from './progress.js';
@@ -57,6 +60,20 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   const params = validateParams(algorithm.parameters, job.algoParams);
   const dataParams = validateParams(domain.dataParameters, job.dataParams);
 
+  const kpis = domain.kpisFor(algorithm.name);
+  // An external program with no KPI to compute: nothing of the run reads the dataset or the result as
+  // objects (the data source's `prepare` only feeds KPIs), so both stay text, each held once.
+  if (isExternal(algorithm) && kpis.length === 0 && env.datasets.loadTablesJson !== undefined) {
+    const output = await runExternal({
+      ...externalRun(algorithm, env),
+      input: { tables: await env.datasets.loadTablesJson(job.sessionId, job.datasetKey), params, dataParams, seed: job.seed },
+    });
+    env.signal.throwIfAborted();
+    if (resultTextFits(algorithm.result, output)) return { status: 'COMPLETE', resultJson: output.trim(), kpis: {} };
+    // Not surely of the type: parsed whole, which also names what is wrong.
+    return checkedOutcome(algorithm, parseStdout(output), () => ({}));
+  }
+
   const dataset = await env.datasets.load(job.sessionId, job.datasetKey);
   env.signal.throwIfAborted();
   const source = domain.dataSource;
@@ -77,19 +94,33 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     random: seededRandom(job.seed),
     deadline: new Date(job.deadline),
   };
+  // An external program's stdout is parsed here and its text dropped: the KPIs read the parsed result.
   const result: unknown = isExternal(algorithm)
-    ? await runExternal({
-        external: algorithm.external,
-        input: { tables: dataset.tables, params, dataParams, seed: job.seed },
-        baseDir: env.domainDir ?? process.cwd(),
-        limits: env.externalLimits ?? DEFAULT_EXTERNAL_LIMITS,
-        signal: env.signal,
-        progress: report,
-        report: (value) => ctx.report(value),
-        log: env.log,
-      })
+    ? parseStdout(await runExternal({ ...externalRun(algorithm, env), input: { tables: dataset.tables, params, dataParams, seed: job.seed } }))
     : await domainCall<unknown>(() => algorithm.run(data, params, ctx));
   env.signal.throwIfAborted();
+  return checkedOutcome(algorithm, result, () => computeKpis(kpis, result, data), env.domainDir);
+}
+
+/** What every external run of `algorithm` shares, its input aside. */
+function externalRun(algorithm: AnyExternalAlgorithm, env: RunEnvironment): Omit<ExternalRun, 'input'> {
+  const report = monotoneProgress(env.progress);
+  return {
+    external: algorithm.external,
+    baseDir: env.domainDir ?? process.cwd(),
+    limits: env.externalLimits ?? DEFAULT_EXTERNAL_LIMITS,
+    signal: env.signal,
+    progress: report,
+    report: (value) => env.report?.(value),
+    log: env.log,
+  };
+}
+
+/**
+ * The outcome of a result: checked against the algorithm's result type, serialised for the store, then
+ * its KPIs computed (a KPI's failure keeps the result beside it).
+ */
+function checkedOutcome(algorithm: AnyAlgorithm, result: unknown, computeAll: () => Record<string, number>, domainDir?: string): RunOutcome {
   if (result === undefined || result === null) throw new Error(`algorithm '${algorithm.name}' returned no result (${String(result)})`);
   const mismatch = resultMismatch(algorithm.result, result);
   if (mismatch !== undefined) throw new Error(`algorithm '${algorithm.name}': ${mismatch}`);
@@ -98,11 +129,11 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
 
   let kpis: Record<string, number>;
   try {
-    kpis = computeKpis(domain.kpisFor(algorithm.name), result, data);
+    kpis = computeAll();
   } catch (thrown) {
     // The algorithm did its work: its result is kept beside the KPI's failure.
     if (thrown instanceof KpiError) {
-      const cause = thrownError(thrown.cause, env.domainDir);
+      const cause = thrownError(thrown.cause, domainDir);
       return { status: 'FAILED', message: thrown.message, stack: thrown.stack, code: 'KPI_ERROR', resultJson, ...(cause ? { thrown: cause } : {}) };
     }
     throw thrown;

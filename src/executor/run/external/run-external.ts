@@ -30,12 +30,12 @@ export interface ExternalRun {
 type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null } | { readonly error: Error };
 
 /**
- * Runs the program under the contract (docs/external-algorithms.md) and resolves with its parsed
- * stdout; the caller checks it against the result type. Rejects with an `ExternalFailure` naming the
+ * Runs the program under the contract (docs/external-algorithms.md) and resolves with its stdout as
+ * text (not empty); the caller parses it or checks it as text (result-text-check.ts). Rejects with an `ExternalFailure` naming the
  * run error code, or with the signal's reason once aborted. Whatever happens, no process of the
  * program's group outlives the run: once its leader exits, what is left of the group is killed.
  */
-export async function runExternal(run: ExternalRun): Promise<unknown> {
+export async function runExternal(run: ExternalRun): Promise<string> {
   const { limits } = run;
   const argv = programArgv(run.external, run.baseDir, limits.memoryBytes);
   const child = spawn(argv.file, argv.args, {
@@ -107,7 +107,7 @@ export async function runExternal(run: ExternalRun): Promise<unknown> {
   if (failure !== undefined) throw failure;
   if ('error' in exit) throw new ExternalFailure('ALGORITHM_ERROR', `the program could not be started (${run.external.command[0]}): ${exit.error.message}`);
   if (exit.code !== 0) throw exitFailure(exit, stderr.tail, limits.memoryBytes);
-  return stdout.parse();
+  return stdout.text();
 }
 
 function guard(step: () => void, fail: (err: unknown) => void): void {

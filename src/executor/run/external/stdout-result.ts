@@ -2,7 +2,7 @@ import { ExternalFailure } from './external-failure.js';
 
 /**
  * Collects a program's stdout, at most `maxBytes` of it (past that the run fails OUTPUT_LIMIT and the
- * rest is not kept), and parses it as the one JSON document of the result.
+ * rest is not kept), and hands it over as text once the program has exited.
  */
 export class StdoutResult {
   private chunks: Buffer[] = [];
@@ -20,16 +20,23 @@ export class StdoutResult {
     this.chunks.push(chunk);
   }
 
-  /** The parsed result; an `ExternalFailure` (ALGORITHM_ERROR) for no output or output that is not JSON. */
-  parse(): unknown {
-    // Decoded once and released: the text and the parsed result are never held beside the chunks for long.
+  /**
+   * The result's text, decoded once; the buffers are released, so the bytes and the text are never
+   * held together past this call. An `ExternalFailure` (ALGORITHM_ERROR) for no output.
+   */
+  text(): string {
     const text = Buffer.concat(this.chunks, this.bytes).toString('utf8');
     this.chunks = [];
     if (text.trim() === '') throw new ExternalFailure('ALGORITHM_ERROR', 'the program exited 0 but wrote no result on stdout');
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (err) {
-      throw new ExternalFailure('ALGORITHM_ERROR', `the program's stdout is not one JSON document: ${(err as Error).message}`);
-    }
+    return text;
+  }
+}
+
+/** The parsed result of the program's stdout `text`; an `ExternalFailure` (ALGORITHM_ERROR) for text that is not JSON. */
+export function parseStdout(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new ExternalFailure('ALGORITHM_ERROR', `the program's stdout is not one JSON document: ${(err as Error).message}`);
   }
 }
