@@ -12927,6 +12927,8 @@ export interface operations {
                         parameters: {
                             /** @description an algorithm parameter, or data_params.<name> for a data parameter */
                             name: string;
+                            /** @description the parameter's declared label when the report was saved (else its name humanised; a data parameter's without the data_params. prefix); absent from reports saved before labels were frozen */
+                            label?: string;
                             values: {
                                 scenario_id: string;
                                 value: unknown;
@@ -13357,6 +13359,8 @@ export interface operations {
                         parameters: {
                             /** @description an algorithm parameter, or data_params.<name> for a data parameter */
                             name: string;
+                            /** @description the parameter's declared label when the report was saved (else its name humanised; a data parameter's without the data_params. prefix); absent from reports saved before labels were frozen */
+                            label?: string;
                             values: {
                                 scenario_id: string;
                                 value: unknown;

@@ -12,6 +12,7 @@ import type { Page } from '../scenarios/list-page.js';
 import type { ReportRow } from '../store/reports-repository.js';
 import type { Store } from '../store/store.js';
 import type { ViewService } from '../views/view-service.js';
+import { labelledParameters } from './parameter-labels.js';
 import { compareInputs, type ReportBody, type ReportSummary, type ScenarioViews } from './report-body.js';
 import { reportWorkbook } from './report-xlsx.js';
 
@@ -76,7 +77,7 @@ export class ReportService {
       baseline,
       scenarios: comparison.scenarios,
       kpis: comparison.kpis,
-      parameters: comparison.parameters,
+      parameters: labelledParameters(comparison.parameters, records, domain),
       inputs: compareInputs(comparison.scenarios),
       input_changes: inputChanges,
       views: { comparison: comparisonViews, scenarios: scenarioViews },
