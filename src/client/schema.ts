@@ -9593,7 +9593,7 @@ export interface operations {
             query: {
                 /** @description comma-separated scenario ids, 1 to 50, in the order to show them */
                 ids: string;
-                /** @description the scenario the others are measured against (default: the one the others were all branched from, else the first id) */
+                /** @description the scenario the others are measured against (default: the session's published plan when it is compared, else the one the others were all branched from, else the first id) */
                 baseline?: string;
             };
             header?: never;
@@ -10887,6 +10887,8 @@ export interface operations {
             query: {
                 /** @description comma-separated ids of 2 to 6 COMPLETE scenarios of one result type */
                 ids: string;
+                /** @description the compared scenario the view measures the others against (default, as compare's: the session's published plan when it is compared, else the one the others were all branched from, else the first id) */
+                baseline?: string;
                 /** @description table rows per page, 1 to 1000 (default 100) */
                 limit?: string;
                 /** @description the next_cursor of the previous page */
@@ -12925,6 +12927,8 @@ export interface operations {
                         parameters: {
                             /** @description an algorithm parameter, or data_params.<name> for a data parameter */
                             name: string;
+                            /** @description the parameter's declared label when the report was saved (else its name humanised; a data parameter's without the data_params. prefix); absent from reports saved before labels were frozen */
+                            label?: string;
                             values: {
                                 scenario_id: string;
                                 value: unknown;
@@ -13355,6 +13359,8 @@ export interface operations {
                         parameters: {
                             /** @description an algorithm parameter, or data_params.<name> for a data parameter */
                             name: string;
+                            /** @description the parameter's declared label when the report was saved (else its name humanised; a data parameter's without the data_params. prefix); absent from reports saved before labels were frozen */
+                            label?: string;
                             values: {
                                 scenario_id: string;
                                 value: unknown;

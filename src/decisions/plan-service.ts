@@ -27,6 +27,11 @@ export class PlanService {
     return { current: current ? planView(current) : null, history: history.map(planView) };
   }
 
+  /** The id of the session's published plan's scenario; undefined when none is published. */
+  async currentScenarioId(sessionId: string): Promise<string | undefined> {
+    return (await this.deps.store.plans.current(sessionId))?.scenario_id;
+  }
+
   /** Publishes the scenario as the session's plan; answers the new plan. */
   async publish(ref: ScenarioRef, note: string, by: Actor): Promise<PlanView> {
     const outcome = await this.deps.store.plans.publish({

@@ -27,7 +27,8 @@ export interface ReportBody {
   readonly baseline: string;
   readonly scenarios: CompareView['scenarios'];
   readonly kpis: CompareView['kpis'];
-  readonly parameters: CompareView['parameters'];
+  /** Compare's parameters, each with its declared label (`FrozenParameter`; a report saved before labels were frozen has none). */
+  readonly parameters: (ParameterComparison & { readonly label?: string })[];
   readonly inputs: InputComparison[];
   /** Compare's `inputs` as they were: for each scenario but the baseline, the parameters and data that differ. */
   readonly input_changes: InputDifference[];

@@ -6,11 +6,13 @@ import type { ExportFile } from '../exports/dataset-export.js';
 import type { Actor } from '../model/actor.js';
 import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
 import { compareScenarios } from '../scenarios/compare.js';
-import { parentOfTheOthers, type ScenarioTree } from '../scenarios/tree/scenario-tree.js';
+import { chooseBaseline } from '../model/compare/default-baseline.js';
+import type { ScenarioTree } from '../scenarios/tree/scenario-tree.js';
 import type { Page } from '../scenarios/list-page.js';
 import type { ReportRow } from '../store/reports-repository.js';
 import type { Store } from '../store/store.js';
 import type { ViewService } from '../views/view-service.js';
+import { labelledParameters } from './parameter-labels.js';
 import { compareInputs, type ReportBody, type ReportSummary, type ScenarioViews } from './report-body.js';
 import { reportWorkbook } from './report-xlsx.js';
 
@@ -18,7 +20,7 @@ export interface NewReportInput {
   readonly title: string;
   /** The scenarios compared, in the order shown; distinct. */
   readonly ids: readonly string[];
-  /** One of `ids`; the first by default. */
+  /** One of `ids`; by default Compare's (`chooseBaseline`). */
   readonly baseline?: string | undefined;
   readonly note?: string | undefined;
 }
@@ -53,8 +55,9 @@ export class ReportService {
     const missing = ids.find((id) => !found.has(id));
     if (missing !== undefined) throw errors.scenarioNotFound(missing);
     const records = ids.map((id) => found.get(id)!);
-    // The baseline Compare shows by default: the parent when the others are all its branches, else the first.
-    const baseline = input.baseline ?? parentOfTheOthers(records) ?? ids[0]!;
+    // The baseline Compare shows by default, so a report saved without one freezes what Compare showed.
+    const plan = await store.plans.current(sessionId);
+    const baseline = chooseBaseline(records, { asked: input.baseline, planScenarioId: plan?.scenario_id });
     const inputChanges = await tree.inputs(records, found.get(baseline)!);
     const comparison = compareScenarios(records, baseline, domain);
     // One scenario after another (each draws at most two views at once): a report never floods the view threads.
@@ -62,7 +65,7 @@ export class ReportService {
     for (const r of records) {
       scenarioViews.push({ scenario_id: r.id, tag: r.tag, views: r.status === 'COMPLETE' ? await views.wholeScenarioViews(sessionId, r.id) : [] });
     }
-    const comparisonViews = await views.wholeComparisonViews(sessionId, ids);
+    const comparisonViews = await views.wholeComparisonViews(sessionId, ids, baseline);
     const id = randomUUID();
     noteAuditTarget('report', id);
     const report: ReportBody = {
@@ -74,7 +77,7 @@ export class ReportService {
       baseline,
       scenarios: comparison.scenarios,
       kpis: comparison.kpis,
-      parameters: comparison.parameters,
+      parameters: labelledParameters(comparison.parameters, records, domain),
       inputs: compareInputs(comparison.scenarios),
       input_changes: inputChanges,
       views: { comparison: comparisonViews, scenarios: scenarioViews },

@@ -42,8 +42,21 @@ function summarySheet(report: ReportBody): Omit<SheetSource, 'name'> {
 function sideBySide(report: ReportBody, label: string, items: readonly InputComparison[]): Omit<SheetSource, 'name'> {
   return {
     columns: [text(label), { name: 'differs', type: 'boolean' }, ...report.scenarios.map((s) => text(s.tag))],
-    rows: items.map((item) => [item.name, item.differs, ...report.scenarios.map((s) => cellOf(item.values.find((v) => v.scenario_id === s.id)?.value))]),
+    rows: items.map((item) => [item.name, item.differs, ...valuesOf(report, item)]),
   };
+}
+
+/** Parameters side by side, each with its frozen label after its name (empty in a report saved before labels were frozen). */
+function parametersSheet(report: ReportBody): Omit<SheetSource, 'name'> {
+  return {
+    columns: [text('parameter'), text('label'), { name: 'differs', type: 'boolean' }, ...report.scenarios.map((s) => text(s.tag))],
+    rows: report.parameters.map((p) => [p.name, p.label ?? null, p.differs, ...valuesOf(report, p)]),
+  };
+}
+
+/** One row's value for each scenario, in the report's order. */
+function valuesOf(report: ReportBody, item: InputComparison): Cell[] {
+  return report.scenarios.map((s) => cellOf(item.values.find((v) => v.scenario_id === s.id)?.value));
 }
 
 /** What each scenario changes against the baseline: parameters, dataset edits, tables of an unrelated dataset. */
@@ -91,7 +104,7 @@ export function reportWorkbook(report: ReportBody): ExportFile {
   ];
   const sources = [
     { title: 'Summary', sheet: summarySheet(report) },
-    { title: 'Parameters', sheet: sideBySide(report, 'parameter', report.parameters) },
+    { title: 'Parameters', sheet: parametersSheet(report) },
     { title: 'Inputs', sheet: sideBySide(report, 'input', report.inputs) },
     { title: 'Input changes', sheet: inputChangesSheet(report) },
     ...tables.map(({ title, view }) => ({ title, sheet: tableSheet(view) })),

@@ -101,6 +101,8 @@ export interface ComparedRun<R, TData> {
   readonly id: string;
   readonly tag: string;
   readonly algorithm: string;
+  /** Whether this is the comparison's baseline (the one asked for, else the same default as compare's). */
+  readonly baseline: boolean;
   readonly result: R;
   readonly data: TData;
 }

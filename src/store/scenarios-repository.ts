@@ -41,8 +41,8 @@ export type NewScenario = Pick<
   readonly parentId?: string | null;
 };
 
-/** A scenario's latest run as views see it, without its result. */
-export type RunSummary = Pick<ScenarioRecord, 'id' | 'tag' | 'status' | 'algoName' | 'datasetKey' | 'finishedAt'>;
+/** A scenario's latest run as views see it, without its result (its parent: a comparison's default baseline). */
+export type RunSummary = Pick<ScenarioRecord, 'id' | 'tag' | 'status' | 'algoName' | 'datasetKey' | 'finishedAt' | 'parentId'>;
 
 /** The few columns the status route needs: polling never reads a result. */
 export interface ScenarioStatusRecord {
@@ -179,7 +179,7 @@ export class ScenariosRepository {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('scenarios')
-      .select(['id', 'tag', 'status', 'algo_name as algoName', 'dataset_key as datasetKey', 'finished_at as finishedAt'])
+      .select(['id', 'tag', 'status', 'algo_name as algoName', 'dataset_key as datasetKey', 'finished_at as finishedAt', 'parent_id as parentId'])
       .where('session_id', '=', sessionId)
       .where('id', 'in', ids)
       .execute();

@@ -3,6 +3,7 @@ import { mapLimited } from '../async/map-limited.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { summarise, type ViewSummary } from '../domain/view-registry.js';
 import type { AnyView } from '../domain/views.js';
+import { chooseBaseline } from '../model/compare/default-baseline.js';
 import { ScenaristError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import type { RunSummary } from '../store/scenarios-repository.js';
@@ -80,12 +81,15 @@ export class ViewService {
     return this.views.comparisonViewsFor(resultType).map(summarise);
   }
 
-  async comparisonView(sessionId: string, ids: string, name: string, page: PageQuery): Promise<ViewBody> {
+  /** One comparison view drawn; `asked` is the baseline the client chose (else compare's default). */
+  async comparisonView(sessionId: string, ids: string, name: string, page: PageQuery, asked?: string): Promise<ViewBody> {
     const { resultType, runs } = await this.compared(sessionId, ids);
+    if (asked !== undefined && !runs.some((r) => r.id === asked)) throw errors.baselineNotCompared(asked);
     const view = this.views.comparisonViewsFor(resultType).find((v) => v.name === name);
     if (!view) throw errors.comparisonViewNotFound(resultType, name);
-    const target: ViewTarget = { scope: 'comparison', runs: runs.map(completeRun) };
-    return body(view, await this.rendered(sessionId, view, target, await this.runsKey(sessionId, runs)), page);
+    const baseline = chooseBaseline(runs, { asked, planScenarioId: (await this.deps.store.plans.current(sessionId))?.scenario_id });
+    const target: ViewTarget = { scope: 'comparison', runs: runs.map(completeRun), baseline };
+    return body(view, await this.rendered(sessionId, view, target, await this.comparisonKey(sessionId, runs, baseline)), page);
   }
 
   /**
@@ -100,10 +104,10 @@ export class ViewService {
   }
 
   /**
-   * Every comparison view of these scenarios drawn whole, when they can be compared by views at all
+   * Every comparison view of these scenarios drawn whole, against `baseline` (one of `ids`), when they can be compared by views at all
    * (2 to 6, COMPLETE, of one result type); else none.
    */
-  async wholeComparisonViews(sessionId: string, ids: readonly string[]): Promise<WholeView[]> {
+  async wholeComparisonViews(sessionId: string, ids: readonly string[], baseline: string): Promise<WholeView[]> {
     if (ids.length < MIN_COMPARED_VIEWS || ids.length > MAX_COMPARED_VIEWS) return [];
     const found = new Map((await this.deps.store.scenarios.runSummaries(sessionId, ids)).map((r) => [r.id, r]));
     const runs = ids.map((id) => found.get(id));
@@ -112,8 +116,8 @@ export class ViewService {
     const [resultType] = types;
     if (types.size !== 1 || resultType === undefined) return [];
     const complete = runs as RunSummary[];
-    const target: ViewTarget = { scope: 'comparison', runs: complete.map(completeRun) };
-    return this.drawnWhole(sessionId, this.views.comparisonViewsFor(resultType), target, await this.runsKey(sessionId, complete));
+    const target: ViewTarget = { scope: 'comparison', runs: complete.map(completeRun), baseline };
+    return this.drawnWhole(sessionId, this.views.comparisonViewsFor(resultType), target, await this.comparisonKey(sessionId, complete, baseline));
   }
 
   /**
@@ -154,6 +158,11 @@ export class ViewService {
     const keys = [...new Set(runs.map((r) => r.datasetKey))];
     const versions = await Promise.all(keys.map(async (key) => `${key}@${(await this.deps.store.datasets.getMeta(sessionId, key))?.version ?? '-'}`));
     return ['runs', sessionId, ...runs.map((r) => `${r.id}@${r.finishedAt ?? '-'}`), ...versions].join('\u0000');
+  }
+
+  /** A comparison view draws from its runs and which of them is the baseline. */
+  private async comparisonKey(sessionId: string, runs: readonly RunSummary[], baseline: string): Promise<string> {
+    return `${await this.runsKey(sessionId, runs)}\u0000baseline@${baseline}`;
   }
 
   private async run(sessionId: string, id: string): Promise<RunSummary> {

@@ -19,7 +19,7 @@ export interface RunRef {
 export type ViewTarget =
   | { readonly scope: 'dataset'; readonly datasetKey: string; readonly version: string }
   | { readonly scope: 'result'; readonly run: RunRef }
-  | { readonly scope: 'comparison'; readonly runs: readonly RunRef[] };
+  | { readonly scope: 'comparison'; readonly runs: readonly RunRef[]; readonly baseline: string };
 
 /** Drawing one view off the HTTP thread (a task of the view pool, `createDataTaskPool`, whose threads hold the domain and a store). */
 export interface ViewTask {
@@ -94,7 +94,8 @@ class ViewInputs {
     const refs = target.scope === 'result' ? [target.run] : target.scope === 'comparison' ? target.runs : [];
     const runs = await this.runs(refs);
     if (view.scope === 'result') return () => view.render(runs[0]!.result, runs[0]!.data);
-    return () => view.render(runs);
+    const baseline = target.scope === 'comparison' ? target.baseline : undefined;
+    return () => view.render(runs.map((run) => ({ ...run, baseline: run.id === baseline })));
   }
 
   private async runs(refs: readonly RunRef[]) {

@@ -45,7 +45,16 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     const report = made.body;
     expect(report).toMatchObject({ title: 'Slotting review', note: 'for Monday', baseline: ids[1], created_by: { id: 'local', name: 'local' } });
     expect(report.kpis).toEqual(compare.kpis);
-    expect(report.parameters).toEqual(compare.parameters);
+    // Compare's parameter rows, each frozen with the label discovery gives it (what the dashboard shows).
+    expect(report.parameters.map(({ label: _label, ...row }) => row)).toEqual(compare.parameters);
+    const discovered = async (path: string) => (await get(path)).json<{ parameters: { name: string; label: string }[] }>().parameters;
+    const algorithms = await Promise.all(report.scenarios.map((x) => discovered(`/algorithms/${encodeURIComponent(x.algorithm)}/parameters`)));
+    const declared = new Map([
+      ...algorithms.flat().map((d) => [d.name, d.label] as const),
+      ...(await discovered('/data/example/parameters')).map((d) => [`data_params.${d.name}`, d.label] as const),
+    ]);
+    expect(report.parameters.find((p) => p.name === 'depot_x')?.label).toBe('Depot x');
+    expect(report.parameters.map((p) => [p.name, p.label])).toEqual(report.parameters.map((p) => [p.name, declared.get(p.name)]));
     expect(report.scenarios).toEqual(compare.scenarios);
     expect(report.kpis.some((k) => k.values.some((v) => v.delta !== null && v.delta !== 0))).toBe(true);
     expect(report.inputs).toEqual([{ name: 'dataset', values: ids.map((id) => ({ scenario_id: id, value: 'example' })), differs: false }]);
@@ -108,8 +117,8 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
     );
     expect(summary.slice(1)).toEqual(expected);
     const parameters = padded(book.sheets.Parameters!);
-    expect(parameters[0]).toEqual(['parameter', 'differs', 'as is', 'greedy', 'not run']);
-    expect(parameters.slice(1).map((row) => row.slice(0, 2))).toEqual(report.parameters.map((p) => [p.name, p.differs]));
+    expect(parameters[0]).toEqual(['parameter', 'label', 'differs', 'as is', 'greedy', 'not run']);
+    expect(parameters.slice(1).map((row) => row.slice(0, 3))).toEqual(report.parameters.map((p) => [p.name, p.label, p.differs]));
     expect(padded(book.sheets.Inputs!)).toEqual([
       ['input', 'differs', 'as is', 'greedy', 'not run'],
       ['dataset', false, 'example', 'example', 'example'],

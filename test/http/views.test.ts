@@ -161,7 +161,7 @@ describe.each(DIALECTS)('view routes on %s', (dialect) => {
     const ids = `${done},${second.id}`;
     expect((await get(`/compare/views?ids=${ids}`)).json()).toEqual({ items: [{ name: 'counts', title: 'Counts', kind: 'chart' }] });
     const chart = (await get(`/compare/views/counts?ids=${ids}`)).json<{ spec: { vega_lite: { datasets: unknown } } }>();
-    expect(chart.spec.vega_lite.datasets).toEqual({ counts: [{ tag: 'rows 25', count: 25 }, { tag: 'rows 4', count: 4 }] });
+    expect(chart.spec.vega_lite.datasets).toEqual({ counts: [{ tag: 'rows 25', count: 25, baseline: true }, { tag: 'rows 4', count: 4, baseline: false }] });
 
     const other = await main.started({ tag: 'other done', algo_name: 'Other', dataset_key: 'items' });
     await main.waitFor(other.id);
@@ -182,5 +182,46 @@ describe.each(DIALECTS)('view routes on %s', (dialect) => {
       expect([res.statusCode, res.json().code], query).toEqual([status, code]);
     }
     expect((await get(`/compare/views/nope?ids=${ids}`)).statusCode).toBe(404);
+  });
+
+  it("draws a comparison view against compare's baseline: the one asked for, else the plan when compared, else the parent of branches, else the first", async () => {
+    const baselineOf = async (query: string) => {
+      const res = await get(`/compare/views/counts?${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const { counts } = res.json<{ spec: { vega_lite: { datasets: { counts: { tag: string; baseline: boolean }[] } } } }>().spec.vega_lite.datasets;
+      return counts.filter((row) => row.baseline).map((row) => row.tag);
+    };
+    const compareBaseline = async (query: string) => (await get(`/compare?${query}`)).json<{ baseline: string }>().baseline;
+    const branch = await t.app.inject({ method: 'POST', url: `/api/v1/sessions/main/scenarios/${done}/branch`, payload: { tag: 'rows 7 branch', algo_params: { count: 7 } } });
+    expect(branch.statusCode, branch.body).toBe(201);
+    const branched = branch.json<{ id: string }>().id;
+    expect((await main.run(branched)).status).toBe(202);
+    expect((await main.waitFor(branched)).status).toBe('COMPLETE');
+    const stranger = await main.started({ tag: 'rows 3', algo_name: 'Rows', dataset_key: 'items', algo_params: { count: 3 } });
+    expect((await main.waitFor(stranger.id)).status).toBe('COMPLETE');
+
+    // The parent of its branches, though listed last; the same baseline compare reports.
+    expect(await baselineOf(`ids=${branched},${done}`)).toEqual(['rows 25']);
+    expect(await compareBaseline(`ids=${branched},${done}`)).toBe(done);
+    // Not one parent and its branches: the first listed.
+    expect(await baselineOf(`ids=${stranger.id},${done}`)).toEqual(['rows 3']);
+    // A baseline asked for wins; one not compared is refused.
+    expect(await baselineOf(`ids=${branched},${done}&baseline=${branched}`)).toEqual(['rows 7 branch']);
+    const notCompared = await get(`/compare/views/counts?ids=${branched},${done}&baseline=${stranger.id}`);
+    expect([notCompared.statusCode, notCompared.json().code]).toEqual([400, 'QUERY_INVALID']);
+
+    // The published plan, when compared, is the one to beat: before the parent, before the first.
+    const published = await t.app.inject({ method: 'POST', url: `/api/v1/sessions/main/scenarios/${branched}/publish`, payload: { note: 'the plan' } });
+    expect(published.statusCode, published.body).toBe(201);
+    try {
+      expect(await baselineOf(`ids=${branched},${done}`)).toEqual(['rows 7 branch']);
+      expect(await compareBaseline(`ids=${branched},${done}`)).toBe(branched);
+      expect(await baselineOf(`ids=${stranger.id},${branched}`)).toEqual(['rows 7 branch']);
+      // Not compared, the plan changes nothing.
+      expect(await baselineOf(`ids=${stranger.id},${done}`)).toEqual(['rows 3']);
+    } finally {
+      const withdrawn = await t.app.inject({ method: 'DELETE', url: '/api/v1/sessions/main/plan', payload: { note: 'test over' } });
+      expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    }
   });
 });

@@ -213,6 +213,18 @@ describe('reports', () => {
     expect(screen.getByText(/the scenario was not complete/)).toBeTruthy();
   });
 
+  it('names each parameter by the label frozen beside it; a report saved before labels reads its names humanised', async () => {
+    const [maxMoves, daysBack] = REPORT.parameters;
+    const labelled: Report = { ...REPORT, parameters: [{ ...maxMoves!, label: 'Most moves per shift' }, { ...daysBack!, label: 'History (days)' }] };
+    app({ [`GET ${BASE}/reports/r1`]: () => ({ body: labelled }) }, '/s/main/reports/r1');
+    const table = await screen.findByRole('region', { name: 'Table of the parameters' });
+    expect(within(table).getAllByRole('rowheader').map((h) => [h.textContent, h.getAttribute('title')])).toEqual([
+      ['Algorithm', null],
+      ['Most moves per shift (differs)', 'max_moves'],
+      ['History (days) (data)', 'data_params.days_back'],
+    ]);
+  });
+
   it('says when a report does not exist', async () => {
     app({ [`GET ${BASE}/reports/nope`]: () => ({ status: 404, body: { detail: 'no report nope', code: 'REPORT_NOT_FOUND' } }) }, '/s/main/reports/nope');
     expect((await screen.findByRole('alert')).textContent).toContain('There is no report nope in this session.');

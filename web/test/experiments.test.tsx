@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { axisLength, countProblem, newAxis, scenarioCount } from '../src/experiments/axes.ts';
 import { formErrorsOf } from '../src/experiments/field-errors.ts';
 import { ExperimentForm } from '../src/experiments/ExperimentForm.tsx';
+import { ResultsTable } from '../src/experiments/ResultsTable.tsx';
 import { ApiError } from '../src/api/http.ts';
+import { keys } from '../src/api/keys.ts';
 import { ScenarioBatchBar } from '../src/pages/ScenarioBatchBar.tsx';
 import { renderWithApi } from './render-with-api.tsx';
 
@@ -92,6 +94,35 @@ describe('the experiment form', () => {
     expect(screen.getByRole('list', { name: 'Other problems' }).textContent).toMatch(/combinations\[1\]: not a valid combination/);
     const sent = server.requests.find((r) => r.method === 'POST');
     expect(await sent?.clone().json()).toMatchObject({ name: 'sweep', algo_name: 'Greedy', dataset_key: 'sample', axes: { 'algo_params.rate': { from: 0.5, to: 2, steps: 2 } }, repeats: 1 });
+  });
+});
+
+describe("the experiment page's results table", () => {
+  const rows = ['s1', 's2', 's3'].map((id, n) => ({ id, tag: `sweep ${n}`, status: 'COMPLETE', axes: { max_moves: n * 10 }, kpis: { travel: 100 - n } }));
+  const table = (planScenarioId: string | null) =>
+    renderWithApi(<ResultsTable sid="main" rows={rows} axes={['max_moves']} kpis={['travel']} labelOf={(column) => column} />, {
+      [`GET ${BASE}/plan`]: () => ({ body: { current: planScenarioId === null ? null : { id: 'p1', scenario_id: planScenarioId, tag: 'sweep 1' }, history: [] } }),
+    });
+  const badged = () => screen.getAllByTestId('result-row').filter((row) => within(row).queryByTestId('plan-badge') !== null);
+
+  it("badges the row of the session's published plan, beside its tag, and no other", async () => {
+    const { server } = table('s2');
+    await waitFor(() => expect(badged()).toHaveLength(1));
+    expect(badged()[0]!.textContent).toContain('sweep 1');
+    expect(within(badged()[0]!).getByTestId('plan-badge').textContent).toBe('Plan');
+    // One read of the plan for the whole table, not one per row.
+    expect(server.requests.filter((r) => r.url.endsWith('/plan'))).toHaveLength(1);
+  });
+
+  it('badges no row when the plan is not one of the experiment\'s scenarios, or none is published', async () => {
+    for (const planScenarioId of ['elsewhere', null]) {
+      const { client, unmount } = table(planScenarioId);
+      // The plan's answer has arrived (and rendered) before the rows are looked at.
+      await waitFor(() => expect(client.getQueryState(keys.plan('main'))?.status).toBe('success'));
+      expect(screen.getAllByTestId('result-row')).toHaveLength(3);
+      expect(badged()).toHaveLength(0);
+      unmount();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { queryValidatorCompiler } from '../query-validator.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { errors } from '../../error-factories.js';
-import { parentOfTheOthers } from '../../scenarios/tree/scenario-tree.js';
+import { chooseBaseline } from '../../model/compare/default-baseline.js';
 import { InputDifference } from './scenario-tree-schemas.js';
 
 /** At most this many scenarios side by side. */
@@ -17,7 +17,7 @@ const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const CompareQuery = Type.Object({
   ids: Type.String({ description: `comma-separated scenario ids, 1 to ${MAX_COMPARED}, in the order to show them` }),
   baseline: Type.Optional(
-    Type.String({ description: 'the scenario the others are measured against (default: the one the others were all branched from, else the first id)' }),
+    Type.String({ description: "the scenario the others are measured against (default: the session's published plan when it is compared, else the one the others were all branched from, else the first id)" }),
   ),
 });
 
@@ -78,7 +78,7 @@ export function parseIds(text: string): string[] {
 
 /** `GET /sessions/{sid}/compare?ids=a,b,c&baseline=a`. */
 export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { sessions, scenarios, domain, tree } = services;
+  const { sessions, scenarios, domain, tree, plans } = services;
 
   app.get(
     '/sessions/:sid/compare',
@@ -102,8 +102,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       const missing = ids.find((id) => !found.has(id));
       if (missing !== undefined) throw errors.scenarioNotFound(missing);
       const records = ids.map((id) => found.get(id)!);
-      // Without a baseline: the parent when the others are all its branches, else the spec's first id.
-      const baseline = asked ?? parentOfTheOthers(records) ?? ids[0]!;
+      const baseline = chooseBaseline(records, { asked, planScenarioId: await plans.currentScenarioId(session.id) });
       return { ...compareScenarios(records, baseline, domain), inputs: await tree.inputs(records, found.get(baseline)!) };
     },
   );

@@ -66,7 +66,16 @@ export const ReportSchema = Type.Object(
     baseline: Type.String({ description: 'the scenario the deltas are measured against' }),
     scenarios: CompareView.properties.scenarios,
     kpis: CompareView.properties.kpis,
-    parameters: CompareView.properties.parameters,
+    parameters: Type.Array(
+      Type.Object({
+        name: Type.String({ description: 'an algorithm parameter, or data_params.<name> for a data parameter' }),
+        label: Type.Optional(
+          Type.String({ description: "the parameter's declared label when the report was saved (else its name humanised; a data parameter's without the data_params. prefix); absent from reports saved before labels were frozen" }),
+        ),
+        values: Type.Array(Type.Object({ scenario_id: Type.String(), value: Type.Unknown() })),
+        differs: Type.Boolean(),
+      }),
+    ),
     inputs: Type.Array(
       Type.Object({ name: Type.String(), values: Type.Array(Type.Object({ scenario_id: Type.String(), value: Type.Unknown() })), differs: Type.Boolean() }),
       { description: 'the inputs each scenario read (its dataset), and whether they differ' },

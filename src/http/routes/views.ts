@@ -17,6 +17,11 @@ const DatasetParams = Type.Intersect([SessionParams, Type.Object({ key: Type.Str
  * failing or every view thread busy.
  */
 const DRAWING: readonly ErrorCode[] = ['NOT_FOUND', 'RESULT_NOT_READY', 'SCENARIO_BUSY', 'CONFLICT', 'CURSOR_INVALID', 'VIEW_ERROR', 'VIEW_BUSY'];
+const Baseline = {
+  baseline: Type.Optional(
+    Type.String({ description: "the compared scenario the view measures the others against (default, as compare's: the session's published plan when it is compared, else the one the others were all branched from, else the first id)" }),
+  ),
+};
 const Ids = { ids: Type.String({ description: `comma-separated ids of ${MIN_COMPARED_VIEWS} to ${MAX_COMPARED_VIEWS} COMPLETE scenarios of one result type` }) };
 
 /** Sent as text: a large page skips the schema serializer, which would only copy it (the schema documents it). */
@@ -122,14 +127,14 @@ export const viewRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         summary: 'One comparison view of these scenarios, drawn',
         tags,
         params: Type.Intersect([SessionParams, Type.Object(ViewName)]),
-        querystring: Type.Intersect([Type.Object(Ids), ViewPageQuery]),
+        querystring: Type.Intersect([Type.Object({ ...Ids, ...Baseline }), ViewPageQuery]),
         response: { 200: ViewBodySchema },
       },
     },
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
-      const { ids, ...page } = request.query;
-      return sendJson(reply, await views.comparisonView(session.id, ids, request.params.name, page).catch((err: unknown) => withRetryAfter(reply, err)));
+      const { ids, baseline, ...page } = request.query;
+      return sendJson(reply, await views.comparisonView(session.id, ids, request.params.name, page, baseline).catch((err: unknown) => withRetryAfter(reply, err)));
     },
   );
 };

@@ -17,15 +17,6 @@ export interface ScenarioTreeDeps {
   readonly datasets: TreeDatasets;
 }
 
-/**
- * The compared scenario the others were all branched from, when there is one: compare's baseline
- * when the request names none. Undefined when they are not one parent and its branches.
- */
-export function parentOfTheOthers(records: readonly Pick<ScenarioRecord, 'id' | 'parentId'>[]): string | undefined {
-  if (records.length < 2) return undefined;
-  return records.find((candidate) => records.every((r) => r.id === candidate.id || r.parentId === candidate.id))?.id;
-}
-
 /** Read-side of scenario trees: a scenario's lineage, and what compared scenarios change against a baseline. */
 export class ScenarioTree {
   constructor(private readonly deps: ScenarioTreeDeps) {}

@@ -40,7 +40,8 @@ export type RenderedView = { [K in ViewKind]: Omit<View, 'kind' | 'spec'> & { ki
 export type ViewTarget =
   | { of: 'scenario'; sid: string; id: string }
   | { of: 'dataset'; sid: string; key: string }
-  | { of: 'compare'; sid: string; ids: readonly string[] };
+  /** `baseline`: the one Compare measures against, so the views draw against it too. */
+  | { of: 'compare'; sid: string; ids: readonly string[]; baseline: string };
 
 /** A table view's paging and order: `?limit=&cursor=&sort=` (`-column` sorts descending). */
 export interface TableQuery {
@@ -53,7 +54,7 @@ export interface TableQuery {
 export function targetKey(target: ViewTarget): readonly string[] {
   if (target.of === 'scenario') return keys.views(target.sid, 'scenario', target.id);
   if (target.of === 'dataset') return keys.views(target.sid, 'dataset', target.key);
-  return keys.views(target.sid, 'compare', target.ids.join(','));
+  return keys.views(target.sid, 'compare', target.ids.join(','), target.baseline);
 }
 
 /** The views that apply to the target. */
@@ -74,6 +75,6 @@ export async function renderView({ http, config }: Api, target: ViewTarget, name
       ? await unwrap(config, http.GET('/sessions/{sid}/scenarios/{id}/views/{name}', { params: { path: { sid, id: target.id, name }, query: page } }))
       : target.of === 'dataset'
         ? await unwrap(config, http.GET('/sessions/{sid}/data/{key}/views/{name}', { params: { path: { sid, key: target.key, name }, query: page } }))
-        : await unwrap(config, http.GET('/sessions/{sid}/compare/views/{name}', { params: { path: { sid, name }, query: { ids: target.ids.join(','), ...page } } }));
+        : await unwrap(config, http.GET('/sessions/{sid}/compare/views/{name}', { params: { path: { sid, name }, query: { ids: target.ids.join(','), baseline: target.baseline, ...page } } }));
   return view as RenderedView;
 }

@@ -25,7 +25,7 @@ export function CompareExtras({ result }: { result: CompareResult }) {
     <>
       <section aria-labelledby="compare-views-title">
         <h2 id="compare-views-title">Comparison views</h2>
-        <ViewList target={{ of: 'compare', sid, ids }} empty="The domain declares no comparison views for these results." />
+        <ViewList target={{ of: 'compare', sid, ids, baseline: result.baseline }} empty="The domain declares no comparison views for these results." />
       </section>
       <KpisTogether result={result} />
       <TradeOff compared={ids} />

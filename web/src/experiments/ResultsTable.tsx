@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { PlanMark } from '../decisions/PlanBadge.tsx';
+import { usePlanScenarioId } from '../decisions/use-plan.ts';
 import { formatNumber } from '../format.ts';
 import { shown, sortRows, type ResultRow } from './results.ts';
 
 /**
  * One row per scenario (axis values, status, KPIs), sorted by any column header; each tag opens its
- * scenario, and ticked rows can be compared.
+ * scenario (the session's published plan badged, as on its card and page), and ticked rows can be compared.
  */
 export function ResultsTable({
   sid,
@@ -20,6 +22,8 @@ export function ResultsTable({
   /** A column's heading: axes by their parameter's label (KPIs and the fixed columns by name). */
   labelOf: (column: string) => string;
 }) {
+  // Read once for the table, not per row: an experiment may have thousands of scenarios.
+  const planId = usePlanScenarioId(sid);
   const [sort, setSort] = useState<{ column: string; ascending: boolean }>({ column: 'tag', ascending: true });
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set());
   const sorted = sort.column === 'tag' && sort.ascending ? rows : sortRows(rows, sort.column, sort.ascending);
@@ -73,6 +77,12 @@ export function ResultsTable({
                 </td>
                 <td>
                   <a href={`#/s/${encodeURIComponent(sid)}/scenarios/${encodeURIComponent(r.id)}`}>{r.tag}</a>
+                  {r.id === planId && (
+                    <>
+                      {' '}
+                      <PlanMark />
+                    </>
+                  )}
                 </td>
                 <td>{r.status}</td>
                 {axes.map((a) => (

@@ -9,8 +9,15 @@ type Scenarios = Report['scenarios'];
 /** The prefix the comparison gives a data parameter (`data_params.<name>`): shown as "<Name> (data)". */
 const DATA_PARAM = 'data_params.';
 
-/** A row's label: the name humanised (a report keeps no descriptors, so no declared label), a data parameter marked as such. */
-const rowLabel = (name: string) => (name.startsWith(DATA_PARAM) ? `${humanise(name.slice(DATA_PARAM.length))} (data)` : humanise(name));
+/**
+ * A row's label: the declared label the report froze beside the name, else (a report saved before labels
+ * were frozen) the name humanised; a data parameter marked as such.
+ */
+function rowLabel({ name, label }: { name: string; label?: string }): string {
+  const isData = name.startsWith(DATA_PARAM);
+  const shown = label ?? humanise(isData ? name.slice(DATA_PARAM.length) : name);
+  return isData ? `${shown} (data)` : shown;
+}
 
 function ScenarioHeadings({ scenarios, baseline, first }: { scenarios: Scenarios; baseline: string; first: string }) {
   return (
@@ -72,7 +79,7 @@ export function SideBySide({
   extra,
 }: {
   report: Report;
-  rows: readonly { name: string; values: readonly { scenario_id: string; value?: unknown }[]; differs: boolean }[];
+  rows: readonly { name: string; label?: string; values: readonly { scenario_id: string; value?: unknown }[]; differs: boolean }[];
   label: string;
   first: string;
   extra?: { name: string; value: (s: Scenarios[number]) => string };
@@ -94,7 +101,7 @@ export function SideBySide({
           {rows.map((p) => (
             <tr key={p.name} className={p.differs ? 'differs' : undefined} data-differs={p.differs}>
               <th scope="row" title={p.name}>
-                {rowLabel(p.name)}
+                {rowLabel(p)}
                 {p.differs && <span className="sr-only"> (differs)</span>}
               </th>
               {report.scenarios.map((s) => (
