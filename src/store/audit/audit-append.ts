@@ -20,14 +20,13 @@ import { AUDIT_HASH_FUNCTION } from '../sqlite/audit-hash-function.js';
  *   computed here, then the insert and the head's new hash are one statement, as the store combines
  *   writes elsewhere.
  */
-export async function appendAuditEntry(connection: DatabaseConnection, dialect: StoreDialect, draft: AuditDraft): Promise<void> {
-  if (dialect === 'sqlite') await appendOnSqlite(connection, draft);
-  else await appendOnPostgres(connection, draft);
+export function appendAuditEntry(connection: DatabaseConnection, dialect: StoreDialect, draft: AuditDraft): Promise<void> {
+  return APPENDERS[dialect].append(connection, draft);
 }
 
 /** Whether the append is one statement, atomic without a transaction around it (an entry written alone). */
 export function appendsInOneStatement(dialect: StoreDialect): boolean {
-  return dialect === 'sqlite';
+  return APPENDERS[dialect].oneStatement;
 }
 
 const COLUMNS = '(seq, at, token_id, who, address, action, session_id, targets, status, prev_hash, hash)';
@@ -68,3 +67,13 @@ async function appendOnPostgres(connection: DatabaseConnection, draft: AuditDraf
   const values = [Number(head.seq), head.at, tokenId, who, address, action, sessionId, targets, status, head.hash, hash];
   await connection.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, values));
 }
+
+interface Appender {
+  append(connection: DatabaseConnection, draft: AuditDraft): Promise<void>;
+  readonly oneStatement: boolean;
+}
+
+const APPENDERS: Readonly<Record<StoreDialect, Appender>> = {
+  sqlite: { append: appendOnSqlite, oneStatement: true },
+  postgres: { append: appendOnPostgres, oneStatement: false },
+};
