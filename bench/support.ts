@@ -137,3 +137,10 @@ export function adminDatabaseUrl(): string {
   const at = process.argv.indexOf('--database-url');
   return at === -1 ? 'postgres://postgres@127.0.0.1:5432/postgres' : process.argv[at + 1]!;
 }
+
+/** User + system CPU seconds a process (all its threads) has used so far, from /proc (Linux; USER_HZ 100). */
+export function processCpuSeconds(pid: number): number {
+  // The command name (field 2) may hold spaces: the fields are counted from the closing parenthesis.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

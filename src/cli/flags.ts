@@ -53,6 +53,7 @@ export const SERVE_FLAGS: readonly FlagSpec[] = [
   { flag: 'worker-heap-limit', setting: 'worker_heap_limit', help: "each run thread's heap limit, e.g. 1GiB (default 1GiB; past it the run FAILS)" },
   { flag: 'worker-idle-timeout', setting: 'worker_idle_timeout', help: 'run threads stop after this long without a run, e.g. 60s (default 60s)' },
   { flag: 'bench-layers-off', setting: 'bench_layers_off', help: 'benchmarks only: comma-separated speed layers to switch off (answers stay the same, only slower)' },
+  { flag: 'bench-audit-off', setting: 'bench_audit_off', help: 'benchmarks only: true to record nothing in the audit trail (never in a deployment)' },
   { flag: 'log-level', setting: 'log_level', help: 'fatal|error|warn|info|debug|trace|silent (default info)' },
   { flag: 'auth', setting: 'auth', help: 'token|none (default none on a loopback host, token otherwise)' },
 ];

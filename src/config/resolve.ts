@@ -87,6 +87,7 @@ export function resolveSettings(...sources: RawSettings[]): Settings {
     workerHeapLimitMb: raw.worker_heap_limit === undefined ? DEFAULT_WORKER_HEAP_LIMIT_MB : parseHeapLimit(raw.worker_heap_limit),
     workerIdleTimeoutMs: raw.worker_idle_timeout === undefined ? DEFAULT_WORKER_IDLE_TIMEOUT_MS : parseDuration('worker_idle_timeout', raw.worker_idle_timeout),
     speedLayersOff: parseSpeedLayersOff(raw.bench_layers_off),
+    benchAuditOff: raw.bench_audit_off === undefined ? false : parseBoolean('bench_audit_off', raw.bench_audit_off),
   };
   if (settings.headersTimeoutMs === 0) {
     // Default: 30 s, but never longer than the request timeout (Node requires headers <= request).

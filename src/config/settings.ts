@@ -70,6 +70,11 @@ export interface Settings {
   readonly workerIdleTimeoutMs: number;
   /** The speed layers switched off (a benchmark's comparison; see `speed-layers.ts`). */
   readonly speedLayersOff: ReadonlySet<SpeedLayer>;
+  /**
+   * Records nothing in the audit trail: only for a benchmark that measures the trail's cost beside the
+   * same server with it on (bench/audit.bench.ts). Never in a deployment, where every write must be recorded.
+   */
+  readonly benchAuditOff: boolean;
 }
 
 export const AUTH_MODES = ['token', 'none'] as const;
@@ -124,6 +129,7 @@ export const SETTING_NAMES = [
   'worker_heap_limit',
   'worker_idle_timeout',
   'bench_layers_off',
+  'bench_audit_off',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

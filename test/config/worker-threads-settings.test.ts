@@ -24,7 +24,14 @@ describe('the run threads and speed layer settings', () => {
     expect(resolveSettings({ bench_layers_off: SPEED_LAYERS.join(',') }).speedLayersOff.size).toBe(SPEED_LAYERS.length);
   });
 
+  it('records in the audit trail unless SCENARIST_BENCH_AUDIT_OFF switches it off, read once with the other settings', () => {
+    expect(resolveSettings({}).benchAuditOff).toBe(false);
+    expect(resolveSettings(settingsFromEnv({ SCENARIST_BENCH_AUDIT_OFF: '1' })).benchAuditOff).toBe(true);
+    expect(resolveSettings({ bench_audit_off: 'false' }).benchAuditOff).toBe(false);
+  });
+
   it.each([
+    [{ bench_audit_off: 'sometimes' }, 'bench_audit_off', 'expected true or false'],
     [{ worker_heap_limit: '8MiB' }, 'worker_heap_limit', 'at least 16MiB'],
     [{ worker_heap_limit: 'lots' }, 'worker_heap_limit', 'positive size'],
     [{ worker_idle_timeout: '0' }, 'worker_idle_timeout', 'between 1 ms'],

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { auditTrailOn } from '../../config/audit-switch.js';
 import { AuditScope, runAudited, type AuditDraft } from '../../model/audit/audit-scope.js';
 import type { Services } from '../services.js';
 import '../../auth/fastify-types.js';
@@ -21,8 +20,9 @@ declare module 'fastify' {
  * status differs from the one recorded with its write (it failed after writing).
  */
 export function installAudit(app: FastifyInstance, services: Services): void {
-  if (!auditTrailOn()) return;
   const { settings, sessions, store } = services;
+  // A benchmark's server without the trail, to measure its cost (the `bench_audit_off` setting).
+  if (settings.benchAuditOff) return;
 
   const draftOf = async (request: FastifyRequest, route: AuditedRoute): Promise<AuditDraft> => {
     const params = (request.params ?? {}) as Record<string, unknown>;

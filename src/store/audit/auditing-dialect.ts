@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import { activeAuditScope, type AuditDraft, type AuditScope } from '../../model/audit/audit-scope.js';
 import type { StoreDialect } from '../dialect.js';
-import { appendAuditEntry } from './audit-append.js';
+import { appendAuditEntry, appendsInOneStatement } from './audit-append.js';
 
 /**
  * The store's audit hook. Every write of the store goes through this driver; when it runs inside
@@ -200,6 +200,11 @@ class AuditingDriver implements Driver {
   async appendAlone(draft: AuditDraft): Promise<void> {
     const connection = (await this.acquireConnection()) as AuditedConnection;
     try {
+      // One statement commits alone, atomically; more need a transaction around them.
+      if (appendsInOneStatement(this.dialect)) {
+        await appendAuditEntry(connection.inner, this.dialect, draft);
+        return;
+      }
       await connection.inner.executeQuery(BEGIN);
       try {
         await appendAuditEntry(connection.inner, this.dialect, draft);

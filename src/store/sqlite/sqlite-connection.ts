@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase } from 'kysely';
 import type { Database } from '../database.js';
+import { registerAuditHash } from './audit-hash-function.js';
 
 /** Distinct statements kept prepared; the service issues far fewer shapes than this. */
 const STATEMENT_CACHE_SIZE = 512;
@@ -24,6 +25,8 @@ export function openSqlite(path: string, { statementCache = true, wrap = (dialec
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Any connection may write audited work, and the audit append hashes in SQL.
+  registerAuditHash(sqlite);
   return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: statementCache ? withStatementCache(sqlite) : sqlite })) });
 }
 
