@@ -5,8 +5,9 @@ import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import { RunHost, type HostedOutcome } from '../host/run-host.js';
-import { createWorkerPool, IdleWorkerPool } from '../local/worker-pool.js';
+import type { RunHost, HostedOutcome } from '../host/run-host.js';
+import { hostedPool } from '../host/hosted-pool.js';
+import type { IdleWorkerPool } from '../local/worker-pool.js';
 import { claim, type ClaimOptions } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import type { NextClaim } from '../queue/record-outcome.js';
@@ -54,22 +55,10 @@ export class DistributedExecutor implements Executor {
   constructor(options: DistributedExecutorOptions) {
     this.options = fillDistributedExecutorOptions(options);
     this.events = this.options.events;
-    const { store, log, databaseUrl, domain, workers, externalLimits, threadHeapLimitMb, poolIdleMs, leaseMs, leaseRenewMs } = this.options;
+    const { store, log, databaseUrl, leaseMs, leaseRenewMs } = this.options;
     this.ownsNotices = this.options.notices === undefined;
     this.notices = this.options.notices ?? new NoticeListener(databaseUrl, log);
-    this.pool = new IdleWorkerPool(
-      () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...this.options.speedLayersOff] }),
-      poolIdleMs,
-    );
-    this.host = new RunHost({
-      events: this.events,
-      log,
-      runs: store.runs,
-      pool: () => this.pool,
-      cancelGraceMs: this.options.cancelGraceMs,
-      progressFlushMs: this.options.progressFlushMs,
-      lease: { leaseMs, renewMs: leaseRenewMs },
-    });
+    ({ pool: this.pool, host: this.host } = hostedPool(this.options, { leaseMs, renewMs: leaseRenewMs }));
     this.reaper = new Reaper({ db: store.db, runs: store.runs, events: this.events, log, leaseMs, runsHere: (id) => this.host.has(id) });
   }
 

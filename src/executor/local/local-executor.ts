@@ -3,7 +3,8 @@ import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import { RunHost, type HostedOutcome } from '../host/run-host.js';
+import type { RunHost, HostedOutcome } from '../host/run-host.js';
+import { hostedPool } from '../host/hosted-pool.js';
 import { INTERRUPTED_TWICE } from '../../model/run-state/run-error.js';
 import { claim, claimHeadOfSession, type ClaimOptions } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
@@ -11,7 +12,7 @@ import { nextQueued, processingSessions, type ClaimExclusions, type QueueHead } 
 import { keyOf, type NextClaim } from '../queue/record-outcome.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
 import { QuietQueue } from './quiet-queue.js';
-import { createWorkerPool, IdleWorkerPool } from './worker-pool.js';
+import type { IdleWorkerPool } from './worker-pool.js';
 
 const now = () => new Date().toISOString();
 
@@ -49,19 +50,7 @@ export class LocalExecutor implements Executor {
     this.options = fillLocalExecutorOptions(options);
     this.events = this.options.events;
     this.quiet = new QuietQueue(this.options.quietQueue);
-    const { workers, databaseUrl, domain, log, externalLimits, threadHeapLimitMb, poolIdleMs } = this.options;
-    this.pool = new IdleWorkerPool(
-      () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...this.options.speedLayersOff] }),
-      poolIdleMs,
-    );
-    this.host = new RunHost({
-      events: this.events,
-      log,
-      runs: this.options.store.runs,
-      pool: () => this.pool,
-      cancelGraceMs: this.options.cancelGraceMs,
-      progressFlushMs: this.options.progressFlushMs,
-    });
+    ({ pool: this.pool, host: this.host } = hostedPool(this.options));
   }
 
   private get db() {
