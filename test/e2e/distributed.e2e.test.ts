@@ -58,7 +58,7 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       const ingested = await fetch(`${api(s + 1)}/sessions/${sid}/data/from-json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: form });
       expect(ingested.status).toBe(201);
       for (let k = 0; k < 5; k++) {
-        const algo = k % 2 === 0 ? { algo_name: 'Sleep', algo_params: { duration_ms: 400 } } : { algo_name: 'Busy', algo_params: { duration_ms: 100 } };
+        const algo = k % 2 === 0 ? { algo_name: 'Sleep', algo_params: { duration_ms: 800 } } : { algo_name: 'Busy', algo_params: { duration_ms: 100 } };
         const created = await post(`${api(s + k)}/sessions/${sid}/scenarios`, { tag: `t${k}`, dataset_key: 'example', ...algo });
         scenarios.push({ sid, id: created.id as string, node: s + k });
       }
@@ -85,11 +85,12 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
     }
 
     // Kill one worker once every worker is in the middle of a run (three Sleep runs in flight, each
-    // begun less than 250 ms of its 400 ago, so none can end before the kill lands); its run must be
-    // taken over by another worker.
+    // begun less than 500 ms of its 800 ago, so none can end before the kill lands); its run must be
+    // taken over by another worker. The window is wide enough to be seen by a poll on a busy machine,
+    // where the Busy runs between the Sleep ones take longer and such moments are rarer.
     await until('every worker to be in the middle of a run', async () => {
       const { rows } = await client.query<{ algo_name: string; started_at: string }>("select algo_name, started_at from scenarios where status = 'PROCESSING'");
-      return rows.length >= 3 && rows.every((r) => r.algo_name === 'Sleep' && Date.now() - Date.parse(r.started_at) < 250);
+      return rows.length >= 3 && rows.every((r) => r.algo_name === 'Sleep' && Date.now() - Date.parse(r.started_at) < 500);
     }, { within: 60_000 });
     workers[0]!.kill('SIGKILL');
 

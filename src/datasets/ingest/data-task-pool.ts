@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { threadEntry } from '../../async/thread-entry.js';
 import { ScenaristError } from '../../errors.js';
@@ -42,6 +43,9 @@ const WAITING_PER_THREAD = 4;
  */
 export const SMALL_UPLOAD_BYTES = 1024 * 1024;
 
+/** How long a thread may take to start (load the domain, open its store connection) before a task's own time limit begins. */
+const THREAD_START_ALLOWANCE_MS = 60_000;
+
 /** Why a running task was stopped; the abort reasons given to piscina. */
 const TIME_LIMIT = Symbol('upload time limit');
 const CLIENT_GONE = Symbol('client gone');
@@ -69,18 +73,28 @@ export function createDataTaskPool(options: DataTaskPoolOptions): DataTaskPool {
   async function runBounded(task: AuditedTask, client?: AbortSignal): Promise<TaskOutcome<TaskResult<IngestTask>>> {
     const release = await slots.acquire({ small: await isSmall(task), signal: client });
     const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(TIME_LIMIT), options.timeLimitMs);
+    // The time limit counts the task's own work, from the thread's word that it has begun: a thread
+    // started for the task (the domain's import, a store connection) first takes seconds on a busy
+    // machine, and counted against a short limit it was stopped in its start, again and again.
+    const begun = new MessageChannel();
+    begun.port1.unref();
+    let timer = setTimeout(() => stop.abort(TIME_LIMIT), THREAD_START_ALLOWANCE_MS + options.timeLimitMs);
+    begun.port1.once('message', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stop.abort(TIME_LIMIT), options.timeLimitMs);
+    });
     const onClientGone = () => stop.abort(CLIENT_GONE);
     client?.addEventListener('abort', onClientGone, { once: true });
     if (client?.aborted) onClientGone();
     try {
-      return await started().run(task, { signal: stop.signal });
+      return await started().run({ ...task, begun: begun.port2 }, { signal: stop.signal, transferList: [begun.port2] });
     } catch (err) {
       if (stop.signal.aborted) throw stopped(task, stop.signal.reason, options.timeLimitMs);
       if ((err as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw outOfMemory(task, options.maxHeapMb);
       throw err;
     } finally {
       clearTimeout(timer);
+      begun.port1.close();
       client?.removeEventListener('abort', onClientGone);
       release();
     }

@@ -29,6 +29,9 @@ export default async function runTask(task: AuditedTask): Promise<TaskOutcome<Ta
     throw err;
   });
   const env = await environment;
+  // The task's time limit counts from here: the thread's start (domain, store) is not the task's work.
+  task.begun?.postMessage(null);
+  task.begun?.close();
   // The request's audit entry commits with the dataset this thread stores (src/store/audit/).
   const { value, audited } = await runCarriedAudit(task.audit, () => runIngestTask(env, task));
   return audited ? { ...value, audited } : value;

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { ErrorCode, FieldError } from '../../errors.js';
 import type { AuditDraft } from '../../model/audit/audit-scope.js';
 import type { ViewTask, ViewTaskResult } from '../../views/view-task.js';
@@ -51,5 +52,8 @@ export type TaskOutcome<R> = ({ readonly ok: true; readonly result: R } | { read
   readonly audited?: boolean;
 };
 
-/** A task as sent to a thread: with the audit draft of the request, written there with the task's write. */
-export type AuditedTask<T extends IngestTask = IngestTask> = T & { readonly audit?: AuditDraft };
+/**
+ * A task as sent to a thread: with the audit draft of the request, written there with the task's write,
+ * and the port on which the thread says it has begun the task (its own start done: see `createDataTaskPool`).
+ */
+export type AuditedTask<T extends IngestTask = IngestTask> = T & { readonly audit?: AuditDraft; readonly begun?: MessagePort };
