@@ -15,7 +15,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['test/setup.ts'] },
+        // Waits give up after 10 s (test/setup.ts); a test gets longer than that.
+        test: { name: 'unit', include: ['test/**/*.test.{ts,tsx}'], environment: 'happy-dom', setupFiles: ['test/setup.ts'], testTimeout: 30_000 },
       },
       {
         extends: true,

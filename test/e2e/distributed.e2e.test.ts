@@ -79,37 +79,42 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
       }
     })();
 
-    for (const [i, sc] of scenarios.entries()) {
-      const res = await fetch(`${api(i)}/sessions/${sc.sid}/scenarios/${sc.id}/run`, { method: 'POST' });
-      expect(res.status).toBe(202);
-    }
-
-    // Kill one worker once every worker is in the middle of a run (three Sleep runs in flight, each
-    // begun less than 500 ms of its 800 ago, so none can end before the kill lands); its run must be
-    // taken over by another worker. The window is wide enough to be seen by a poll on a busy machine,
-    // where the Busy runs between the Sleep ones take longer and such moments are rarer.
-    await until('every worker to be in the middle of a run', async () => {
-      const { rows } = await client.query<{ algo_name: string; started_at: string }>("select algo_name, started_at from scenarios where status = 'PROCESSING'");
-      return rows.length >= 3 && rows.every((r) => r.algo_name === 'Sleep' && Date.now() - Date.parse(r.started_at) < 500);
-    }, { within: 60_000 });
-    workers[0]!.kill('SIGKILL');
-
-    // Both API nodes give the same answer for a status poll.
     const probe = scenarios[0]!;
-    const statuses = await Promise.all(
-      [0, 1].map(async (n) => (await (await fetch(`${api(n)}/sessions/${probe.sid}/scenarios/${probe.id}/status`)).json()) as { status: string; id: string }),
-    );
-    expect(statuses[0]!.id).toBe(probe.id);
-    expect(statuses[1]!.status).toBe(statuses[0]!.status);
+    // The sampler stops whatever happens here: left running after a failure, its next query would
+    // meet the client closed by afterAll as an unhandled rejection.
+    try {
+      for (const [i, sc] of scenarios.entries()) {
+        const res = await fetch(`${api(i)}/sessions/${sc.sid}/scenarios/${sc.id}/run`, { method: 'POST' });
+        expect(res.status).toBe(202);
+      }
 
-    let counts: Record<string, number> = {};
-    await until(() => `the queue to drain (counts: ${JSON.stringify(counts)})`, async () => {
-      const { rows } = await client.query<{ status: string; n: string }>('select status, count(*) as n from scenarios group by status');
-      counts = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-      return (counts.COMPLETE ?? 0) + (counts.FAILED ?? 0) === scenarios.length;
-    }, { within: 120_000, every: 250 });
-    sampling = false;
-    await sampler;
+      // Kill one worker once every worker is in the middle of a run (three Sleep runs in flight, each
+      // begun less than 500 ms of its 800 ago, so none can end before the kill lands); its run must be
+      // taken over by another worker. The window is wide enough to be seen by a poll on a busy machine,
+      // where the Busy runs between the Sleep ones take longer and such moments are rarer.
+      await until('every worker to be in the middle of a run', async () => {
+        const { rows } = await client.query<{ algo_name: string; started_at: string }>("select algo_name, started_at from scenarios where status = 'PROCESSING'");
+        return rows.length >= 3 && rows.every((r) => r.algo_name === 'Sleep' && Date.now() - Date.parse(r.started_at) < 500);
+      }, { within: 60_000 });
+      workers[0]!.kill('SIGKILL');
+
+      // Both API nodes give the same answer for a status poll.
+      const statuses = await Promise.all(
+        [0, 1].map(async (n) => (await (await fetch(`${api(n)}/sessions/${probe.sid}/scenarios/${probe.id}/status`)).json()) as { status: string; id: string }),
+      );
+      expect(statuses[0]!.id).toBe(probe.id);
+      expect(statuses[1]!.status).toBe(statuses[0]!.status);
+
+      let counts: Record<string, number> = {};
+      await until(() => `the queue to drain (counts: ${JSON.stringify(counts)})`, async () => {
+        const { rows } = await client.query<{ status: string; n: string }>('select status, count(*) as n from scenarios group by status');
+        counts = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+        return (counts.COMPLETE ?? 0) + (counts.FAILED ?? 0) === scenarios.length;
+      }, { within: 120_000, every: 250 });
+    } finally {
+      sampling = false;
+      await sampler.catch(() => undefined);
+    }
 
     const { rows: final } = await client.query<{ status: string; attempts: number }>('select status, attempts from scenarios');
     expect(final.filter((r) => r.status !== 'COMPLETE')).toEqual([]);
