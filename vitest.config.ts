@@ -22,6 +22,8 @@ export default defineConfig({
     // the suite from 357 s to 265 s alone. No test file stubs modules, globals or the environment
     // (a file that needs to would set `isolate` back for itself through a project of its own).
     isolate: false,
+    // `expect.poll` gives up after 1 s by default, too short beside the dashboard's suite on two cores.
+    expect: { poll: { timeout: 15_000 } },
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
     // After the usual output, the ten slowest files of the run (test/support/slowest-files-reporter.ts);
     // what failed goes to test-results/ for npm test to print last (test/support/failures-reporter.ts).

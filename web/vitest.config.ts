@@ -10,6 +10,9 @@ export default defineConfig({
   test: {
     // The e2e files each start a server and a browser: one at a time on a small machine.
     fileParallelism: false,
+    // `expect.poll` gives up after 1 s by default: beside the server's suite on two cores, a page's
+    // second query can take longer than that to arrive. A poll that names its own timeout keeps it.
+    expect: { poll: { timeout: 15_000 } },
     // After the usual output, the ten slowest files of the run; what failed to test-results/ (the root's reporters, shared by both suites).
     reporters: ['default', '../test/support/slowest-files-reporter.ts', '../test/support/failures-reporter.ts'],
     projects: [
