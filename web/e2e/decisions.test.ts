@@ -1,20 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
-import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import { until } from '../../test/support/until.ts';
 import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
-import { inspectPage, setTheme } from './support/inspect.ts';
+import { chartsSettled, inspectPage, setTheme } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
+import { RESULTS, SAMPLE, SAMPLE_FILES, PREFIX } from './support/paths.ts';
 
-const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
-const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
-const SAMPLE_FILES = ['sku_data.csv', 'warehouse_layout.csv'];
-const PREFIX = '/api/v1';
 const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
@@ -77,14 +73,8 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     await db?.drop();
   });
 
-  async function chartsSettled(): Promise<void> {
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid=chart]')].every((c) => c.dataset.rendered === 'true'), undefined, {
-      timeout: 30_000,
-    });
-  }
-
   async function inspect(name: string): Promise<void> {
-    await inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-decisions-${name}-${width}-${theme}.png`, settle: chartsSettled });
+    await inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-decisions-${name}-${width}-${theme}.png`, settle: () => chartsSettled(page) });
     expect(pageErrors).toEqual([]);
   }
 
@@ -173,7 +163,7 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     expect(await page.getByTestId('report-kpis').locator('tbody tr').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('report-view').count()).toBeGreaterThan(2);
     expect(await page.getByTestId('frozen-table').count()).toBeGreaterThan(0);
-    await chartsSettled();
+    await chartsSettled(page);
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download XLSX' }).click()]);
     expect(xlsx.suggestedFilename()).toBe('Slotting decision.xlsx');
     expect(readFileSync(await xlsx.path()).subarray(0, 2).toString()).toBe('PK');
@@ -181,7 +171,7 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     await page.getByRole('link', { name: 'Reports', exact: true }).click();
     await page.getByTestId('report-list').getByRole('link', { name: 'Slotting decision' }).click();
     await page.getByTestId('report-title').waitFor();
-    await chartsSettled();
+    await chartsSettled(page);
     // The report's first screen as the reader sees it (the full-page shots are very tall).
     await page.screenshot({ path: `${RESULTS}${dialect}-decisions-report-top-1440.png` });
     await inspect('report');
@@ -190,11 +180,11 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
   it('prints the report to a clean A4 PDF of several pages, in either theme', async () => {
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(page, theme);
-      await chartsSettled();
+      await chartsSettled(page);
       // page.pdf prints with the print media; emulating it first lets the page redraw its charts for paper before the print.
       await page.emulateMedia({ media: 'print' });
       await page.locator('[data-testid=report][data-printing=true]').waitFor();
-      await chartsSettled();
+      await chartsSettled(page);
       const pdf = await page.pdf({ format: 'A4', printBackground: true });
       await page.emulateMedia({ media: 'screen' });
       const base = `${RESULTS}${dialect}-decisions-report-${theme}`;

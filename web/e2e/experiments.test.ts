@@ -1,17 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
-import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import { overlappingPairs } from './support/overlap.ts';
 import { inspectPage } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
+import { RESULTS, SAMPLE, SAMPLE_FILES, PREFIX } from './support/paths.ts';
 
-const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
-const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
-const SAMPLE_FILES = ['sku_data.csv', 'warehouse_layout.csv'];
-const PREFIX = '/api/v1';
 const VIEWPORTS = [
   { width: 1280, height: 900 },
   { width: 390, height: 844 },

@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
-import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import type { DatasetForm, Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
 import { inspectPage } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
+import { RESULTS, SAMPLE, PREFIX } from './support/paths.ts';
 
 /**
  * The planner's first hour, as a new user goes: open `/`, land on the sessions, open a new session's home,
@@ -16,9 +16,6 @@ import { launchChromium } from './support/browser.ts';
  * any impact, and a screenshot under web/test-results/.
  */
 
-const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
-const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
-const PREFIX = '/api/v1';
 const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },

@@ -1,19 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
-import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
 import { overlappingPairs } from './support/overlap.ts';
-import { inspectPage, setTheme } from './support/inspect.ts';
+import { chartsSettled, inspectPage, setTheme } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
+import { RESULTS, SAMPLE, SAMPLE_FILES, PREFIX } from './support/paths.ts';
 
-const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
-const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
-const SAMPLE_FILES = ['sku_data.csv', 'warehouse_layout.csv'];
-const PREFIX = '/api/v1';
 const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
@@ -65,16 +61,9 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     await db?.drop();
   });
 
-  /** Every chart on the page drawn (again, after a theme change) or failed visibly. */
-  async function chartsSettled(): Promise<void> {
-    await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid=chart]')].every((c) => c.dataset.rendered === 'true'), undefined, {
-      timeout: 30_000,
-    });
-  }
-
   /** Screenshots, axe (no violation of any impact) and no sideways scrolling, at both widths in both themes, charts drawn. */
   async function inspect(name: string): Promise<void> {
-    await inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-views-${name}-${width}-${theme}.png`, settle: chartsSettled });
+    await inspectPage(page, name, { dialect, viewports: VIEWPORTS, shot: (width, theme) => `${RESULTS}${dialect}-views-${name}-${width}-${theme}.png`, settle: () => chartsSettled(page) });
     expect(pageErrors).toEqual([]);
   }
 
@@ -120,18 +109,18 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
         return { sameColumn: below!.x === top!.x, stacked: below!.y > top!.y };
       }, { timeout: 30_000 })
       .toEqual({ sameColumn: true, stacked: true });
-    await chartsSettled();
+    await chartsSettled(page);
     const fits = await heat.evaluate((host) => host.querySelector('svg')!.getBoundingClientRect().width <= host.clientWidth);
     expect(fits, 'both plans and the legend within the width of a phone').toBe(true);
 
     await setTheme(page, 'dark');
-    await chartsSettled();
+    await chartsSettled(page);
     const fills = await page.locator('[data-testid=chart] svg text').evaluateAll((texts) => [...new Set(texts.map((t) => t.getAttribute('fill')))]);
     expect(fills).not.toContain('#000');
     expect(fills).not.toContain('black');
     await page.setViewportSize(VIEWPORTS[0]);
     await setTheme(page, 'light');
-    await chartsSettled();
+    await chartsSettled(page);
   }
 
   it('1-2. uploads the example and shows the dataset with its views beside the preview', async () => {

@@ -1,19 +1,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateWarehouse } from '../../examples/warehouse/generate-samples.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../test/support/dialects.ts';
-import { REPO_ROOT, startServer, type ServerProcess } from '../../test/support/server-process.ts';
+import { startServer, type ServerProcess } from '../../test/support/server-process.ts';
 import { until } from '../../test/support/until.ts';
 import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
 import { launchChromium } from './support/browser.ts';
 import { inspectPage } from './support/inspect.ts';
+import { RESULTS, SAMPLE, PREFIX } from './support/paths.ts';
 
-const RESULTS = fileURLToPath(new URL('../test-results/', import.meta.url));
-const SAMPLE = `${REPO_ROOT}examples/warehouse/sample/`;
-const PREFIX = '/api/v1';
 const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },

@@ -56,3 +56,10 @@ export async function inspectPage(page: Page, name: string, { dialect, viewports
   await page.setViewportSize(viewports[0]!);
   await setTheme(page, 'light');
 }
+
+/** Every chart on the page drawn (again, after a theme change) or failed visibly. */
+export async function chartsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-testid=chart]')].every((c) => c.dataset.rendered === 'true'), undefined, {
+    timeout: 30_000,
+  });
+}
