@@ -36,7 +36,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     notices,
     domain: settings.domain,
     workers: concurrency,
-    timeLimitOf: (algoName) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
+    timeLimits: domain.timeLimits(settings.runTimeLimitMs),
     externalLimits: externalLimitsOf(settings),
     // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.
     cancelGraceMs: Math.max(DEFAULT_CANCEL_GRACE_MS, settings.externalKillGraceMs + KILL_MARGIN_MS),

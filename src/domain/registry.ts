@@ -86,6 +86,13 @@ export class DomainRegistry {
     return this.algorithmsByName.get(algoName)?.timeLimitMs ?? fallbackMs;
   }
 
+  /** Every algorithm's own time limit, with `fallbackMs` (the setting) for the rest, as data for the executors. */
+  timeLimits(fallbackMs: number): { fallbackMs: number; byAlgorithm: Record<string, number> } {
+    const byAlgorithm: Record<string, number> = {};
+    for (const [name, algorithm] of this.algorithmsByName) if (algorithm.timeLimitMs !== undefined) byAlgorithm[name] = algorithm.timeLimitMs;
+    return { fallbackMs, byAlgorithm };
+  }
+
   /** The names of the algorithms an `appliesTo` (of `what`, a KPI or a view) names; every algorithm without it. */
   private algorithmsIn(appliesTo: unknown, what: string): string[] {
     const scope = appliesTo;

@@ -79,7 +79,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     databaseUrl: settings.databaseUrl,
     notices,
     domain: settings.domain,
-    timeLimitOf: (algoName: string) => domain.timeLimitOf(algoName, settings.runTimeLimitMs),
+    timeLimits: domain.timeLimits(settings.runTimeLimitMs),
     externalLimits: externalLimitsOf(settings),
     // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.
     cancelGraceMs: Math.max(DEFAULT_CANCEL_GRACE_MS, settings.externalKillGraceMs + KILL_MARGIN_MS),

@@ -4,7 +4,7 @@ import { loadDomain } from '../../src/domain/load.js';
 import type { DomainRegistry } from '../../src/domain/registry.js';
 import { RunEvents, type RunEventMap, type ScenarioEventName } from '../../src/executor/events.js';
 import { LocalExecutor } from '../../src/executor/local/local-executor.js';
-import type { TimeLimitOf } from '../../src/executor/queue/claim.js';
+import type { TimeLimits } from '../../src/executor/queue/time-limits.js';
 import { ScenarioService, type CreateScenarioInput } from '../../src/scenarios/service.js';
 import type { ScenarioRef } from '../../src/store/scenarios-repository.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -42,7 +42,7 @@ export interface HarnessOptions {
   readonly workers?: number;
   readonly cancelGraceMs?: number;
   readonly progressFlushMs?: number;
-  readonly timeLimitOf?: TimeLimitOf;
+  readonly timeLimits?: TimeLimits;
   /** Each run thread's heap limit in MiB. */
   readonly threadHeapLimitMb?: number;
   /** Open the store as its owning process (SQLite: take the store lock). */
@@ -74,7 +74,7 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     domain: TEST_DOMAIN,
     ...(options.cancelGraceMs === undefined ? {} : { cancelGraceMs: options.cancelGraceMs }),
     ...(options.progressFlushMs === undefined ? {} : { progressFlushMs: options.progressFlushMs }),
-    ...(options.timeLimitOf === undefined ? {} : { timeLimitOf: options.timeLimitOf }),
+    ...(options.timeLimits === undefined ? {} : { timeLimits: options.timeLimits }),
     ...(options.threadHeapLimitMb === undefined ? {} : { threadHeapLimitMb: options.threadHeapLimitMb }),
   });
   const settings = { autorun: false, autocreate: false, defaultAlgo: undefined, defaultAlgoParams: {} };

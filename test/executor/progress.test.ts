@@ -18,8 +18,17 @@ describe('the shared run control block', () => {
     worker.setProgress(0.25);
     expect(main.progress).toBe(0.25);
     expect(worker.abortRequested).toBe(false);
-    main.requestAbort();
+    main.requestAbort('cancel');
     expect(worker.abortRequested).toBe(true);
+  });
+
+  it('tells the worker why the run was stopped; the first reason sticks', () => {
+    const main = new RunControl();
+    const worker = new RunControl(main.buffer);
+    expect(worker.stopReason).toBeUndefined();
+    main.requestAbort('time-limit');
+    main.requestAbort('shutdown');
+    expect(worker.stopReason).toBe('time-limit');
   });
 
   it('wakes the abort watcher of an awaiting run when an abort is requested', async () => {
@@ -28,7 +37,7 @@ describe('the shared run control block', () => {
     let calls = 0;
     const aborted = new Promise<string>((resolve) => worker.watchAbort(() => resolve(`woken after ${++calls} call(s)`)));
     expect(calls).toBe(0);
-    main.requestAbort();
+    main.requestAbort('cancel');
     // A bound on a watcher that is never woken, so the test fails with a reason instead of timing out.
     const hung = new Promise<string>((resolve) => setTimeout(() => resolve('not woken within 5 s'), 5_000).unref());
     expect(await Promise.race([aborted, hung])).toBe('woken after 1 call(s)');
@@ -37,7 +46,7 @@ describe('the shared run control block', () => {
 
   it('calls the watcher at once when the abort was requested before watching began', () => {
     const main = new RunControl();
-    main.requestAbort();
+    main.requestAbort('cancel');
     let called = false;
     new RunControl(main.buffer).watchAbort(() => (called = true));
     expect(called).toBe(true);
@@ -48,7 +57,7 @@ describe('the shared run control block', () => {
     let called = false;
     const stop = new RunControl(main.buffer).watchAbort(() => (called = true));
     stop();
-    main.requestAbort();
+    main.requestAbort('cancel');
     await new Promise((resolve) => setImmediate(resolve));
     expect(called).toBe(false);
   });

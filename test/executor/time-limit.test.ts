@@ -11,7 +11,7 @@ describe.each(DIALECTS)('the run time limit on %s', (dialect) => {
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     // Sleep and Stubborn get 300 ms; everything else the default hour.
-    h = await startHarness(database, { workers: 1, cancelGraceMs: 200, timeLimitOf: (algo) => (algo === 'Sum' ? 3_600_000 : 300) });
+    h = await startHarness(database, { workers: 1, cancelGraceMs: 200, timeLimits: { fallbackMs: 300, byAlgorithm: { Sum: 3_600_000 } } });
   });
   afterAll(async () => {
     await h?.close();

@@ -4,8 +4,7 @@ import type { NoticeListener } from '../../store/postgres/notice-listener.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
 import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from '../../config/worker-threads.js';
-import { DEFAULT_TIME_LIMIT_MS } from '../local/local-executor-options.js';
-import type { TimeLimitOf } from '../queue/claim.js';
+import { DEFAULT_TIME_LIMITS, type TimeLimits } from '../queue/time-limits.js';
 import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/external-limits.js';
 
 export interface DistributedExecutorOptions {
@@ -31,8 +30,8 @@ export interface DistributedExecutorOptions {
   readonly leaseRenewMs?: number;
   /** How often this process looks for expired leases and queued scenarios without a job. */
   readonly reapIntervalMs?: number;
-  /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
-  readonly timeLimitOf?: TimeLimitOf;
+  /** The time limits of runs (default: one hour for every algorithm). */
+  readonly timeLimits?: TimeLimits;
   /** Each run thread's heap limit in MiB (`worker_heap_limit`). */
   readonly threadHeapLimitMb?: number;
   /** The run threads stop after this long without a run (`worker_idle_timeout`); the next run starts them again. */
@@ -58,7 +57,7 @@ export function fillDistributedExecutorOptions(options: DistributedExecutorOptio
     leaseMs: 5_000,
     leaseRenewMs: 1_000,
     reapIntervalMs: 1_000,
-    timeLimitOf: () => DEFAULT_TIME_LIMIT_MS,
+    timeLimits: DEFAULT_TIME_LIMITS,
     externalLimits: DEFAULT_EXTERNAL_LIMITS,
     threadHeapLimitMb: DEFAULT_WORKER_HEAP_LIMIT_MB,
     poolIdleMs: DEFAULT_WORKER_IDLE_TIMEOUT_MS,

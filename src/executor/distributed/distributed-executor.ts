@@ -9,6 +9,7 @@ import type { RunHost, HostedOutcome } from '../host/run-host.js';
 import { hostedPool } from '../host/hosted-pool.js';
 import type { IdleWorkerPool } from '../local/worker-pool.js';
 import { claim, type ClaimOptions } from '../queue/claim.js';
+import { timeLimitOf } from '../queue/time-limits.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import type { NextClaim } from '../queue/record-outcome.js';
 import { listenForCancels, notifyCancel } from '../../store/postgres/cancel-channel.js';
@@ -58,7 +59,7 @@ export class DistributedExecutor implements Executor {
     const { store, log, databaseUrl, leaseMs, leaseRenewMs } = this.options;
     this.ownsNotices = this.options.notices === undefined;
     this.notices = this.options.notices ?? new NoticeListener(databaseUrl, log);
-    ({ pool: this.pool, host: this.host } = hostedPool(this.options, { leaseMs, renewMs: leaseRenewMs }));
+    ({ pool: this.pool, host: this.host } = hostedPool(this.options, { lease: { leaseMs, renewMs: leaseRenewMs } }));
     this.reaper = new Reaper({ db: store.db, runs: store.runs, events: this.events, log, leaseMs, runsHere: (id) => this.host.has(id) });
   }
 
@@ -71,7 +72,7 @@ export class DistributedExecutor implements Executor {
   }
 
   private get claimOptions(): ClaimOptions {
-    return { timeLimitOf: this.options.timeLimitOf, leaseMs: this.options.leaseMs };
+    return { timeLimitOf: timeLimitOf(this.options.timeLimits), leaseMs: this.options.leaseMs };
   }
 
   async start(): Promise<void> {

@@ -5,8 +5,11 @@ import type { RunEvents, RunRef } from '../events.js';
 import type { LiveRun } from '../executor.js';
 import type { WorkerPool } from '../local/worker-pool.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
-import { keyOf, recordOutcome, type NextClaim, type Recorded, type StopReason } from '../queue/record-outcome.js';
+import { RunControl } from '../local/run-control.js';
+import { InsightChannel } from '../run/insight-channel.js';
+import { keyOf, recordOutcome, writeLastInsight, type Announcement, type NextClaim, type Recorded, type StopReason } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
+import { startChainTask, type ChainedRuns } from './chain-task.js';
 import { logLastProgress } from './last-progress.js';
 import { RunningRun } from './running-run.js';
 
@@ -32,7 +35,18 @@ export interface RunHostOptions {
   /** How often live progress (and, with `lease`, leases) is written. */
   readonly progressFlushMs: number;
   readonly lease?: LeaseHook;
+  /**
+   * Runs chained on their threads (the local executor): a run's thread records its end and claims its
+   * session's next run itself (`run-chain.ts`); the host hears of it and keeps the live state.
+   */
+  readonly chain?: ChainedRuns;
 }
+
+/**
+ * Whether a run a thread claimed by itself may go on: the reason to stop it at once (a cancel of it or
+ * its session under way, a shutdown), else undefined.
+ */
+export type ChainedRunCheck = (claimed: ClaimedRun) => StopReason | undefined;
 
 /** How a hosted run ended, once its outcome was recorded (or could not be). */
 export interface HostedOutcome {
@@ -43,6 +57,11 @@ export interface HostedOutcome {
 
 const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessionId: run.sessionId });
 
+function threadFailure(thrown: unknown): RunOutcome {
+  const err = coerceError(thrown);
+  return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
+}
+
 /**
  * What both executors do with a run once claimed, whatever decided to claim it: launch it on a worker
  * thread, keep its live state, flush its progress, reports and log lines (renewing its lease with a
@@ -50,7 +69,7 @@ const refOf = (run: RunningRun): RunRef => ({ scenarioId: run.scenarioId, sessio
  */
 export class RunHost {
   /** Runs from launch until their outcome is recorded, by scenario id. */
-  private readonly running = new Map<string, RunningRun & { leaseRenewedAt?: number }>();
+  private readonly running = new Map<string, RunningRun>();
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing = false;
 
@@ -97,37 +116,103 @@ export class RunHost {
    * once the outcome is recorded and announced and the run no longer counts here, in the same turn (so
    * a next run it launches takes the freed slot before anything else can). Resolves after `ended`;
    * never rejects.
+   *
+   * With `chain` (see `RunHostOptions`), the thread records the run and goes on with its session's
+   * runs: `ended` is called after each of them (without `next`: the thread already runs it), and
+   * `check` decides at once whether a run the thread claimed may go on. The promise then resolves once
+   * the first run has ended.
    */
-  launch(claimed: ClaimedRun, claimNext: () => NextClaim | undefined = () => undefined, ended: (outcome: HostedOutcome) => void = () => {}): Promise<HostedOutcome> {
-    const run: RunningRun & { leaseRenewedAt?: number } = new RunningRun(claimed);
-    run.leaseRenewedAt = Date.now();
-    this.running.set(run.scenarioId, run);
-    const { events, cancelGraceMs } = this.options;
-    events.emit('run:started', { ...refOf(run), attempt: claimed.attempt, algorithm: claimed.job.algoName });
+  launch(
+    claimed: ClaimedRun,
+    claimNext: () => NextClaim | undefined = () => undefined,
+    ended: (outcome: HostedOutcome) => void = () => {},
+    check: ChainedRunCheck = () => undefined,
+  ): Promise<HostedOutcome> {
+    const run = this.begin(new RunningRun(claimed), true);
+    if (this.options.chain) {
+      this.launchChain(run, this.options.chain, claimNext, ended, check);
+      return run.settled.then(() => ({ run }));
+    }
     const { task: workerTask, transferList } = run.task();
     const outcome = this.options
       .pool()
       .run(workerTask, { signal: run.taskAbort.signal, transferList })
-      .catch((thrown: unknown): RunOutcome => {
-        const err = coerceError(thrown);
-        return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
-      });
-    const hosted = outcome
-      .then((result) => this.record(run, result, claimNext))
-      .then(({ next }): HostedOutcome => {
-        const done = { run, ...(next ? { next } : {}) };
-        try {
-          ended(done);
-        } catch (err) {
-          this.options.log.error({ err, scenario_id: run.scenarioId }, 'executor: a run-ended handler failed');
-        }
-        return done;
-      });
+      .then((result): RunOutcome => result ?? { status: 'FAILED', message: 'the worker thread answered no outcome', stack: undefined })
+      .catch((thrown: unknown): RunOutcome => threadFailure(thrown));
+    const hosted = outcome.then((result) => this.record(run, result, claimNext)).then(({ next }) => this.ended(ended, run, next));
     run.settleWith(
       hosted.then(() => undefined),
-      cancelGraceMs,
+      this.options.cancelGraceMs,
     );
     return hosted;
+  }
+
+  /** Counts `run` here from now on; announces its start unless it is being cancelled already. */
+  private begin(run: RunningRun, announce: boolean): RunningRun {
+    this.running.set(run.scenarioId, run);
+    const { claimed } = run;
+    if (announce) this.options.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt, algorithm: claimed.job.algoName });
+    return run;
+  }
+
+  /** Calls an executor's run-ended handler, isolated: a failing handler never breaks the host. */
+  private ended(handler: (outcome: HostedOutcome) => void, run: RunningRun, next?: ClaimedRun): HostedOutcome {
+    const done = { run, ...(next ? { next } : {}) };
+    try {
+      handler(done);
+    } catch (err) {
+      this.options.log.error({ err, scenario_id: run.scenarioId }, 'executor: a run-ended handler failed');
+    }
+    return done;
+  }
+
+  /** The chain of runs a thread goes through from `first` (see `startChainTask`). */
+  private launchChain(first: RunningRun, chain: ChainedRuns, claimNext: () => NextClaim | undefined, ended: (outcome: HostedOutcome) => void, check: ChainedRunCheck): void {
+    const { cancelGraceMs, events, log, runs } = this.options;
+    const settles = new Map<RunningRun, () => void>([[first, first.settleLater(cancelGraceMs)]]);
+    const settle = (run: RunningRun) => {
+      settles.get(run)?.();
+      settles.delete(run);
+    };
+    startChainTask(first, this.options.pool(), chain, {
+      beforeEnd: async (run, status) => {
+        await logLastProgress(run, events);
+        const requeued = run.stopReason === 'shutdown' && status !== 'COMPLETE';
+        if (run.stopReason !== 'cancel' && !requeued) await writeLastInsight(runs, run.claimed, run.insight, log);
+      },
+      ended: (run, message) => {
+        for (const line of message.log) log[line.level](line.fields, line.message);
+        this.running.delete(run.scenarioId);
+        void run.insight.drained(0);
+        if (message.announcement) this.announce(message.announcement, run);
+        let next: RunningRun | undefined;
+        if (message.next) {
+          const { claimed, control, insight } = message.next;
+          next = new RunningRun(claimed, { control: new RunControl(control), insight: new InsightChannel(insight), taskAbort: run.taskAbort });
+          const stop = check(claimed);
+          this.begin(next, stop !== 'cancel');
+          settles.set(next, next.settleLater(cancelGraceMs));
+          if (stop !== undefined) void next.stop(stop, cancelGraceMs);
+        }
+        settle(run);
+        this.ended(ended, run);
+        return next;
+      },
+      orphaned: (run, failure) => {
+        const outcome: RunOutcome = failure ? threadFailure(failure) : { status: 'FAILED', message: 'the worker thread ended without recording the run', stack: undefined };
+        void this.record(run, outcome, claimNext).then(({ next }) => {
+          settle(run);
+          this.ended(ended, run, next);
+        });
+      },
+    });
+  }
+
+  /** Announces how a run ended, with its last report as this host heard it. */
+  private announce(announcement: Announcement, run: RunningRun): void {
+    const report = run.insight.buffer.report;
+    if (announcement.name === 'run:completed') this.options.events.emit('run:completed', { ...announcement.event, ...(report ? { report } : {}) });
+    else this.options.events.emit('run:failed', { ...announcement.event, ...(report ? { report } : {}) });
   }
 
   /** Stops a run here, if there is one (see `RunningRun.stop`); resolves once it has settled. */
@@ -135,15 +220,21 @@ export class RunHost {
     await this.running.get(scenarioId)?.stop(reason, this.options.cancelGraceMs);
   }
 
-  /** Stops every run of a session here. */
+  /**
+   * Stops every run of a session here, and those its threads claimed meanwhile (a chained run heard of
+   * while its predecessor settled), until none is left.
+   */
   async stopSession(sessionId: string, reason: StopReason): Promise<void> {
-    const runs = [...this.running.values()].filter((run) => run.sessionId === sessionId);
-    await Promise.all(runs.map((run) => run.stop(reason, this.options.cancelGraceMs)));
+    for (;;) {
+      const runs = [...this.running.values()].filter((run) => run.sessionId === sessionId);
+      if (runs.length === 0) return;
+      await Promise.all(runs.map((run) => run.stop(reason, this.options.cancelGraceMs)));
+    }
   }
 
-  /** Stops every run here (a shutdown puts them back in the queue). */
+  /** Stops every run here (a shutdown puts them back in the queue), chained ones heard of meanwhile too. */
   async stopAll(reason: StopReason): Promise<void> {
-    await Promise.all([...this.running.values()].map((run) => run.stop(reason, this.options.cancelGraceMs)));
+    while (this.running.size > 0) await Promise.all([...this.running.values()].map((run) => run.stop(reason, this.options.cancelGraceMs)));
   }
 
   /** Announces the run's last progress, then records its outcome and announces it. Never throws. */
@@ -164,6 +255,7 @@ export class RunHost {
     return recorded;
   }
 
+
   /**
    * Writes changed live progress of every run, with its new reports and log lines (one statement per
    * run and tick at most; a transaction with the lines when there are any), and renews due leases. A
@@ -177,7 +269,7 @@ export class RunHost {
       for (const run of [...this.running.values()]) {
         if (run.stopReason !== undefined) continue;
         const progress = run.control.progress;
-        const leaseDue = lease !== undefined && Date.now() - (run.leaseRenewedAt ?? 0) >= lease.renewMs;
+        const leaseDue = lease !== undefined && Date.now() - run.leaseRenewedAt >= lease.renewMs;
         const insight = run.insight.buffer.take();
         const moved = progress > run.writtenProgress;
         if (!moved && !leaseDue && insight === undefined) continue;

@@ -6,22 +6,37 @@ import type { WorkerTask } from '../local/worker-task.js';
 
 export type { StopReason } from '../queue/record-outcome.js';
 
+/** What a run shares with its thread; a run its thread claimed itself comes with its thread's (see `run-chain.ts`). */
+export interface RunLink {
+  readonly control: RunControl;
+  readonly insight: InsightChannel;
+  /** The abort of the pool task the run is part of. */
+  readonly taskAbort: AbortController;
+}
+
 /** One claimed run in flight on the pool, from launch until its task has settled. */
 export class RunningRun {
-  readonly control = new RunControl();
+  readonly control: RunControl;
   /** Its reports and log lines, sent by the worker thread in batches. */
-  readonly insight = new InsightChannel();
-  /** Aborting this makes piscina terminate the thread running the task. */
-  readonly taskAbort = new AbortController();
+  readonly insight: InsightChannel;
+  /** Aborting this makes piscina terminate the thread running the task (with every run of a chain). */
+  readonly taskAbort: AbortController;
   /** The last progress written to the database. */
   writtenProgress = 0;
   /** The last progress emitted as `run:progress` (the event log's last word on it). */
   announcedProgress = 0;
+  /** When its lease was renewed last (leased runs, see `LeaseHook`): a run starts with a fresh one. */
+  leaseRenewedAt = Date.now();
   private reason: StopReason | undefined;
   private settledPromise: Promise<void> = Promise.resolve();
   private timeLimit: NodeJS.Timeout | undefined;
 
-  constructor(readonly claimed: ClaimedRun) {}
+  constructor(
+    readonly claimed: ClaimedRun,
+    link: RunLink = { control: new RunControl(), insight: new InsightChannel(), taskAbort: new AbortController() },
+  ) {
+    ({ control: this.control, insight: this.insight, taskAbort: this.taskAbort } = link);
+  }
 
   get scenarioId(): string {
     return this.claimed.job.scenarioId;
@@ -53,6 +68,13 @@ export class RunningRun {
     void done.finally(() => clearTimeout(this.timeLimit));
   }
 
+  /** `settleWith` for a run whose end is heard of later (a run chained on its thread): answers the function that settles it. */
+  settleLater(graceMs: number): () => void {
+    let settle!: () => void;
+    this.settleWith(new Promise<void>((resolve) => (settle = resolve)), graceMs);
+    return settle;
+  }
+
   get settled(): Promise<void> {
     return this.settledPromise;
   }
@@ -65,7 +87,7 @@ export class RunningRun {
   async stop(reason: StopReason, graceMs: number): Promise<void> {
     this.reason ??= reason;
     clearTimeout(this.timeLimit);
-    this.control.requestAbort();
+    this.control.requestAbort(reason);
     const timer = setTimeout(() => this.taskAbort.abort(new Error(`the run did not stop within ${graceMs} ms of its abort signal`)), graceMs);
     try {
       await this.settledPromise;

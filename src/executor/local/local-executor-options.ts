@@ -3,12 +3,8 @@ import { NONE_OFF, type SpeedLayer } from '../../config/speed-layers.js';
 import { DEFAULT_WORKER_HEAP_LIMIT_MB, DEFAULT_WORKER_IDLE_TIMEOUT_MS } from '../../config/worker-threads.js';
 import type { Store } from '../../store/store.js';
 import type { RunEvents } from '../events.js';
-import type { TimeLimitOf } from '../queue/claim.js';
+import { DEFAULT_TIME_LIMITS, type TimeLimits } from '../queue/time-limits.js';
 import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../run/external/external-limits.js';
-
-/** The `run_time_limit` default: one hour. */
-export const DEFAULT_TIME_LIMIT_MS = 3_600_000;
-
 
 export interface LocalExecutorOptions {
   readonly store: Store;
@@ -23,8 +19,8 @@ export interface LocalExecutorOptions {
   readonly cancelGraceMs?: number;
   /** How often live progress is written to the database (the status route reads memory meanwhile). */
   readonly progressFlushMs?: number;
-  /** The time limit of a run of an algorithm (default: one hour for every algorithm). */
-  readonly timeLimitOf?: TimeLimitOf;
+  /** The time limits of runs (default: one hour for every algorithm); the run threads apply them too. */
+  readonly timeLimits?: TimeLimits;
   /** Each run thread's heap limit in MiB (`worker_heap_limit`). */
   readonly threadHeapLimitMb?: number;
   /** The run threads stop after this long without a run (`worker_idle_timeout`); the next run starts them again. */
@@ -49,7 +45,7 @@ export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledL
   const filled = {
     cancelGraceMs: 2_000,
     progressFlushMs: 250,
-    timeLimitOf: () => DEFAULT_TIME_LIMIT_MS,
+    timeLimits: DEFAULT_TIME_LIMITS,
     externalLimits: DEFAULT_EXTERNAL_LIMITS,
     threadHeapLimitMb: DEFAULT_WORKER_HEAP_LIMIT_MB,
     poolIdleMs: DEFAULT_WORKER_IDLE_TIMEOUT_MS,

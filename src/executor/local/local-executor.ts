@@ -3,13 +3,15 @@ import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import type { RunHost, HostedOutcome } from '../host/run-host.js';
+import type { RunHost, HostedOutcome, ChainedRunCheck } from '../host/run-host.js';
 import { hostedPool } from '../host/hosted-pool.js';
 import { INTERRUPTED_TWICE } from '../../model/run-state/run-error.js';
 import { claim, claimHeadOfSession, type ClaimOptions } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import { nextQueued, processingSessions, type ClaimExclusions, type QueueHead } from '../../store/next-queued.js';
 import { keyOf, type NextClaim } from '../queue/record-outcome.js';
+import { timeLimitOf } from '../queue/time-limits.js';
+import { ClaimHold } from './claim-hold.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
 import { QuietQueue } from './quiet-queue.js';
 import type { IdleWorkerPool } from './worker-pool.js';
@@ -27,8 +29,11 @@ type Look =
  * PROCESSING scenario per session, sessions in parallel up to `workers`. All queue state is in the
  * database; memory holds only the runs in flight (`RunHost`) and what the last look proved about the
  * queue (to skip looks that could only come back empty), so a restart re-reads the queue and loses
- * nothing. A run that ends claims its session's next run in the transaction that records it
- * (complete-and-claim-next), so a session's queue pays no look and no commit of its own between runs.
+ * nothing. A run's thread records its end and claims its session's next run in that transaction
+ * (complete-and-claim-next), then runs it (`run-chain.ts`): a session's queue runs on the threads'
+ * cores, and this thread only hears what happened. Claims are held (`ClaimHold`) while a cancel or a
+ * session's deletion is under way, and a run a thread claimed just before is stopped as the host
+ * hears of it (`checkChained`).
  */
 export class LocalExecutor implements Executor {
   readonly events: RunEvents;
@@ -40,6 +45,15 @@ export class LocalExecutor implements Executor {
   /** Scenarios and sessions being cancelled: never claimed meanwhile. */
   private readonly cancelling = new Set<string>();
   private readonly stoppingSessions = new Set<string>();
+  /**
+   * Runs cancelled while not hosted here though their session had a run here: its thread may have
+   * claimed them with that run's end, and is stopped as soon as the host hears of it. Kept by
+   * session until that session's run here ends (the message that would name them).
+   */
+  private readonly stopOnArrival = new Map<string, Set<string>>();
+  /** Raised while claims must wait (cancels, a session's deletion, the shutdown); read by the run threads. */
+  private readonly claimHold = new ClaimHold();
+  private readonly claimOptions: ClaimOptions;
   /** Lets a dispatch skip looks at the queue that could only come back empty. */
   private readonly quiet: QuietQueue;
   private dispatching: Promise<void> | undefined;
@@ -50,7 +64,8 @@ export class LocalExecutor implements Executor {
     this.options = fillLocalExecutorOptions(options);
     this.events = this.options.events;
     this.quiet = new QuietQueue(this.options.quietQueue);
-    ({ pool: this.pool, host: this.host } = hostedPool(this.options));
+    this.claimOptions = { timeLimitOf: timeLimitOf(this.options.timeLimits) };
+    ({ pool: this.pool, host: this.host } = hostedPool(this.options, { chain: { hold: this.claimHold, timeLimits: this.options.timeLimits } }));
   }
 
   private get db() {
@@ -59,10 +74,6 @@ export class LocalExecutor implements Executor {
 
   private get runs() {
     return this.options.store.runs;
-  }
-
-  private get claimOptions(): ClaimOptions {
-    return { timeLimitOf: this.options.timeLimitOf };
   }
 
   async start(): Promise<void> {
@@ -109,11 +120,14 @@ export class LocalExecutor implements Executor {
 
   async cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void> {
     this.cancelling.add(ref.scenarioId);
+    const release = this.claimHold.hold();
     try {
+      this.stopWhenHeardOf(ref);
       await this.host.stop(ref.scenarioId, 'cancel');
       const removed = await remove();
       if (removed !== undefined && isActive(removed)) this.events.emit('run:cancelled', ref);
     } finally {
+      release();
       this.cancelling.delete(ref.scenarioId);
       // Its row may still be queued if `remove` failed: look at the whole queue again.
       this.quiet.forget();
@@ -124,15 +138,37 @@ export class LocalExecutor implements Executor {
   async abort(ref: RunRef): Promise<void> {
     // The row is no longer QUEUED: whatever the queue knew about it is stale.
     this.quiet.forget();
+    this.stopWhenHeardOf(ref);
     await this.host.stop(ref.scenarioId, 'cancel');
   }
 
+  /**
+   * A run being cancelled that is not hosted here while its session has a run here: that run's thread
+   * may claim it with its end (the claim hold rose too late), so it is stopped when heard of.
+   */
+  private stopWhenHeardOf(ref: RunRef): void {
+    if (this.host.has(ref.scenarioId) || !this.host.runsSession(ref.sessionId)) return;
+    const ids = this.stopOnArrival.get(ref.sessionId) ?? new Set<string>();
+    ids.add(ref.scenarioId);
+    this.stopOnArrival.set(ref.sessionId, ids);
+  }
+
+  /** Whether a run claimed with its predecessor's end (by a thread, or by this thread) must not go on, and why. */
+  private readonly checkChained: ChainedRunCheck = (claimed) => {
+    if (this.state !== 'started') return 'shutdown';
+    const { scenarioId, sessionId } = claimed.job;
+    const cancelled = this.cancelling.has(scenarioId) || this.stoppingSessions.has(sessionId) || this.stopOnArrival.get(sessionId)?.has(scenarioId) === true;
+    return cancelled ? 'cancel' : undefined;
+  };
+
   async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
     this.stoppingSessions.add(sessionId);
+    const release = this.claimHold.hold();
     try {
       await this.host.stopSession(sessionId, 'cancel');
       for (const ref of await remove()) this.events.emit('run:cancelled', ref);
     } finally {
+      release();
       this.stoppingSessions.delete(sessionId);
       this.quiet.forget();
       this.dispatch();
@@ -142,6 +178,8 @@ export class LocalExecutor implements Executor {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    // For good: no thread claims anything more.
+    this.claimHold.hold();
     this.host.stopFlushing();
     this.stopWarming?.();
     await this.dispatching;
@@ -238,11 +276,12 @@ export class LocalExecutor implements Executor {
       this.track(this.runs.requeueStopped(keyOf(claimed)));
       return 'closed';
     }
-    if (this.cancelling.has(claimed.job.scenarioId) || this.stoppingSessions.has(claimed.job.sessionId)) return 'cancelled';
+    if (this.checkChained(claimed) !== undefined) return 'cancelled';
     void this.host.launch(
       claimed,
       () => this.nextClaim(claimed.job.sessionId),
       (ended) => this.afterRun(ended),
+      this.checkChained,
     );
     return 'launched';
   }
@@ -261,9 +300,14 @@ export class LocalExecutor implements Executor {
     return this.claimOptions;
   }
 
-  /** A run's outcome is recorded: the next run of its session, claimed with it, takes its slot at once; then free slots fill. */
-  private afterRun({ next }: HostedOutcome): void {
+  /**
+   * A run's outcome is recorded: the next run of its session, claimed with it here, takes its slot at
+   * once (one its thread claimed already runs); then free slots fill.
+   */
+  private afterRun({ run, next }: HostedOutcome): void {
     if (next) this.launchClaimed(next);
+    // Whatever that end could have claimed has been heard of.
+    this.stopOnArrival.delete(run.sessionId);
     this.dispatch();
   }
 }

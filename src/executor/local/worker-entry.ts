@@ -14,17 +14,22 @@ import { runLogger } from '../run/run-logger.js';
 import { runScenario } from '../run/run-scenario.js';
 import { RunControl } from './run-control.js';
 import { enableTypescriptImports } from '../../domain/typescript-imports.js';
-import { asWorkerConfig, type WorkerTask } from './worker-task.js';
+import type { RunsRepository } from '../../store/runs-repository.js';
+import { runChain } from './run-chain.js';
+import { asWorkerConfig, type WorkerTask, type WorkerTaskResult } from './worker-task.js';
 
 /**
- * The piscina worker: runs one scenario per task with the shared run core. Each thread loads the
- * domain once, opens its own store connection (datasets are read here, never copied through the
- * main thread) and keeps parsed datasets cached by version across tasks.
+ * The piscina worker: runs one scenario per task with the shared run core, or (a task with `chain`)
+ * a chain of its session's runs, recording each on this thread (`run-chain.ts`). Each thread loads
+ * the domain once, opens its own store connection (datasets are read here, never copied through the
+ * main thread; a chain writes its runs' ends on it) and keeps parsed datasets cached by version
+ * across tasks.
  */
 
 interface ThreadResources {
   readonly domain: DomainRegistry;
   readonly datasets: DatasetCache;
+  readonly runs: RunsRepository;
   readonly log: Logger;
   readonly domainDir: string | undefined;
   readonly externalLimits: ExternalLimits;
@@ -39,7 +44,7 @@ async function openResources(): Promise<ThreadResources> {
   // Migrations are the server's job; a worker only reads.
   const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
-  return { domain, datasets: new DatasetCache(store.datasets), log, domainDir: domainDirectory(config.domain), externalLimits: config.externalLimits };
+  return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainDir: domainDirectory(config.domain), externalLimits: config.externalLimits };
 }
 
 /** The directory of the domain module's file, when it is one (its stack frames are the author's). */
@@ -66,7 +71,11 @@ function threadResources(): Promise<ThreadResources> {
 // import or the store to open. A failure here is met again (and reported) by the first task.
 threadResources().catch(() => undefined);
 
-export default async function runTask(task: WorkerTask): Promise<RunOutcome> {
+export default async function runTask(task: WorkerTask): Promise<WorkerTaskResult> {
+  if (task.chain) {
+    await runChain(task, task.chain, { runs: async () => (await threadResources()).runs, runOne: run });
+    return undefined;
+  }
   const insight = new InsightRecorder((batch) => task.insight.postMessage(batch));
   try {
     return await run(task, insight);

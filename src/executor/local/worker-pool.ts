@@ -1,11 +1,10 @@
 import { Piscina } from 'piscina';
 import { threadEntry } from '../../async/thread-entry.js';
-import type { RunOutcome } from '../run/job.js';
-import type { WorkerConfig, WorkerTask } from './worker-task.js';
+import type { WorkerConfig, WorkerTask, WorkerTaskResult } from './worker-task.js';
 
 /** The slice of piscina the executor uses. */
 export interface WorkerPool {
-  run(task: WorkerTask, options: { signal: AbortSignal; transferList: WorkerTask['insight'][] }): Promise<RunOutcome>;
+  run(task: WorkerTask, options: { signal: AbortSignal; transferList: WorkerTask['insight'][] }): Promise<WorkerTaskResult>;
   destroy(): Promise<void>;
 }
 
@@ -19,7 +18,7 @@ export interface WorkerPoolLimits {
 /** A pool of `threads` worker threads running `worker-entry` (see `threadEntry` for which file), started at once. */
 export function createWorkerPool(limits: WorkerPoolLimits, config: WorkerConfig): WorkerPool {
   const entry = threadEntry(import.meta.url, 'worker-entry');
-  return new Piscina<WorkerTask, RunOutcome>({
+  return new Piscina<WorkerTask, WorkerTaskResult>({
     filename: entry.filename,
     // Every thread starts with the pool and stays while it lives (`IdleWorkerPool` ends the whole pool
     // when idle): each holds the loaded domain, a store connection and the dataset cache.
@@ -61,7 +60,7 @@ export class IdleWorkerPool implements WorkerPool {
     if (this.inFlight === 0) this.armIdle();
   }
 
-  async run(task: WorkerTask, options: { signal: AbortSignal; transferList: WorkerTask['insight'][] }): Promise<RunOutcome> {
+  async run(task: WorkerTask, options: { signal: AbortSignal; transferList: WorkerTask['insight'][] }): Promise<WorkerTaskResult> {
     const pool = this.current();
     this.inFlight++;
     clearTimeout(this.idleTimer);

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ExternalLimits } from '../run/external/external-limits.js';
-import type { RunJob } from '../run/job.js';
+import type { RunJob, RunOutcome } from '../run/job.js';
+import type { ChainLink } from './chain-messages.js';
 
 /** What every worker thread of the pool gets at start-up (piscina `workerData`). */
 export interface WorkerConfig {
@@ -17,13 +18,19 @@ export interface WorkerConfig {
 
 /**
  * One task posted to the pool: the job, its shared control block (see `run-control.ts`) and the port
- * its reports and log lines go back through (`InsightBatch`es; transferred with the task).
+ * its reports and log lines go back through (`InsightBatch`es; transferred with the task). With
+ * `chain`, the thread records the run's end itself and goes on with its session's next runs
+ * (`run-chain.ts`); without, it answers the run's outcome for the main thread to record.
  */
 export interface WorkerTask {
   readonly job: RunJob;
   readonly control: SharedArrayBuffer;
   readonly insight: MessagePort;
+  readonly chain?: ChainLink;
 }
+
+/** What a task answers: the run's outcome, or nothing for a chain (its thread recorded every run). */
+export type WorkerTaskResult = RunOutcome | undefined;
 
 /** Narrows the untyped `workerData` a thread receives; a mismatch is a bug in the executor. */
 export function asWorkerConfig(data: unknown): WorkerConfig {

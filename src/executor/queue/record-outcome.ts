@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import { timeLimitMessage } from '../../model/run-state/run-error.js';
 import { randomUUID } from 'node:crypto';
 import type { EndedThenClaimed, RunKey, RunsRepository } from '../../store/runs-repository.js';
@@ -10,6 +9,12 @@ import type { ClaimedRun } from './claimed-run.js';
 
 /** Why a run was stopped before it finished on its own. */
 export type StopReason = 'cancel' | 'shutdown' | 'time-limit';
+
+/** The slice of a logger that recording an outcome writes to (a run thread relays it to the main thread's). */
+export interface OutcomeLog {
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
 
 export const keyOf = (run: ClaimedRun): RunKey => ({ id: run.job.scenarioId, runToken: run.runToken });
 
@@ -48,7 +53,7 @@ export async function recordOutcome(
   run: ClaimedRun,
   stopReason: StopReason | undefined,
   outcome: RunOutcome,
-  log: Logger,
+  log: OutcomeLog,
   insight?: InsightChannel,
   next?: NextClaim,
 ): Promise<Recorded> {
@@ -88,7 +93,7 @@ export async function recordOutcome(
 }
 
 /** Waits for the run's final batch and writes what the store does not have yet; a failure is only logged. */
-async function writeLastInsight(runs: RunsRepository, run: ClaimedRun, insight: InsightChannel | undefined, log: Logger): Promise<void> {
+export async function writeLastInsight(runs: RunsRepository, run: ClaimedRun, insight: InsightChannel | undefined, log: OutcomeLog): Promise<void> {
   if (!insight) return;
   await insight.drained(INSIGHT_DRAIN_MS);
   // A flush may be writing earlier lines: these go after them, and before the outcome.

@@ -9,11 +9,22 @@ import { InsightBuffer } from './insight-buffer.js';
  */
 export class InsightChannel {
   readonly buffer = new InsightBuffer();
-  private readonly channel = new MessageChannel();
+  /** The thread's end, while this side made the channel. */
+  private readonly remote: MessagePort | undefined;
+  private readonly local: MessagePort;
   private readonly done: Promise<void>;
 
-  constructor() {
-    const local = this.channel.port1;
+  /** A new channel; or, given `local`, the end of one a run thread made (for a run it claimed itself). */
+  constructor(adopted?: MessagePort) {
+    let local: MessagePort;
+    if (adopted === undefined) {
+      const channel = new MessageChannel();
+      local = channel.port1;
+      this.remote = channel.port2;
+    } else {
+      local = adopted;
+    }
+    this.local = local;
     this.done = new Promise((resolve) => {
       local.on('message', (batch: InsightBatch) => {
         this.buffer.receive(batch);
@@ -30,7 +41,8 @@ export class InsightChannel {
 
   /** The thread's end, to transfer with the task. */
   get port(): MessagePort {
-    return this.channel.port2;
+    if (this.remote === undefined) throw new Error('insight channel: the thread made this channel and holds its other end');
+    return this.remote;
   }
 
   /**
@@ -42,6 +54,6 @@ export class InsightChannel {
     const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
     await Promise.race([this.done, bound]);
     clearTimeout(timer);
-    this.channel.port1.close();
+    this.local.close();
   }
 }

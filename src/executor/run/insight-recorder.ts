@@ -35,6 +35,7 @@ export class InsightRecorder {
   private lastSent = 0;
   private timer: NodeJS.Timeout | undefined;
   private over = false;
+  private sentSomething = false;
 
   constructor(private readonly send: (batch: InsightBatch) => void) {}
 
@@ -60,6 +61,11 @@ export class InsightRecorder {
     // Trimmed in steps, so a flood of lines costs amortised O(1) per line.
     if (this.lines.length >= 2 * MAX_LOG_LINES) this.lines = this.lines.slice(-MAX_LOG_LINES);
     this.soon(now);
+  }
+
+  /** Whether any batch sent held a report or a log line (the final one included). */
+  get spoke(): boolean {
+    return this.sentSomething;
   }
 
   /** The run is over: sends what is left as the final batch. */
@@ -90,6 +96,7 @@ export class InsightRecorder {
     this.lastSent = Date.now();
     const pending = this.pendingReport;
     if (!final && pending === undefined && this.lines.length === 0) return;
+    if (pending !== undefined || this.lines.length > 0) this.sentSomething = true;
     const lines = this.lines.length > MAX_LOG_LINES ? this.lines.slice(-MAX_LOG_LINES) : this.lines;
     const batch: InsightBatch = { lines, final, ...(pending ? { report: reportView(pending) } : {}) };
     this.lines = [];

@@ -27,7 +27,20 @@ export function openSqlite(path: string, { statementCache = true, wrap = (dialec
   sqlite.pragma('busy_timeout = 5000');
   // Any connection may write audited work, and the audit append hashes in SQL.
   registerAuditHash(sqlite);
-  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: statementCache ? withStatementCache(sqlite) : sqlite })) });
+  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: withImmediateBegin(statementCache ? withStatementCache(sqlite) : sqlite) })) });
+}
+
+/**
+ * Transactions take the write lock as they begin. Several connections write the file (the run threads
+ * record their runs' ends, the data threads store uploads), and a transaction begun the default way
+ * that read first cannot become a writer once another connection has committed meanwhile
+ * (SQLITE_BUSY_SNAPSHOT, which `busy_timeout` does not wait out); begun IMMEDIATE it waits its turn.
+ */
+function withImmediateBegin(database: SqliteDatabase): SqliteDatabase {
+  return {
+    close: () => database.close(),
+    prepare: (sql: string) => database.prepare(sql === 'begin' ? 'begin immediate' : sql),
+  };
 }
 
 /**
