@@ -83,6 +83,35 @@ export async function timeInstantRuns(server: BenchServer, sessions: number, per
 }
 
 /**
+ * A backed-up session's queue drained: queues `count` Instant runs of one session behind a Sleep run
+ * (not timed), then times from the Sleep's cancel until the last run is final. What the executor
+ * alone costs per run, since no run request arrives meanwhile (only status polls).
+ */
+export async function timeQueueDrain(server: BenchServer, count: number): Promise<number> {
+  const client = new KeepAliveClient(server.url);
+  const api = '/api/v1/sessions/main/scenarios';
+  try {
+    const create = async (tag: string, algo: string, params: object = {}) =>
+      (await client.request<Scenario>('POST', api, { tag, dataset_key: 'example', algo_name: algo, algo_params: params })).id;
+    const blocker = await create('drain blocker', 'Sleep', { duration_ms: 600_000 });
+    await client.request('POST', `${api}/${blocker}/run`);
+    const ids: string[] = [];
+    for (let k = 0; k < count; k++) ids.push(await create(`drained ${k}`, 'Instant'));
+    for (const id of ids) await client.request('POST', `${api}/${id}/run`);
+    const started = performance.now();
+    await client.request('POST', `${api}/${blocker}/cancel`);
+    for (;;) {
+      const { status } = await client.request<Scenario>('GET', `${api}/${ids[ids.length - 1]}/status`);
+      if (status === 'COMPLETE' || status === 'FAILED') break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return (performance.now() - started) / 1000;
+  } finally {
+    client.close();
+  }
+}
+
+/**
  * `count` run requests alone: creates `count` Instant scenarios in one session (not timed), then times
  * their `POST .../run`, one after another, against a server that runs nothing (`--workers 0`): what
  * the HTTP thread pays to queue a run.

@@ -11,7 +11,7 @@
  *   [--layer <one layer>]
  */
 import { LAYERS_OFF_ENV, SPEED_LAYERS, type SpeedLayer } from '../src/config/speed-layers.js';
-import { timeCreates, timeInstantRuns, withServer, withWorkerProcesses, type Build } from './run-figures.js';
+import { timeCreates, timeInstantRuns, timeQueueDrain, withServer, withWorkerProcesses, type Build } from './run-figures.js';
 import { json, load, post, REPO_ROOT, report, type BenchServer } from './support.js';
 
 const argument = (name: string): string | undefined => {
@@ -40,12 +40,17 @@ const ALL_PATHS: readonly { name: string; layers: readonly SpeedLayer[]; time: (
   },
   {
     name: '1,000 Instant runs, one session, SQLite',
-    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches'],
+    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain'],
     time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeInstantRuns(s, 1, 1_000)),
   },
   {
+    name: '1,000 queued Instant runs of one session drained, SQLite',
+    layers: ['run-chain'],
+    time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeQueueDrain(s, 1_000)),
+  },
+  {
     name: '200 Instant runs, 20 sessions, SQLite',
-    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches'],
+    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain'],
     time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeInstantRuns(s, 20, 10)),
   },
   {

@@ -17,6 +17,8 @@ export const SPEED_LAYERS = [
   'quiet-queue',
   /** Session names resolved and run statuses answered from memory (status-cache.ts, sessions/service.ts). */
   'caches',
+  /** A run thread records its runs' ends and goes on with its session's queue itself (run-chain.ts). */
+  'run-chain',
 ] as const;
 
 export type SpeedLayer = (typeof SPEED_LAYERS)[number];

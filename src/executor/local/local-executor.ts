@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { speedLayerOn } from '../../config/speed-layers.js';
 import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
@@ -65,7 +66,10 @@ export class LocalExecutor implements Executor {
     this.events = this.options.events;
     this.quiet = new QuietQueue(this.options.quietQueue);
     this.claimOptions = { timeLimitOf: timeLimitOf(this.options.timeLimits) };
-    ({ pool: this.pool, host: this.host } = hostedPool(this.options, { chain: { hold: this.claimHold, timeLimits: this.options.timeLimits } }));
+    ({ pool: this.pool, host: this.host } = hostedPool(
+      this.options,
+      speedLayerOn('run-chain', this.options.speedLayersOff) ? { chain: { hold: this.claimHold, timeLimits: this.options.timeLimits } } : {},
+    ));
   }
 
   private get db() {
