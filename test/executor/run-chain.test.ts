@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
+import { until } from '../support/until.js';
+import { startHarness, type Harness } from './harness.js';
+
+/** Blocks this (the main) thread, as a burst of requests would, while a run thread goes on. */
+function blockMainThread(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // Nothing: the main thread's event loop must not turn meanwhile.
+  }
+}
+
+describe.each(DIALECTS)('a session queue run on its thread (run chain) on %s', (dialect) => {
+  let database: TestDatabase;
+  let h: Harness;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    h = await startHarness(database, { workers: 2, cancelGraceMs: 300 });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await database?.drop();
+  });
+
+  const namesOf = (id: string) => h.recorded.filter((e) => e.scenarioId === id && e.name !== 'run:progress').map((e) => e.name);
+
+  it('runs a backed-up session queue in order, each run announced started and then completed before the next starts', async () => {
+    const session = await h.session();
+    const blocker = await h.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 300 } });
+    const queued = [];
+    for (let i = 0; i < 12; i++) queued.push(await h.start(session, { algoName: i % 3 === 0 ? 'Sleep' : 'Sum', algoParams: i % 3 === 0 ? { duration_ms: 30 } : {} }));
+    await h.next('run:completed', queued.at(-1)!);
+    const order = h.recorded.filter((e) => [blocker, ...queued].some((r) => r.id === e.scenarioId) && (e.name === 'run:started' || e.name === 'run:completed'));
+    const expected = [blocker, ...queued].flatMap((r) => [`run:started ${r.id}`, `run:completed ${r.id}`]);
+    expect(order.map((e) => `${e.name} ${e.scenarioId}`)).toEqual(expected);
+    for (const ref of queued) expect((await h.scenarios.get(ref)).status).toBe('COMPLETE');
+  });
+
+  it('logs the last progress of a chained run before its end, and its result and KPIs land with it', async () => {
+    const session = await h.session();
+    await h.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 200 } });
+    const reporting = await h.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 120 } });
+    const summing = await h.start(session, { algoName: 'Sum' });
+    await h.next('run:completed', summing);
+    const mine = h.recorded.filter((e) => e.scenarioId === reporting.id);
+    const end = mine.findIndex((e) => e.name === 'run:completed');
+    expect(end).toBeGreaterThan(0);
+    expect(mine.slice(0, end).filter((e) => e.name === 'run:progress').at(-1)).toMatchObject({ progress: 1 });
+    expect(mine.slice(end + 1).filter((e) => e.name === 'run:progress')).toEqual([]);
+    const summed = await h.scenarios.get(summing);
+    expect(summed.status).toBe('COMPLETE');
+    expect(summed.result).not.toBeNull();
+    expect(Object.keys(summed.kpis).length).toBeGreaterThan(0);
+  });
+
+  it('stops a queued run cancelled while its session ended the run before it, whichever thread claimed it', async () => {
+    // Both run threads ready (domain loaded), so that the first run below runs while this thread is blocked.
+    const warm = [await h.start(await h.session(), { algoName: 'Sum' }), await h.start(await h.session(), { algoName: 'Sum' })];
+    await Promise.all(warm.map((ref) => h.next('run:completed', ref)));
+    const session = await h.session();
+    // Reports nothing: its end is written without a word to this thread first.
+    const first = await h.start(session, { algoName: 'Stubborn', algoParams: { duration_ms: 150 } });
+    const cancelled = await h.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 600_000 } });
+    const after = await h.start(session, { algoName: 'Sum' });
+    await h.next('run:started', first);
+    // The first run ends while this thread is busy: its thread records it and claims the next one,
+    // and this thread hears of that only after the cancel below has begun.
+    blockMainThread(1_500);
+    const cancelling = h.scenarios.cancel(cancelled);
+    await cancelling;
+    await until('the cancelled run to stop', () => h.executor.live(cancelled.id) === undefined, { within: 15_000 });
+    expect(await h.scenarios.get(cancelled)).toMatchObject({ status: 'FAILED', error: { code: 'CANCELLED' } });
+    await h.next('run:completed', after);
+    expect(namesOf(cancelled.id)).not.toContain('run:completed');
+  }, 60_000);
+
+  it('puts a chained run back in the queue at a shutdown, without counting an interruption', async () => {
+    const own = await startHarness(database, { workers: 1, cancelGraceMs: 300 });
+    const session = await own.session();
+    const first = await own.start(session, { algoName: 'Sum' });
+    const chained = await own.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 600_000 } });
+    await own.next('run:completed', first);
+    await own.next('run:started', chained);
+    await own.executor.close();
+    const row = await own.store.db.selectFrom('scenarios').select(['status', 'attempts']).where('id', '=', chained.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('QUEUED');
+    expect(row.attempts).toBe(0);
+    await own.store.close();
+  });
+});
