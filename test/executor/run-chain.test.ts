@@ -28,7 +28,7 @@ describe.each(DIALECTS)('a session queue run on its thread (run chain) on %s', (
   it('runs a backed-up session queue in order, each run announced started and then completed before the next starts', async () => {
     const session = await h.session();
     const blocker = await h.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 300 } });
-    const queued = [];
+    const queued: Awaited<ReturnType<Harness['start']>>[] = [];
     for (let i = 0; i < 12; i++) queued.push(await h.start(session, { algoName: i % 3 === 0 ? 'Sleep' : 'Sum', algoParams: i % 3 === 0 ? { duration_ms: 30 } : {} }));
     await h.next('run:completed', queued.at(-1)!);
     const order = h.recorded.filter((e) => [blocker, ...queued].some((r) => r.id === e.scenarioId) && (e.name === 'run:started' || e.name === 'run:completed'));

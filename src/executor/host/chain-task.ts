@@ -60,7 +60,7 @@ export function startChainTask(first: RunningRun, pool: WorkerPool, chain: Chain
       (thrown: unknown) => coerceError(thrown),
     )
     .then(async (failure) => {
-      await Promise.race([closed, delay(DRAIN_MS)]);
+      await Promise.race([closed, delay(DRAIN_MS, undefined, { ref: false })]);
       local.close();
       if (current !== undefined) hooks.orphaned(current, failure);
     })
