@@ -43,6 +43,8 @@ export interface HarnessOptions {
   readonly cancelGraceMs?: number;
   readonly progressFlushMs?: number;
   readonly timeLimits?: TimeLimits;
+  /** How long a run thread waits for its session's next run (`chainLingerMs`). */
+  readonly chainLingerMs?: number;
   /** Each run thread's heap limit in MiB. */
   readonly threadHeapLimitMb?: number;
   /** Open the store as its owning process (SQLite: take the store lock). */
@@ -75,6 +77,7 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     ...(options.cancelGraceMs === undefined ? {} : { cancelGraceMs: options.cancelGraceMs }),
     ...(options.progressFlushMs === undefined ? {} : { progressFlushMs: options.progressFlushMs }),
     ...(options.timeLimits === undefined ? {} : { timeLimits: options.timeLimits }),
+    ...(options.chainLingerMs === undefined ? {} : { chainLingerMs: options.chainLingerMs }),
     ...(options.threadHeapLimitMb === undefined ? {} : { threadHeapLimitMb: options.threadHeapLimitMb }),
   });
   const settings = { autorun: false, autocreate: false, defaultAlgo: undefined, defaultAlgoParams: {} };

@@ -87,5 +87,38 @@ describe.each(DIALECTS)('a session queue run on its thread (run chain) on %s', (
     expect(row.status).toBe('QUEUED');
     expect(row.attempts).toBe(0);
     await own.store.close();
+    // Not left at the queue's head for the tests after this one.
+    await h.scenarios.delete(chained);
+  });
+
+  describe('a thread waiting for its session\'s next run (a minute here, so that a wait that is never ended shows as a hang)', () => {
+    let own: Harness;
+    beforeAll(async () => {
+      own = await startHarness(database, { workers: 1, chainLingerMs: 60_000 });
+    });
+    afterAll(async () => {
+      await own?.close();
+    });
+
+    it('claims a run of its session queued meanwhile and runs it', async () => {
+      const session = await own.session();
+      const first = await own.start(session, { algoName: 'Sum' });
+      await own.next('run:completed', first);
+      // The one thread now waits for this session: the run below is claimed there, or by nobody.
+      const second = await own.start(session, { algoName: 'Sum', algoParams: { offset: 1 } });
+      await own.next('run:completed', second);
+      expect((await own.scenarios.get(second)).result).toMatchObject({ total: 5 });
+    });
+
+    it('is taken back when another session needs the thread', async () => {
+      const waiting = await own.session();
+      const first = await own.start(waiting, { algoName: 'Sum' });
+      await own.next('run:completed', first);
+      const other = await own.start(await own.session(), { algoName: 'Sum' });
+      await own.next('run:completed', other);
+      // And the session it waited for goes on, claimed by this thread's dispatch.
+      const later = await own.start(waiting, { algoName: 'Sum' });
+      await own.next('run:completed', later);
+    });
   });
 });

@@ -9,7 +9,7 @@ import { RunControl } from '../local/run-control.js';
 import { InsightChannel } from '../run/insight-channel.js';
 import { keyOf, recordOutcome, writeLastInsight, type Announcement, type NextClaim, type Recorded, type StopReason } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
-import { startChainTask, type ChainedRuns } from './chain-task.js';
+import { startChainTask, type ChainedRuns, type ChainHandle } from './chain-task.js';
 import { logLastProgress } from './last-progress.js';
 import { RunningRun } from './running-run.js';
 
@@ -42,11 +42,16 @@ export interface RunHostOptions {
   readonly chain?: ChainedRuns;
 }
 
-/**
- * Whether a run a thread claimed by itself may go on: the reason to stop it at once (a cancel of it or
- * its session under way, a shutdown), else undefined.
- */
-export type ChainedRunCheck = (claimed: ClaimedRun) => StopReason | undefined;
+/** What the executor decides about the runs its threads claim by themselves (see `RunHostOptions.chain`). */
+export interface ChainedRunHooks {
+  /**
+   * Whether a run a thread claimed may go on: the reason to stop it at once (a cancel of it or its
+   * session under way, a shutdown), else undefined.
+   */
+  readonly check: (claimed: ClaimedRun) => StopReason | undefined;
+  /** A lingering thread found nothing to claim, or stopped lingering: the queue may want a look. */
+  readonly idle: () => void;
+}
 
 /** How a hosted run ended, once its outcome was recorded (or could not be). */
 export interface HostedOutcome {
@@ -68,6 +73,8 @@ function threadFailure(thrown: unknown): RunOutcome {
  * `LeaseHook`), stop it, and record its outcome. Which runs to claim, and when, is the executor's.
  */
 export class RunHost {
+  /** The chains of runs on their threads (with `RunHostOptions.chain`), running or lingering. */
+  private readonly chains = new Set<ChainHandle>();
   /** Runs from launch until their outcome is recorded, by scenario id. */
   private readonly running = new Map<string, RunningRun>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -119,18 +126,18 @@ export class RunHost {
    *
    * With `chain` (see `RunHostOptions`), the thread records the run and goes on with its session's
    * runs: `ended` is called after each of them (without `next`: the thread already runs it), and
-   * `check` decides at once whether a run the thread claimed may go on. The promise then resolves once
-   * the first run has ended.
+   * `chained` decides about the runs the thread claims. The promise then resolves once the first run
+   * has ended.
    */
   launch(
     claimed: ClaimedRun,
     claimNext: () => NextClaim | undefined = () => undefined,
     ended: (outcome: HostedOutcome) => void = () => {},
-    check: ChainedRunCheck = () => undefined,
+    chained: ChainedRunHooks = { check: () => undefined, idle: () => {} },
   ): Promise<HostedOutcome> {
     const run = this.begin(new RunningRun(claimed), true);
     if (this.options.chain) {
-      this.launchChain(run, this.options.chain, claimNext, ended, check);
+      this.launchChain(run, this.options.chain, claimNext, ended, chained);
       return run.settled.then(() => ({ run }));
     }
     const { task: workerTask, transferList } = run.task();
@@ -167,45 +174,80 @@ export class RunHost {
   }
 
   /** The chain of runs a thread goes through from `first` (see `startChainTask`). */
-  private launchChain(first: RunningRun, chain: ChainedRuns, claimNext: () => NextClaim | undefined, ended: (outcome: HostedOutcome) => void, check: ChainedRunCheck): void {
+  private launchChain(first: RunningRun, chain: ChainedRuns, claimNext: () => NextClaim | undefined, ended: (outcome: HostedOutcome) => void, hooks: ChainedRunHooks): void {
     const { cancelGraceMs, events, log, runs } = this.options;
     const settles = new Map<RunningRun, () => void>([[first, first.settleLater(cancelGraceMs)]]);
     const settle = (run: RunningRun) => {
       settles.get(run)?.();
       settles.delete(run);
     };
-    startChainTask(first, this.options.pool(), chain, {
-      beforeEnd: async (run, status) => {
-        await logLastProgress(run, events);
-        const requeued = run.stopReason === 'shutdown' && status !== 'COMPLETE';
-        if (run.stopReason !== 'cancel' && !requeued) await writeLastInsight(runs, run.claimed, run.insight, log);
-      },
-      ended: (run, message) => {
-        for (const line of message.log) log[line.level](line.fields, line.message);
-        this.running.delete(run.scenarioId);
-        void run.insight.drained(0);
-        if (message.announcement) this.announce(message.announcement, run);
-        let next: RunningRun | undefined;
-        if (message.next) {
-          const { claimed, control, insight } = message.next;
-          next = new RunningRun(claimed, { control: new RunControl(control), insight: new InsightChannel(insight), taskAbort: run.taskAbort });
-          const stop = check(claimed);
+    const handle = startChainTask(
+      first,
+      this.options.pool(),
+      chain,
+      {
+        beforeEnd: async (run, status) => {
+          await logLastProgress(run, events);
+          const requeued = run.stopReason === 'shutdown' && status !== 'COMPLETE';
+          if (run.stopReason !== 'cancel' && !requeued) await writeLastInsight(runs, run.claimed, run.insight, log);
+        },
+        recorded: (run, message) => {
+          for (const line of message.log) log[line.level](line.fields, line.message);
+          this.running.delete(run.scenarioId);
+          void run.insight.drained(0);
+          if (message.announcement) this.announce(message.announcement, run);
+        },
+        adopt: ({ claimed, control, insight }, taskAbort) => {
+          const next = new RunningRun(claimed, { control: new RunControl(control), insight: new InsightChannel(insight), taskAbort });
+          const stop = hooks.check(claimed);
           this.begin(next, stop !== 'cancel');
           settles.set(next, next.settleLater(cancelGraceMs));
           if (stop !== undefined) void next.stop(stop, cancelGraceMs);
-        }
-        settle(run);
-        this.ended(ended, run);
-        return next;
-      },
-      orphaned: (run, failure) => {
-        const outcome: RunOutcome = failure ? threadFailure(failure) : { status: 'FAILED', message: 'the worker thread ended without recording the run', stack: undefined };
-        void this.record(run, outcome, claimNext).then(({ next }) => {
+          return next;
+        },
+        settled: (run) => {
           settle(run);
-          this.ended(ended, run, next);
-        });
+          this.ended(ended, run);
+        },
+        idle: () => hooks.idle(),
+        orphaned: (run, failure) => {
+          const outcome: RunOutcome = failure ? threadFailure(failure) : { status: 'FAILED', message: 'the worker thread ended without recording the run', stack: undefined };
+          void this.record(run, outcome, claimNext).then(({ next }) => {
+            settle(run);
+            this.ended(ended, run, next);
+          });
+        },
       },
-    });
+      (done) => this.chains.delete(done),
+    );
+    this.chains.add(handle);
+  }
+
+  /** How many chains wait on their threads for a run of their session (each holds a thread). */
+  get lingering(): number {
+    let count = 0;
+    for (const chain of this.chains) if (chain.lingering) count++;
+    return count;
+  }
+
+  /** Tells a chain lingering for `sessionId` that a run of it was queued; false when none lingers. */
+  tellLingering(sessionId: string): boolean {
+    for (const chain of this.chains) {
+      if (chain.lingering && chain.sessionId === sessionId) {
+        chain.tellQueued();
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Takes back the thread of one lingering chain (another session needs it), or of all of them. */
+  releaseLingering(all = false): void {
+    for (const chain of this.chains) {
+      if (!chain.lingering) continue;
+      chain.release();
+      if (!all) return;
+    }
   }
 
   /** Announces how a run ended, with its last report as this host heard it. */

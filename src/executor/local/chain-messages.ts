@@ -14,6 +14,8 @@ export interface ChainLink {
   readonly hold: SharedArrayBuffer;
   readonly timeLimits: TimeLimits;
   readonly first: ClaimedRun;
+  /** How long the thread waits for its session's next run once nothing of it is claimable. */
+  readonly lingerMs: number;
 }
 
 /** A run the thread claimed with the end of the previous one: its control block and insight port go to the main thread. */
@@ -38,12 +40,23 @@ export type ChainMessage =
    * (so they come before its life-cycle event). A run that reported nothing skips this round trip.
    */
   | { readonly kind: 'ending'; readonly scenarioId: string; readonly status: 'COMPLETE' | 'FAILED' }
-  /** The run's end is recorded (or could not be): what to announce, and the session's next run when it was claimed with it. */
+  /**
+   * The run's end is recorded (or could not be): what to announce, and the session's next run when it
+   * was claimed with it. Without one the thread lingers for a while, waiting for a `ChainWord` `claim`.
+   */
   | { readonly kind: 'ended'; readonly scenarioId: string; readonly announcement?: Announcement; readonly next?: ChainedRun; readonly log: readonly RelayedLogLine[] }
+  /** Lingering, the thread claimed its session's next run when told one was queued. */
+  | { readonly kind: 'claimed'; readonly next: ChainedRun }
+  /** Lingering, the thread found nothing of its session to claim when told one was queued (another took it, or it does not head the queue). */
+  | { readonly kind: 'unclaimed' }
   /** The chain is over: nothing follows. */
   | { readonly kind: 'done' };
 
-/** From the main thread: the run's last progress and insight are logged; its end may be written. */
-export interface ChainProceed {
-  readonly kind: 'proceed';
-}
+/** From the main thread to a chain's thread. */
+export type ChainWord =
+  /** The run's last progress and insight are logged; its end may be written. */
+  | { readonly kind: 'proceed' }
+  /** A run of the session was queued: claim it if it heads the queue (a lingering chain). */
+  | { readonly kind: 'claim' }
+  /** Another session needs the thread: stop lingering. */
+  | { readonly kind: 'release' };

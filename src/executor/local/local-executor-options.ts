@@ -27,6 +27,11 @@ export interface LocalExecutorOptions {
   readonly poolIdleMs?: number;
   /** The speed layers switched off, handed to the run threads' store connections. */
   readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
+  /**
+   * How long a run thread whose session has nothing claimable waits for that session's next run
+   * before it gives its thread back (see `ChainedRuns.lingerMs`).
+   */
+  readonly chainLingerMs?: number;
   /** The queue knowledge that skips empty looks (a speed layer; off only for a benchmark). */
   readonly quietQueue?: boolean;
   /**
@@ -51,6 +56,7 @@ export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledL
     poolIdleMs: DEFAULT_WORKER_IDLE_TIMEOUT_MS,
     speedLayersOff: NONE_OFF,
     quietQueue: true,
+    chainLingerMs: 1_000,
     ...options,
   };
   if (!isCount(filled.workers)) throw new TypeError('options.workers must be a non-negative integer');
@@ -60,6 +66,7 @@ export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledL
   if (!isCount(filled.progressFlushMs) || filled.progressFlushMs === 0) {
     throw new TypeError('options.progressFlushMs must be a positive integer');
   }
+  if (!isCount(filled.chainLingerMs)) throw new TypeError('options.chainLingerMs must be a non-negative integer');
   if (filled.databaseUrl === '') throw new TypeError('options.databaseUrl must not be empty');
   if (filled.domain === '') throw new TypeError('options.domain must not be empty');
   return Object.freeze(filled);

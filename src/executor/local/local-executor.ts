@@ -4,7 +4,7 @@ import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import type { RunHost, HostedOutcome, ChainedRunCheck } from '../host/run-host.js';
+import type { RunHost, HostedOutcome, ChainedRunHooks } from '../host/run-host.js';
 import { hostedPool } from '../host/hosted-pool.js';
 import { INTERRUPTED_TWICE } from '../../model/run-state/run-error.js';
 import { claim, claimHeadOfSession, type ClaimOptions } from '../queue/claim.js';
@@ -68,7 +68,7 @@ export class LocalExecutor implements Executor {
     this.claimOptions = { timeLimitOf: timeLimitOf(this.options.timeLimits) };
     ({ pool: this.pool, host: this.host } = hostedPool(
       this.options,
-      speedLayerOn('run-chain', this.options.speedLayersOff) ? { chain: { hold: this.claimHold, timeLimits: this.options.timeLimits } } : {},
+      speedLayerOn('run-chain', this.options.speedLayersOff) ? { chain: { hold: this.claimHold, timeLimits: this.options.timeLimits, lingerMs: this.options.chainLingerMs } } : {},
     ));
   }
 
@@ -115,6 +115,8 @@ export class LocalExecutor implements Executor {
     // Behind a run of its session here, it cannot start before that run settles, and settling
     // claims or dispatches: looking now would only find nothing (a sequence of runs would pay it every time).
     if (this.host.runsSession(ref.sessionId)) return;
+    // A thread waiting for its session's next run claims it there, or says it could not.
+    if (this.host.tellLingering(ref.sessionId)) return;
     this.dispatch();
   }
 
@@ -158,7 +160,7 @@ export class LocalExecutor implements Executor {
   }
 
   /** Whether a run claimed with its predecessor's end (by a thread, or by this thread) must not go on, and why. */
-  private readonly checkChained: ChainedRunCheck = (claimed) => {
+  private readonly checkChained: ChainedRunHooks['check'] = (claimed) => {
     if (this.state !== 'started') return 'shutdown';
     const { scenarioId, sessionId } = claimed.job;
     const cancelled = this.cancelling.has(scenarioId) || this.stoppingSessions.has(sessionId) || this.stopOnArrival.get(sessionId)?.has(scenarioId) === true;
@@ -182,8 +184,9 @@ export class LocalExecutor implements Executor {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    // For good: no thread claims anything more.
+    // For good: no thread claims anything more, and none waits for a run.
     this.claimHold.hold();
+    this.host.releaseLingering(true);
     this.host.stopFlushing();
     this.stopWarming?.();
     await this.dispatching;
@@ -281,11 +284,19 @@ export class LocalExecutor implements Executor {
       return 'closed';
     }
     if (this.checkChained(claimed) !== undefined) return 'cancelled';
+    // A thread waiting for another session's next run is taken back, so that this run does not wait for it.
+    if (this.host.size + this.host.lingering >= this.options.workers) this.host.releaseLingering();
     void this.host.launch(
       claimed,
       () => this.nextClaim(claimed.job.sessionId),
       (ended) => this.afterRun(ended),
-      this.checkChained,
+      {
+        check: (next) => {
+          this.quiet.claimed(next.job);
+          return this.checkChained(next);
+        },
+        idle: () => this.dispatch(),
+      },
     );
     return 'launched';
   }

@@ -74,6 +74,14 @@ export class QuietQueue {
     else this.forgetKnowledge();
   }
 
+  /**
+   * A scenario was claimed outside a look (a run thread went on with its session): no longer queued,
+   * it is no longer the lone one.
+   */
+  claimed(ref: RunRef): void {
+    if (this.lone?.scenarioId === ref.scenarioId) this.lone = undefined;
+  }
+
   /** Anything may have changed (a cancellation that may not have removed its rows, a lost claim). */
   forget(): void {
     this.news++;
