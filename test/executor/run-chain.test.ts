@@ -110,6 +110,21 @@ describe.each(DIALECTS)('a session queue run on its thread (run chain) on %s', (
       expect((await own.scenarios.get(second)).result).toMatchObject({ total: 5 });
     });
 
+    it('stops a run it claimed just before the run was cancelled', async () => {
+      const session = await own.session();
+      const first = await own.start(session, { algoName: 'Sum' });
+      await own.next('run:completed', first);
+      const cancelled = await own.start(session, { algoName: 'Sleep', algoParams: { duration_ms: 600_000 } });
+      // The waiting thread claims it while this thread is busy, and is heard of after the cancel.
+      blockMainThread(1_000);
+      await own.scenarios.cancel(cancelled);
+      await until('the cancelled run to stop', () => own.executor.live(cancelled.id) === undefined, { within: 15_000 });
+      // The one thread is free again: the session goes on.
+      const after = await own.start(session, { algoName: 'Sum' });
+      await own.next('run:completed', after);
+      expect(await own.scenarios.get(cancelled)).toMatchObject({ status: 'FAILED', error: { code: 'CANCELLED' } });
+    }, 60_000);
+
     it('is taken back when another session needs the thread', async () => {
       const waiting = await own.session();
       const first = await own.start(waiting, { algoName: 'Sum' });

@@ -42,6 +42,11 @@ export interface ChainHooks {
 /** A chain as its host sees it between runs (see `run-chain.ts`, `ChainedRuns.lingerMs`). */
 export interface ChainHandle {
   readonly sessionId: string;
+  /**
+   * Runs of its session cancelled while the thread may have claimed them unheard (the claim committed,
+   * its message not handled yet): stopped if the thread says it claimed one.
+   */
+  readonly cancelled: Set<string>;
   /** The thread waits for word that its session has a run queued. */
   readonly lingering: boolean;
   /** A run of the session was queued: the lingering thread claims it if it heads the queue. */
@@ -65,6 +70,7 @@ export function startChainTask(first: RunningRun, pool: WorkerPool, chain: Chain
   let released = false;
   const handle: ChainHandle = {
     sessionId: first.sessionId,
+    cancelled: new Set(),
     get lingering() {
       return current === undefined && !over && !released;
     },

@@ -199,7 +199,7 @@ export class RunHost {
         },
         adopt: ({ claimed, control, insight }, taskAbort) => {
           const next = new RunningRun(claimed, { control: new RunControl(control), insight: new InsightChannel(insight), taskAbort });
-          const stop = hooks.check(claimed);
+          const stop = hooks.check(claimed) ?? (handle.cancelled.has(claimed.job.scenarioId) ? 'cancel' : undefined);
           this.begin(next, stop !== 'cancel');
           settles.set(next, next.settleLater(cancelGraceMs));
           if (stop !== undefined) void next.stop(stop, cancelGraceMs);
@@ -239,6 +239,14 @@ export class RunHost {
       }
     }
     return false;
+  }
+
+  /**
+   * A run being cancelled that is not hosted here: a chain of its session (running or waiting) may
+   * have claimed it unheard, and stops it if it says so.
+   */
+  stopWhenClaimed(ref: RunRef): void {
+    for (const chain of this.chains) if (chain.sessionId === ref.sessionId) chain.cancelled.add(ref.scenarioId);
   }
 
   /** Takes back the thread of one lingering chain (another session needs it), or of all of them. */

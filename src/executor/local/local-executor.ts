@@ -46,12 +46,6 @@ export class LocalExecutor implements Executor {
   /** Scenarios and sessions being cancelled: never claimed meanwhile. */
   private readonly cancelling = new Set<string>();
   private readonly stoppingSessions = new Set<string>();
-  /**
-   * Runs cancelled while not hosted here though their session had a run here: its thread may have
-   * claimed them with that run's end, and is stopped as soon as the host hears of it. Kept by
-   * session until that session's run here ends (the message that would name them).
-   */
-  private readonly stopOnArrival = new Map<string, Set<string>>();
   /** Raised while claims must wait (cancels, a session's deletion, the shutdown); read by the run threads. */
   private readonly claimHold = new ClaimHold();
   private readonly claimOptions: ClaimOptions;
@@ -149,22 +143,18 @@ export class LocalExecutor implements Executor {
   }
 
   /**
-   * A run being cancelled that is not hosted here while its session has a run here: that run's thread
-   * may claim it with its end (the claim hold rose too late), so it is stopped when heard of.
+   * A run being cancelled that is not hosted here: a thread going on with its session may have claimed
+   * it just before (the claim hold rose too late), so it is stopped when heard of.
    */
   private stopWhenHeardOf(ref: RunRef): void {
-    if (this.host.has(ref.scenarioId) || !this.host.runsSession(ref.sessionId)) return;
-    const ids = this.stopOnArrival.get(ref.sessionId) ?? new Set<string>();
-    ids.add(ref.scenarioId);
-    this.stopOnArrival.set(ref.sessionId, ids);
+    if (!this.host.has(ref.scenarioId)) this.host.stopWhenClaimed(ref);
   }
 
   /** Whether a run claimed with its predecessor's end (by a thread, or by this thread) must not go on, and why. */
   private readonly checkChained: ChainedRunHooks['check'] = (claimed) => {
     if (this.state !== 'started') return 'shutdown';
     const { scenarioId, sessionId } = claimed.job;
-    const cancelled = this.cancelling.has(scenarioId) || this.stoppingSessions.has(sessionId) || this.stopOnArrival.get(sessionId)?.has(scenarioId) === true;
-    return cancelled ? 'cancel' : undefined;
+    return this.cancelling.has(scenarioId) || this.stoppingSessions.has(sessionId) ? 'cancel' : undefined;
   };
 
   async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
@@ -319,10 +309,8 @@ export class LocalExecutor implements Executor {
    * A run's outcome is recorded: the next run of its session, claimed with it here, takes its slot at
    * once (one its thread claimed already runs); then free slots fill.
    */
-  private afterRun({ run, next }: HostedOutcome): void {
+  private afterRun({ next }: HostedOutcome): void {
     if (next) this.launchClaimed(next);
-    // Whatever that end could have claimed has been heard of.
-    this.stopOnArrival.delete(run.sessionId);
     this.dispatch();
   }
 }
