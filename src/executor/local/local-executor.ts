@@ -162,7 +162,11 @@ export class LocalExecutor implements Executor {
     const release = this.claimHold.hold();
     try {
       await this.host.stopSession(sessionId, 'cancel');
-      for (const ref of await remove()) this.events.emit('run:cancelled', ref);
+      for (const ref of await remove()) {
+        // A thread may have claimed it unheard, just before the hold rose.
+        this.stopWhenHeardOf(ref);
+        this.events.emit('run:cancelled', ref);
+      }
     } finally {
       release();
       this.stoppingSessions.delete(sessionId);
