@@ -34,7 +34,8 @@ type Look =
  * (complete-and-claim-next), then runs it (`run-chain.ts`): a session's queue runs on the threads'
  * cores, and this thread only hears what happened. Claims are held (`ClaimHold`) while a cancel or a
  * session's deletion is under way, and a run a thread claimed just before is stopped as the host
- * hears of it (`checkChained`).
+ * hears of it (`reasonToStop`, `RunHost.stopWhenClaimed`). A thread whose session has nothing
+ * claimable waits a while for the next run of it (`chainLingerMs`), told here when one is queued.
  */
 export class LocalExecutor implements Executor {
   readonly events: RunEvents;
@@ -150,8 +151,8 @@ export class LocalExecutor implements Executor {
     if (!this.host.has(ref.scenarioId)) this.host.stopWhenClaimed(ref);
   }
 
-  /** Whether a run claimed with its predecessor's end (by a thread, or by this thread) must not go on, and why. */
-  private readonly checkChained: ChainedRunHooks['check'] = (claimed) => {
+  /** Why a run just claimed (here, or by a thread going on with its session) must not go on, if it must not. */
+  private readonly reasonToStop: ChainedRunHooks['check'] = (claimed) => {
     if (this.state !== 'started') return 'shutdown';
     const { scenarioId, sessionId } = claimed.job;
     return this.cancelling.has(scenarioId) || this.stoppingSessions.has(sessionId) ? 'cancel' : undefined;
@@ -277,7 +278,7 @@ export class LocalExecutor implements Executor {
       this.track(this.runs.requeueStopped(keyOf(claimed)));
       return 'closed';
     }
-    if (this.checkChained(claimed) !== undefined) return 'cancelled';
+    if (this.reasonToStop(claimed) !== undefined) return 'cancelled';
     // A thread waiting for another session's next run is taken back, so that this run does not wait for it.
     if (this.host.size + this.host.lingering >= this.options.workers) this.host.releaseLingering();
     void this.host.launch(
@@ -287,7 +288,7 @@ export class LocalExecutor implements Executor {
       {
         check: (next) => {
           this.quiet.claimed(next.job);
-          return this.checkChained(next);
+          return this.reasonToStop(next);
         },
         idle: () => this.dispatch(),
       },
