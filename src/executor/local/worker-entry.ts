@@ -41,7 +41,7 @@ async function openResources(): Promise<ThreadResources> {
   const config = asWorkerConfig(workerData);
   await enableTypescriptImports();
   const domain = await loadDomain(config.domain);
-  // Migrations are the server's job; a worker only reads.
+  // Migrations are the server's job: a worker reads datasets, and a chain writes its runs' ends.
   const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
   return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainDir: domainDirectory(config.domain), externalLimits: config.externalLimits };

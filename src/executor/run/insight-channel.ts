@@ -14,7 +14,7 @@ export class InsightChannel {
   private readonly local: MessagePort;
   private readonly done: Promise<void>;
 
-  /** A new channel; or, given `local`, the end of one a run thread made (for a run it claimed itself). */
+  /** A new channel; or, given `adopted`, this side's end of one a run thread made (for a run it claimed itself). */
   constructor(adopted?: MessagePort) {
     let local: MessagePort;
     if (adopted === undefined) {
