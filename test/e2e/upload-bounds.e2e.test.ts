@@ -151,9 +151,10 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
     expect(after.status, JSON.stringify(after.body)).toBe(200);
   }, 120_000);
 
-  it('answers a small upload within 2 s while two slow uploads hold both threads (the express thread), and turns a large one away with 503 UPLOAD_BUSY', async () => {
+  it('answers a small upload (the express thread) and draws a view while two slow uploads hold both shared threads, and turns a large one away with 503 UPLOAD_BUSY', async () => {
     expect(LARGE.skuCsv.length + LARGE.layoutCsv.length).toBeGreaterThan(SMALL_UPLOAD_BYTES);
     expect(SKUS.length + LAYOUT.length).toBeLessThanOrEqual(SMALL_UPLOAD_BYTES);
+    expect((await small(server, 'viewed')).status).toBe(200);
     const slow = [1, 2].map((i) => upload(server, `slow-${i}`, [file('sku_data.csv', slowCsv), file('warehouse_layout.csv', LAYOUT)]));
     let settled = 0;
     const count = () => void settled++;
@@ -161,32 +162,40 @@ describe.each(DIALECTS)('uploads whose cost is bounded, on %s', (dialect) => {
     // Both bodies staged: their work is handed to the pool at once.
     await until('both slow uploads staged', () => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), { within: 60_000 });
 
-    const answer = await within(2_000 * BUSY_MACHINE, 'the small upload', small(server, 'small'));
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(answer.body.success).toBe(true);
-    // A large upload waits for a shared thread at most upload_queue_wait (1 s here), then is told to come back.
-    const turnedAway = await within(1_000 + 2_000 * BUSY_MACHINE, 'the large upload', large(server, 'large'));
+    // What is proved is the order, not a time: each answer comes while both slow uploads are still in
+    // flight (seconds of work each, and slower by as much as the rest on a busy machine). The three
+    // requests go at once so that together they take the longest of them, not the sum. The deadline
+    // only names a hang.
+    const [smallAnswer, turnedAway, view] = await within(60_000, 'the small upload, the large upload and the view', Promise.all([
+      small(server, 'small'),
+      // A large upload waits for a shared thread at most upload_queue_wait (1 s here), then is told to come back.
+      large(server, 'large'),
+      // Views have threads of their own: a dataset's view is drawn while the uploads hold theirs.
+      fetch(`${server.url}/api/v1/sessions/main/data/viewed/views/layout-by-zone`),
+    ]));
     expect(settled, 'the slow uploads were still in flight').toBe(0);
+    expect(smallAnswer.status, JSON.stringify(smallAnswer.body)).toBe(200);
+    expect(smallAnswer.body.success).toBe(true);
     expect(turnedAway.status).toBe(503);
     expect(turnedAway.body.code).toBe('UPLOAD_BUSY');
     expect(Number(turnedAway.headers['retry-after'])).toBeGreaterThan(0);
-    // Views have threads of their own: the new dataset's view is drawn while the uploads hold theirs.
-    const view = await within(2_000 * BUSY_MACHINE, 'a dataset view', fetch(`${server.url}/api/v1/sessions/main/data/small/views/layout-by-zone`));
     expect(view.status, await view.clone().text()).toBe(200);
     expect(((await view.json()) as { kind: string }).kind).toBe('chart');
 
     for (const { disconnect } of slow) disconnect();
-    await until('a free thread after the slow uploads went away', async () => (await large(server, 'after-slow')).status === 200, { within: 30_000 });
+    await until('a free thread after the slow uploads went away', async () => (await large(server, 'after-slow')).status === 200, { within: 60_000 });
   }, 180_000);
 
-  it('stops the work of a client that disconnects mid-upload and frees its thread within 1 s; nothing of it is stored', async () => {
+  it('stops the work of a client that disconnects mid-upload and frees its thread; nothing of it is stored', async () => {
     const slow = [1, 2].map((i) => upload(server, `gone-${i}`, [file('sku_data.csv', slowCsv), file('warehouse_layout.csv', LAYOUT)]));
     await until('both slow uploads staged', () => stagedBytes(server) >= 2 * (slowCsv.length + LAYOUT.length), { within: 60_000 });
     // Both shared threads are taken (a large upload is turned away), then both clients go away.
     expect((await large(server, 'turned-away')).status).toBe(503);
     for (const { disconnect } of slow) disconnect();
-    // A large probe needs a shared thread: it may wait for one (upload_queue_wait, 1 s), then a fresh thread starts.
-    await until('a thread freed by the disconnect', async () => (await large(server, 'after-disconnect')).status === 200, { within: 1_000 * BUSY_MACHINE + 2_000 });
+    // A large probe needs a shared thread, which the slow uploads hold until their work ends. Work left
+    // to run would end by storing its dataset; so a probe that gets a thread while neither slow upload
+    // was stored proves the disconnect stopped the work and freed the thread, whatever the machine's speed.
+    await until('a thread freed by the disconnect', async () => (await large(server, 'after-disconnect')).status === 200, { within: 60_000 });
     const keys = await storedDatasets(server);
     expect(keys).not.toContain('gone-1');
     expect(keys).not.toContain('gone-2');
