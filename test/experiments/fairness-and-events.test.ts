@@ -14,7 +14,7 @@ describe.each(DIALECTS)('experiments beside other sessions, and their events, on
   });
   afterAll(() => t?.close());
 
-  it("starts another session's single run within 1 s while a 1,000-run experiment is queued", async () => {
+  it("starts another session's single run beside a queued 1,000-run experiment, not after its 60 s runs", async () => {
     // The other session first, a copy of main (its datasets; main has no scenario yet).
     expect((await send('POST', '/sessions/main/copy', { new_display_name: 'other' })).status).toBe(201);
     const created = (await send('POST', '/sessions/main/experiments', {
@@ -32,7 +32,9 @@ describe.each(DIALECTS)('experiments beside other sessions, and their events, on
     const started = await until('the other session\'s run to start beside the experiment', async () => {
       const status = (await other.status(single.id)).body.status;
       return status === 'PROCESSING' || status === 'COMPLETE' ? status : undefined;
-    }, { within: 1_000, every: 0 });
+      // Fair claims start it while the experiment's first runs sleep; a queue taken in order would hold
+      // it until they end (60 s each), past this deadline, which is wide so that a busy machine is no failure.
+    }, { within: 30_000, every: 0 });
     expect(started).toBe('PROCESSING');
     await other.delete(single.id);
     expect((await send('DELETE', `/sessions/main/experiments/${created.body.id}`)).body).toMatchObject({ changed: 1_000 });
