@@ -49,6 +49,16 @@ describe('which CLI module bin/scenarist.js starts', () => {
   });
 });
 
+describe('where the example domain is imported from', () => {
+  it('imports the bundled example (which the test setup has just built) and finds its files from its compiled modules', async () => {
+    const load = (await import(pathToFileURL(join(REPO_ROOT, 'dist/src/domain/load.js')).href)) as typeof import('../../src/domain/load.js');
+    expect(load.domainModuleUrl(load.EXAMPLE_DOMAIN)).toBe(pathToFileURL(join(REPO_ROOT, 'dist/bundle/example-domain.js')).href);
+    expect(load.domainHomeUrl(load.EXAMPLE_DOMAIN)).toBe(pathToFileURL(join(REPO_ROOT, 'dist/examples/warehouse/index.js')).href);
+    const domain = await load.loadDomain(load.EXAMPLE_DOMAIN);
+    expect(domain.algorithmNames).toContain('Local Search (Python)');
+  });
+});
+
 describe('the bundled CLI', () => {
   /** A launcher that runs the bundle itself, whatever bin/scenarist.js would choose. */
   function bundleLauncher(): string {
@@ -71,6 +81,12 @@ describe('the bundled CLI', () => {
     const main = new ScenarioClient(fetchSender(server.url), 'main');
     const scenario = await main.started({ tag: 'bundled', algo_name: 'Instant' });
     expect((await main.waitFor(scenario.id)).status).toBe('COMPLETE');
+
+    // The example domain is imported from its bundle; its Python program is still found beside its
+    // compiled modules (a relative command resolves against the domain's own folder).
+    const python = await main.started({ tag: 'bundled-python', algo_name: 'Local Search (Python)' });
+    const pythonRun = await main.waitFor(python.id);
+    expect(pythonRun.status, JSON.stringify(pythonRun)).toBe('COMPLETE');
 
     // A from-json body ingested on an upload thread.
     const api = `${server.url}/api/v1/sessions/main`;

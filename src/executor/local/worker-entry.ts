@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import pino, { type Logger } from 'pino';
-import { domainModuleUrl, loadDomain } from '../../domain/load.js';
+import { domainHomeUrl, loadDomain } from '../../domain/load.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { parseLayersOff } from '../../config/speed-layers.js';
 import { openStore } from '../../store/store.js';
@@ -50,7 +50,7 @@ async function openResources(): Promise<ThreadResources> {
 /** The directory of the domain module's file, when it is one (its stack frames are the author's). */
 function domainDirectory(specifier: string): string | undefined {
   try {
-    const url = domainModuleUrl(specifier);
+    const url = domainHomeUrl(specifier);
     const file = url.startsWith('file:') ? url : import.meta.resolve(url);
     return file.startsWith('file:') ? dirname(fileURLToPath(file)) : undefined;
   } catch {
