@@ -15,6 +15,15 @@ export interface WorkerPoolLimits {
   readonly heapLimitMb: number;
 }
 
+/**
+ * The young generation of a run thread, in MiB. V8 lets a thread's young generation grow to 16 MiB
+ * semi-spaces, and a thread that runs many short runs filled them: 1,000 Instant runs on two threads
+ * took the server's peak RSS from 110 to 292 MB. Capped at 6 MiB (2 MiB semi-spaces) the peak was
+ * 237 MB, and 3 MiB gave 231 MB; the runs' times stayed within their rounds' spread
+ * (docs/benchmarks.md, "Start-up and memory").
+ */
+const RUN_THREAD_YOUNG_GENERATION_MB = 6;
+
 /** A pool of `threads` worker threads running `worker-entry` (see `threadEntry` for which file), started at once. */
 export function createWorkerPool(limits: WorkerPoolLimits, config: WorkerConfig): WorkerPool {
   const entry = threadEntry(import.meta.url, 'worker-entry');
@@ -30,7 +39,7 @@ export function createWorkerPool(limits: WorkerPoolLimits, config: WorkerConfig)
     atomics: 'async',
     workerData: config,
     execArgv: entry.execArgv,
-    resourceLimits: { maxOldGenerationSizeMb: limits.heapLimitMb },
+    resourceLimits: { maxOldGenerationSizeMb: limits.heapLimitMb, maxYoungGenerationSizeMb: RUN_THREAD_YOUNG_GENERATION_MB },
   });
 }
 
