@@ -47,7 +47,7 @@ async function openResources(): Promise<ThreadResources> {
   return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainDir: domainDirectory(config.domain), externalLimits: config.externalLimits };
 }
 
-/** The directory of the domain module's file, when it is one (its stack frames are the author's). */
+/** The domain's own folder, when it is a file (its stack frames are the author's; its programs' relative paths start there). */
 function domainDirectory(specifier: string): string | undefined {
   try {
     const url = domainHomeUrl(specifier);
