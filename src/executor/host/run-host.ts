@@ -9,7 +9,8 @@ import { RunControl } from '../local/run-control.js';
 import { InsightChannel } from '../run/insight-channel.js';
 import { keyOf, recordOutcome, writeLastInsight, type Announcement, type NextClaim, type Recorded, type StopReason } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
-import { startChainTask, type ChainedRuns, type ChainHandle } from './chain-task.js';
+import { startChainTask, type ChainedRuns } from './chain-task.js';
+import { Chains } from './chains.js';
 import { logLastProgress } from './last-progress.js';
 import { RunningRun } from './running-run.js';
 
@@ -74,7 +75,7 @@ function threadFailure(thrown: unknown): RunOutcome {
  */
 export class RunHost {
   /** The chains of runs on their threads (with `RunHostOptions.chain`), running or lingering. */
-  private readonly chains = new Set<ChainHandle>();
+  readonly chains = new Chains();
   /** Runs from launch until their outcome is recorded, by scenario id. */
   private readonly running = new Map<string, RunningRun>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -221,41 +222,6 @@ export class RunHost {
       (done) => this.chains.delete(done),
     );
     this.chains.add(handle);
-  }
-
-  /** How many chains wait on their threads for a run of their session (each holds a thread). */
-  get lingering(): number {
-    let count = 0;
-    for (const chain of this.chains) if (chain.lingering) count++;
-    return count;
-  }
-
-  /** Tells a chain lingering for `sessionId` that a run of it was queued; false when none lingers. */
-  tellLingering(sessionId: string): boolean {
-    for (const chain of this.chains) {
-      if (chain.lingering && chain.sessionId === sessionId) {
-        chain.tellQueued();
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * A run being cancelled that is not hosted here: a chain of its session (running or waiting) may
-   * have claimed it unheard, and stops it if it says so.
-   */
-  stopWhenClaimed(ref: RunRef): void {
-    for (const chain of this.chains) if (chain.sessionId === ref.sessionId) chain.cancelled.add(ref.scenarioId);
-  }
-
-  /** Takes back the thread of one lingering chain (another session needs it), or of all of them. */
-  releaseLingering(all = false): void {
-    for (const chain of this.chains) {
-      if (!chain.lingering) continue;
-      chain.release();
-      if (!all) return;
-    }
   }
 
   /** Announces how a run ended, with its last report as this host heard it. */

@@ -34,7 +34,7 @@ type Look =
  * (complete-and-claim-next), then runs it (`run-chain.ts`): a session's queue runs on the threads'
  * cores, and this thread only hears what happened. Claims are held (`ClaimHold`) while a cancel or a
  * session's deletion is under way, and a run a thread claimed just before is stopped as the host
- * hears of it (`reasonToStop`, `RunHost.stopWhenClaimed`). A thread whose session has nothing
+ * hears of it (`reasonToStop`, `Chains.stopWhenClaimed`). A thread whose session has nothing
  * claimable waits a while for the next run of it (`chainLingerMs`), told here when one is queued.
  */
 export class LocalExecutor implements Executor {
@@ -111,7 +111,7 @@ export class LocalExecutor implements Executor {
     // claims or dispatches: looking now would only find nothing (a sequence of runs would pay it every time).
     if (this.host.runsSession(ref.sessionId)) return;
     // A thread waiting for its session's next run claims it there, or says it could not.
-    if (this.host.tellLingering(ref.sessionId)) return;
+    if (this.host.chains.tellQueued(ref.sessionId)) return;
     this.dispatch();
   }
 
@@ -148,7 +148,7 @@ export class LocalExecutor implements Executor {
    * it just before (the claim hold rose too late), so it is stopped when heard of.
    */
   private stopWhenHeardOf(ref: RunRef): void {
-    if (!this.host.has(ref.scenarioId)) this.host.stopWhenClaimed(ref);
+    if (!this.host.has(ref.scenarioId)) this.host.chains.stopWhenClaimed(ref);
   }
 
   /** Why a run just claimed (here, or by a thread going on with its session) must not go on, if it must not. */
@@ -181,7 +181,7 @@ export class LocalExecutor implements Executor {
     this.state = 'closed';
     // For good: no thread claims anything more, and none waits for a run.
     this.claimHold.hold();
-    this.host.releaseLingering(true);
+    this.host.chains.releaseLingering(true);
     this.host.stopFlushing();
     this.stopWarming?.();
     await this.dispatching;
@@ -280,7 +280,7 @@ export class LocalExecutor implements Executor {
     }
     if (this.reasonToStop(claimed) !== undefined) return 'cancelled';
     // A thread waiting for another session's next run is taken back, so that this run does not wait for it.
-    if (this.host.size + this.host.lingering >= this.options.workers) this.host.releaseLingering();
+    if (this.host.size + this.host.chains.lingering >= this.options.workers) this.host.chains.releaseLingering();
     void this.host.launch(
       claimed,
       () => this.nextClaim(claimed.job.sessionId),
