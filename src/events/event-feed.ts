@@ -31,7 +31,6 @@ export interface EventFeedOptions {
   readonly pollMs?: number;
 }
 
-/** One event per SSE frame; its id doubles as `Last-Event-ID` for a resume. */
 /**
  * Recent events kept in memory by default: a resume from further back reads the log, a page per
  * query. Each event kept costs about 1 KiB of heap (its JSON and SSE frame): heap snapshots of a
@@ -43,6 +42,7 @@ export interface EventFeedOptions {
  */
 const MEMORY_EVENTS = 2_000;
 
+/** One event per SSE frame; its id doubles as `Last-Event-ID` for a resume. */
 export const sseFrame = (event: LoggedEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${event.json}\n\n`;
 
 interface Subscription {
