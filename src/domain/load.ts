@@ -53,6 +53,12 @@ export function domainHomeUrl(specifier: string): string {
   return specifier === EXAMPLE_DOMAIN ? exampleEntryUrl() : domainModuleUrl(specifier);
 }
 
+/** The file imported for the domain when that is a bundle of it rather than its own entry module (the example's). */
+export function domainBundleFile(specifier: string): string | undefined {
+  const imported = domainModuleUrl(specifier);
+  return imported !== domainHomeUrl(specifier) && imported.startsWith('file:') ? fileURLToPath(imported) : undefined;
+}
+
 let typescriptLoaderRegistered = false;
 
 /** Domain authors write TypeScript; a `.ts` domain is loaded through tsx's loader. */

@@ -88,6 +88,13 @@ describe('the bundled CLI', () => {
     const pythonRun = await main.waitFor(python.id);
     expect(pythonRun.status, JSON.stringify(pythonRun)).toBe('COMPLETE');
 
+    // An error the bundled example threw names the example's own frames (in its bundle), not the server's.
+    const failing = await main.started({ tag: 'bundled-fail', algo_name: 'Fail' });
+    expect((await main.waitFor(failing.id)).status).toBe('FAILED');
+    const logs = (await (await fetch(`${server.url}/api/v1/sessions/main/scenarios/${failing.id}/logs`)).json()) as { error: { stack: string[] } };
+    expect(logs.error.stack.length).toBeGreaterThan(0);
+    for (const frame of logs.error.stack) expect(frame).toContain('dist/bundle/example-domain.js:');
+
     // A from-json body ingested on an upload thread.
     const api = `${server.url}/api/v1/sessions/main`;
     const form = (await (await fetch(`${api}/data/example`)).text()).replace('"key":"example"', '"key":"copied"');

@@ -121,15 +121,28 @@ describe('the error a domain threw', () => {
       '    at helper (/srv/domain/node_modules/lib/index.js:1:1)',
       '    at file:///srv/domain/index.ts:3:1',
     ].join('\n');
-    expect(thrownError(err, '/srv/domain')).toEqual({
+    expect(thrownError(err, { domainDir: '/srv/domain' })).toEqual({
       class: 'StockMissing',
       stack: ['at pick (/srv/domain/algorithms/pick.ts:10:5)', 'at file:///srv/domain/index.ts:3:1'],
     });
-    expect(thrownError(err, '/elsewhere')?.stack).toHaveLength(4);
-    expect(thrownError(err, undefined)?.stack).toHaveLength(4);
+    expect(thrownError(err, { domainDir: '/elsewhere' })?.stack).toHaveLength(4);
+    expect(thrownError(err, {})?.stack).toHaveLength(4);
+  });
+
+  it("keeps the frames of the file a domain was bundled into, not those of the bundle's other chunks", () => {
+    const err = new StockMissing('no stock');
+    err.stack = [
+      'Error: no stock',
+      '    at pick (file:///srv/app/dist/bundle/example-domain.js:310:9)',
+      '    at Check (file:///srv/app/dist/bundle/chunk-TYPEBOX.js:12:3)',
+      '    at runScenario (/srv/app/dist/src/executor/run/run-scenario.js:40:3)',
+    ].join('\n');
+    expect(thrownError(err, { domainDir: '/srv/app/dist/examples/warehouse', domainBundle: '/srv/app/dist/bundle/example-domain.js' })?.stack).toEqual([
+      'at pick (file:///srv/app/dist/bundle/example-domain.js:310:9)',
+    ]);
   });
 
   it('has nothing to say of a thrown non-error', () => {
-    expect(thrownError('a string', '/srv/domain')).toBeUndefined();
+    expect(thrownError('a string', { domainDir: '/srv/domain' })).toBeUndefined();
   });
 });

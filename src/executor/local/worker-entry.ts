@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import pino, { type Logger } from 'pino';
-import { domainHomeUrl, loadDomain } from '../../domain/load.js';
+import { domainBundleFile, domainHomeUrl, loadDomain } from '../../domain/load.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { parseLayersOff } from '../../config/speed-layers.js';
 import { openStore } from '../../store/store.js';
@@ -32,6 +32,7 @@ interface ThreadResources {
   readonly runs: RunsRepository;
   readonly log: Logger;
   readonly domainDir: string | undefined;
+  readonly domainBundle: string | undefined;
   readonly externalLimits: ExternalLimits;
 }
 
@@ -44,7 +45,7 @@ async function openResources(): Promise<ThreadResources> {
   // Migrations are the server's job: a worker reads datasets, and a chain writes its runs' ends.
   const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
-  return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainDir: domainDirectory(config.domain), externalLimits: config.externalLimits };
+  return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainDir: domainDirectory(config.domain), domainBundle: domainBundleFile(config.domain), externalLimits: config.externalLimits };
 }
 
 /** The domain's own folder, when it is a file (its stack frames are the author's; its programs' relative paths start there). */
@@ -86,7 +87,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerTaskResul
 }
 
 async function run(task: WorkerTask, insight: InsightRecorder): Promise<RunOutcome> {
-  const { domain, datasets, log, domainDir, externalLimits } = await threadResources();
+  const { domain, datasets, log, domainDir, domainBundle, externalLimits } = await threadResources();
   const control = new RunControl(task.control);
   const controller = new AbortController();
   const abort = () => controller.abort(new Error('the run was cancelled'));
@@ -103,6 +104,7 @@ async function run(task: WorkerTask, insight: InsightRecorder): Promise<RunOutco
       log: runLogger(log, task.job, insight),
       report: (report) => insight.report(report),
       domainDir,
+      ...(domainBundle === undefined ? {} : { domainBundle }),
       externalLimits,
     });
   } finally {

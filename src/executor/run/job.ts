@@ -75,6 +75,8 @@ export interface RunEnvironment {
    * algorithm's relative paths resolve against it (absent: the working directory).
    */
   readonly domainDir?: string;
+  /** The one file the domain was bundled into, when it was (the example from dist/bundle): its frames are the author's too. */
+  readonly domainBundle?: string;
   /** The bounds of external algorithms' programs (absent: `DEFAULT_EXTERNAL_LIMITS`). */
   readonly externalLimits?: ExternalLimits;
 }

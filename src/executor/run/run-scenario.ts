@@ -14,7 +14,7 @@ import type { RunEnvironment, RunJob, RunOutcome } from './job.js';
 import { monotoneProgress } from './progress.js';
 import { resultMismatch } from './result-check.js';
 import { seededRandom } from './seeded-random.js';
-import { thrownError } from './thrown-error.js';
+import { thrownError, type DomainCode } from './thrown-error.js';
 
 /** Wraps what the domain's own code (`prepare`, `run`) threw, to tell it from the run's own checks. */
 class ThrownByDomain extends Error {
@@ -47,7 +47,7 @@ export async function runScenario(job: RunJob, env: RunEnvironment): Promise<Run
     const code = err instanceof KpiError ? 'KPI_ERROR' : err instanceof ExternalFailure ? err.code : 'ALGORITHM_ERROR';
     // A KPI's own error is the cause of the KpiError that names the KPI.
     const domainThrown = byDomain ? caught.thrown : err instanceof KpiError ? err.cause : undefined;
-    const thrown = thrownError(domainThrown, env.domainDir);
+    const thrown = thrownError(domainThrown, env);
     return { status: 'FAILED', message: err.message || err.name, stack: err.stack, code, ...(thrown ? { thrown } : {}) };
   }
 }
@@ -71,7 +71,7 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     env.signal.throwIfAborted();
     if (resultTextFits(algorithm.result, output)) return { status: 'COMPLETE', resultJson: output.trim(), kpis: {} };
     // Not surely of the type: parsed whole, which also names what is wrong.
-    return checkedOutcome(algorithm, parseStdout(output), () => ({}));
+    return checkedOutcome(algorithm, parseStdout(output), () => ({}), env);
   }
 
   const dataset = await env.datasets.load(job.sessionId, job.datasetKey);
@@ -99,7 +99,7 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     ? parseStdout(await runExternal({ ...externalRun(algorithm, env), input: { tables: dataset.tables, params, dataParams, seed: job.seed } }))
     : await domainCall<unknown>(() => algorithm.run(data, params, ctx));
   env.signal.throwIfAborted();
-  return checkedOutcome(algorithm, result, () => computeKpis(kpis, result, data), env.domainDir);
+  return checkedOutcome(algorithm, result, () => computeKpis(kpis, result, data), env);
 }
 
 /** What every external run of `algorithm` shares, its input aside. */
@@ -120,7 +120,7 @@ function externalRun(algorithm: AnyExternalAlgorithm, env: RunEnvironment): Omit
  * The outcome of a result: checked against the algorithm's result type, serialised for the store, then
  * its KPIs computed (a KPI's failure keeps the result beside it).
  */
-function checkedOutcome(algorithm: AnyAlgorithm, result: unknown, computeAll: () => Record<string, number>, domainDir?: string): RunOutcome {
+function checkedOutcome(algorithm: AnyAlgorithm, result: unknown, computeAll: () => Record<string, number>, domainCode: DomainCode): RunOutcome {
   if (result === undefined || result === null) throw new Error(`algorithm '${algorithm.name}' returned no result (${String(result)})`);
   const mismatch = resultMismatch(algorithm.result, result);
   if (mismatch !== undefined) throw new Error(`algorithm '${algorithm.name}': ${mismatch}`);
@@ -133,7 +133,7 @@ function checkedOutcome(algorithm: AnyAlgorithm, result: unknown, computeAll: ()
   } catch (thrown) {
     // The algorithm did its work: its result is kept beside the KPI's failure.
     if (thrown instanceof KpiError) {
-      const cause = thrownError(thrown.cause, domainDir);
+      const cause = thrownError(thrown.cause, domainCode);
       return { status: 'FAILED', message: thrown.message, stack: thrown.stack, code: 'KPI_ERROR', resultJson, ...(cause ? { thrown: cause } : {}) };
     }
     throw thrown;

@@ -2,23 +2,37 @@ import { pathToFileURL } from 'node:url';
 import { MAX_STACK_LINE, MAX_STACK_LINES, type ThrownError } from '../../model/run-state/run-insight.js';
 
 /**
- * The class and stack frames of what a domain's code threw, for `GET .../logs`. Only the frames inside
- * the domain module's directory (outside its `node_modules`) when there are any, so the author sees
- * their own code; every frame otherwise. Undefined for a thrown non-Error (a string has no stack).
+ * Where a domain's own code is: its folder, and the one file it was bundled into when it was (the
+ * example, imported from dist/bundle while its folder stays that of its compiled modules).
  */
-export function thrownError(thrown: unknown, domainDir: string | undefined): ThrownError | undefined {
+export interface DomainCode {
+  readonly domainDir?: string;
+  readonly domainBundle?: string;
+}
+
+/**
+ * The class and stack frames of what a domain's code threw, for `GET .../logs`. Only the frames of
+ * the domain's own code (its folder outside its `node_modules`, or its bundle) when there are any, so
+ * the author sees their own code; every frame otherwise. Undefined for a thrown non-Error (a string has no stack).
+ */
+export function thrownError(thrown: unknown, code: DomainCode): ThrownError | undefined {
   if (!(thrown instanceof Error)) return undefined;
   const frames = (thrown.stack ?? '')
     .split('\n')
     .filter((line) => /^\s+at /.test(line))
     .map((line) => line.trim().slice(0, MAX_STACK_LINE));
-  const own = domainDir === undefined ? [] : frames.filter((frame) => inDirectory(frame, domainDir));
+  const own = frames.filter((frame) => isDomainFrame(frame, code));
   return { class: className(thrown), stack: (own.length > 0 ? own : frames).slice(0, MAX_STACK_LINES) };
 }
 
-function inDirectory(frame: string, dir: string): boolean {
-  const inside = frame.includes(`${dir}/`) || frame.includes(`${pathToFileURL(dir).href}/`);
-  return inside && !frame.includes('/node_modules/');
+function isDomainFrame(frame: string, { domainDir, domainBundle }: DomainCode): boolean {
+  if (frame.includes('/node_modules/')) return false;
+  return (domainDir !== undefined && names(frame, domainDir, '/')) || (domainBundle !== undefined && names(frame, domainBundle, ':'));
+}
+
+/** Whether `frame` names `path` (as a path or a file URL) followed by `after` (a folder's `/`, a file's `:line`). */
+function names(frame: string, path: string, after: string): boolean {
+  return frame.includes(`${path}${after}`) || frame.includes(`${pathToFileURL(path).href}${after}`);
 }
 
 /** The constructor's name (`class ParseFailure extends Error {}` is `ParseFailure`), else `name`. */
