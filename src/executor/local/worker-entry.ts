@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { workerData } from 'node:worker_threads';
 import pino, { type Logger } from 'pino';
 import { domainBundleFile, domainHomeUrl, loadDomain } from '../../domain/load.js';
+import type { DomainCode } from '../run/thrown-error.js';
 import type { DomainRegistry } from '../../domain/registry.js';
 import { parseLayersOff } from '../../config/speed-layers.js';
 import { openStore } from '../../store/store.js';
@@ -31,8 +32,7 @@ interface ThreadResources {
   readonly datasets: DatasetCache;
   readonly runs: RunsRepository;
   readonly log: Logger;
-  readonly domainDir: string | undefined;
-  readonly domainBundle: string | undefined;
+  readonly domainCode: DomainCode;
   readonly externalLimits: ExternalLimits;
 }
 
@@ -45,17 +45,22 @@ async function openResources(): Promise<ThreadResources> {
   // Migrations are the server's job: a worker reads datasets, and a chain writes its runs' ends.
   const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
-  return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainDir: domainDirectory(config.domain), domainBundle: domainBundleFile(config.domain), externalLimits: config.externalLimits };
+  return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainCode: domainCodeOf(config.domain), externalLimits: config.externalLimits };
 }
 
-/** The domain's own folder, when it is a file (its stack frames are the author's; its programs' relative paths start there). */
-function domainDirectory(specifier: string): string | undefined {
+/**
+ * Where the domain's own code is, when it is a file: its folder (its programs' relative paths start
+ * there) and the bundle it is imported from, if it is (the example); its stack frames are the author's.
+ */
+function domainCodeOf(specifier: string): DomainCode {
+  const bundle = domainBundleFile(specifier);
+  const bundled = bundle === undefined ? {} : { domainBundle: bundle };
   try {
     const url = domainHomeUrl(specifier);
     const file = url.startsWith('file:') ? url : import.meta.resolve(url);
-    return file.startsWith('file:') ? dirname(fileURLToPath(file)) : undefined;
+    return file.startsWith('file:') ? { domainDir: dirname(fileURLToPath(file)), ...bundled } : bundled;
   } catch {
-    return undefined;
+    return bundled;
   }
 }
 
@@ -87,7 +92,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerTaskResul
 }
 
 async function run(task: WorkerTask, insight: InsightRecorder): Promise<RunOutcome> {
-  const { domain, datasets, log, domainDir, domainBundle, externalLimits } = await threadResources();
+  const { domain, datasets, log, domainCode, externalLimits } = await threadResources();
   const control = new RunControl(task.control);
   const controller = new AbortController();
   const abort = () => controller.abort(new Error('the run was cancelled'));
@@ -103,8 +108,7 @@ async function run(task: WorkerTask, insight: InsightRecorder): Promise<RunOutco
       },
       log: runLogger(log, task.job, insight),
       report: (report) => insight.report(report),
-      domainDir,
-      ...(domainBundle === undefined ? {} : { domainBundle }),
+      ...domainCode,
       externalLimits,
     });
   } finally {

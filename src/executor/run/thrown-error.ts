@@ -1,14 +1,9 @@
 import { pathToFileURL } from 'node:url';
 import { MAX_STACK_LINE, MAX_STACK_LINES, type ThrownError } from '../../model/run-state/run-insight.js';
+import type { RunEnvironment } from './job.js';
 
-/**
- * Where a domain's own code is: its folder, and the one file it was bundled into when it was (the
- * example, imported from dist/bundle while its folder stays that of its compiled modules).
- */
-export interface DomainCode {
-  readonly domainDir?: string;
-  readonly domainBundle?: string;
-}
+/** Where a domain's own code is: its folder, and the one file it was bundled into when it was (see `RunEnvironment`). */
+export type DomainCode = Pick<RunEnvironment, 'domainDir' | 'domainBundle'>;
 
 /**
  * The class and stack frames of what a domain's code threw, for `GET .../logs`. Only the frames of
