@@ -20,10 +20,13 @@ export const sleep = defineAlgorithm({
   async run(data: WarehouseData, params, ctx) {
     const started = Date.now();
     ctx.signal.throwIfAborted();
-    for (let elapsed = 0; elapsed < params.duration_ms; elapsed = Date.now() - started) {
+    // The time read once per slice, for the report and the loop's end alike: read twice, the last
+    // report could say 0.99 while the loop saw the duration reached and ended.
+    for (let elapsed = 0; elapsed < params.duration_ms; ) {
       const slice = Math.min(REPORT_INTERVAL_MS, params.duration_ms - elapsed);
       await delay(slice, undefined, { signal: ctx.signal });
-      ctx.progress(Math.min(1, (Date.now() - started) / params.duration_ms));
+      elapsed = Date.now() - started;
+      ctx.progress(Math.min(1, elapsed / params.duration_ms));
     }
     return planToResult(slottingProblem(data, ORIGIN, false), asIsPlan(data));
   },
