@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema } from '@sinclair/typebox';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from '../datasets/names.js';
 import { ERROR_CODES } from '../errors.js';
 import { EditSchema } from '../datasets/edits/edit-schema.js';
@@ -51,7 +51,8 @@ export const SessionList = Type.Object({
   default: Type.String({ description: 'id of the earliest-created session' }),
 });
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A value or null. Options (a description) go on the union, as `Type.Union` takes them. */
+export const Nullable = <T extends TSchema>(schema: T, options?: SchemaOptions) => Type.Union([schema, Type.Null()], options);
 
 /** One variant of the parameter descriptor: its `type` and the type of its value. */
 function descriptorOf<K extends string, V extends TSchema>(kind: K, value: V, extra: Record<string, TSchema> = {}) {

@@ -5,7 +5,7 @@ import { attachment } from '../../exports/content-disposition.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
 import type { AuditFilter, AuditService } from '../../audit/audit-service.js';
 import { queryValidatorCompiler } from '../query-validator.js';
-import { FilterText, SessionParams } from '../schemas.js';
+import { FilterText, Nullable, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['audit'];
@@ -23,12 +23,12 @@ const AuditEntry = Type.Object(
     seq: Type.Integer({ description: 'place in the chain' }),
     at: Type.String({ format: 'date-time', description: 'database time' }),
     who: Type.Object({
-      token_id: Type.Union([Type.String(), Type.Null()], { description: 'null when authentication is off' }),
+      token_id: Nullable(Type.String(), { description: 'null when authentication is off' }),
       name: Type.String({ description: "the token's name (its id when unnamed); `local` when authentication is off, `anonymous` without a valid token, `system` for the service" }),
     }),
-    address: Type.Union([Type.String(), Type.Null()], { description: 'the client address, after forwarded_allow_ips' }),
+    address: Nullable(Type.String(), { description: 'the client address, after forwarded_allow_ips' }),
     action: Type.String(),
-    session_id: Type.Union([Type.String(), Type.Null()]),
+    session_id: Nullable(Type.String()),
     targets: Type.Record(Type.String(), Type.String(), { description: 'target kind → id' }),
     status: Type.Integer({ description: 'the outcome: the HTTP status' }),
     hash: Type.String({ description: 'SHA-256 over the content and prev_hash' }),
@@ -40,7 +40,7 @@ const AuditEntry = Type.Object(
 const AuditPage = Type.Object(
   {
     entries: Type.Array(AuditEntry),
-    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'the cursor of the next (older) page; null on the last one' }),
+    next_cursor: Nullable(Type.String(), { description: 'the cursor of the next (older) page; null on the last one' }),
   },
   { title: 'A page of the audit trail' },
 );

@@ -3,7 +3,7 @@ import { BETTER_WHEN } from '../../domain/define.js';
 import { compareScenarios } from '../../scenarios/compare.js';
 import { STATUSES } from '../../model/run-state/state-machine.js';
 import { queryValidatorCompiler } from '../query-validator.js';
-import { SessionParams } from '../schemas.js';
+import { Nullable, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { errors } from '../../error-factories.js';
 import { chooseBaseline } from '../../model/compare/default-baseline.js';
@@ -11,8 +11,6 @@ import { InputDifference } from './scenario-tree-schemas.js';
 
 /** At most this many scenarios side by side. */
 export const MAX_COMPARED = 50;
-
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 
 const CompareQuery = Type.Object({
   ids: Type.String({ description: `comma-separated scenario ids, 1 to ${MAX_COMPARED}, in the order to show them` }),
@@ -41,14 +39,14 @@ export const CompareView = Type.Object({
       name: Type.String(),
       unit: Type.String(),
       better_when: Type.Union(BETTER_WHEN.map((b) => Type.Literal(b))),
-      threshold: NullableNumber,
-      best: Type.Union([Type.String(), Type.Null()], { description: 'id of the scenario with the best value; null when none has one' }),
+      threshold: Nullable(Type.Number()),
+      best: Nullable(Type.String(), { description: 'id of the scenario with the best value; null when none has one' }),
       values: Type.Array(
         Type.Object({
           scenario_id: Type.String(),
-          value: Type.Union([Type.Number(), Type.Null()], { description: 'null unless the scenario is COMPLETE' }),
-          delta: Type.Union([Type.Number(), Type.Null()], { description: 'value − baseline value' }),
-          relative_delta: Type.Union([Type.Number(), Type.Null()], { description: 'delta / |baseline value|; null when that is 0' }),
+          value: Nullable(Type.Number(), { description: 'null unless the scenario is COMPLETE' }),
+          delta: Nullable(Type.Number(), { description: 'value − baseline value' }),
+          relative_delta: Nullable(Type.Number(), { description: 'delta / |baseline value|; null when that is 0' }),
           comparison: Comparison,
         }),
       ),

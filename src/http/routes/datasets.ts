@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DeriveBodyShape, FilterText, KeyList, ParameterSchema, SessionParams } from '../schemas.js';
+import { DeriveBodyShape, FilterText, KeyList, Nullable, ParameterSchema, SessionParams } from '../schemas.js';
 import { EditEffectSchema } from '../../datasets/edits/edit-schema.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
@@ -22,7 +22,7 @@ const DatasetPage = Type.Object(
         key: Type.String(),
         kind: Type.Union([Type.Literal('master'), Type.Literal('derived')]),
         created_at: Type.String({ format: 'date-time' }),
-        parent: Type.Union([Type.String(), Type.Null()], { description: 'the dataset it was derived from, or null' }),
+        parent: Nullable(Type.String(), { description: 'the dataset it was derived from, or null' }),
         tables: Type.Array(
           Type.Object({
             name: Type.String(),
@@ -32,7 +32,7 @@ const DatasetPage = Type.Object(
         ),
       }),
     ),
-    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'the cursor of the next page; null on the last one' }),
+    next_cursor: Nullable(Type.String(), { description: 'the cursor of the next page; null on the last one' }),
   },
   { title: 'A page of datasets' },
 );
@@ -54,7 +54,7 @@ const DeriveAnswer = Type.Object(
 );
 
 const LineageAnswer = Type.Object(
-  { key: Type.String(), parent: Type.Union([Type.String(), Type.Null()]), edits: Type.Array(EditEffectSchema) },
+  { key: Type.String(), parent: Nullable(Type.String()), edits: Type.Array(EditEffectSchema) },
   { title: 'Dataset lineage' },
 );
 

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
 import { describeParams } from '../../params/describe.js';
-import { ParameterSchema, SessionParams } from '../schemas.js';
+import { Nullable, ParameterSchema, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { errors } from '../../error-factories.js';
 
@@ -9,9 +9,9 @@ const tags = ['discovery'];
 
 const AlgorithmItem = Type.Object({
   name: Type.String(),
-  description: Type.Union([Type.String(), Type.Null()]),
+  description: Nullable(Type.String()),
   tags: Type.Array(Type.String(), { description: 'labels such as `diagnostic` (algorithms that test the service; a client may hide them)' }),
-  seed_parameter: Type.Union([Type.String(), Type.Null()], {
+  seed_parameter: Nullable(Type.String(), {
     description:
       "the parameter that fixes the algorithm's random seed, or null: left unset, each run takes its own seed (the scenario's `seed`); an experiment with repeats above 1 must leave it unset",
   }),
@@ -21,8 +21,8 @@ const KpiItem = Type.Object({
   name: Type.String(),
   unit: Type.String(),
   better_when: Type.Union(BETTER_WHEN.map((b) => Type.Literal(b))),
-  threshold: Type.Union([Type.Number(), Type.Null()]),
-  description: Type.Union([Type.String(), Type.Null()]),
+  threshold: Nullable(Type.Number()),
+  description: Nullable(Type.String()),
 });
 
 export const discoveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {

@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { ErrorCodeSchema, FilterText, Name } from '../schemas.js';
+import { ErrorCodeSchema, FilterText, Name, Nullable } from '../schemas.js';
 import { STATUSES } from '../../model/run-state/state-machine.js';
 
 /** TypeBox schemas of the experiment and batch routes (docs/api/experiments.md). */
@@ -23,7 +23,7 @@ const Range = Type.Object(
 
 export const AxisSchema = Type.Union([Type.Array(Type.Unknown(), { description: 'the values, listed' }), Range]);
 
-const ParamValues = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]));
+const ParamValues = Type.Optional(Nullable(Type.Object({}, { additionalProperties: true })));
 
 export const CreateExperiment = Type.Object({
   name: Name,
@@ -45,14 +45,14 @@ export const Experiment = Type.Object(
     id: Type.String(),
     name: Type.String(),
     algo_name: Type.String(),
-    dataset_key: Type.Union([Type.String(), Type.Null()]),
+    dataset_key: Nullable(Type.String()),
     algo_params: Type.Unknown(),
     data_params: Type.Unknown(),
     axes: Type.Record(Type.String(), Type.Array(Type.Unknown()), { description: 'each axis with its values listed, in grid order' }),
     repeats: Type.Integer(),
     size: Type.Integer({ description: 'how many scenarios it created' }),
     created_at: Type.String({ format: 'date-time' }),
-    completed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when its last run ended; null while any is queued or running' }),
+    completed_at: Nullable(Type.String({ format: 'date-time' }), { description: 'when its last run ended; null while any is queued or running' }),
   },
   { title: 'Experiment' },
 );
@@ -81,14 +81,14 @@ export const ExperimentDetail = Type.Intersect(
     Type.Object({
       counts: Counts,
       progress: Type.Number({ minimum: 0, maximum: 1, description: 'mean over its scenarios (finished ones count 1)' }),
-      summary: Type.Union([ExperimentSummary, Type.Null()], { description: 'null until a scenario is COMPLETE' }),
+      summary: Nullable(ExperimentSummary, { description: 'null until a scenario is COMPLETE' }),
     }),
   ],
   { title: 'ExperimentDetail' },
 );
 
 export const ExperimentPage = Type.Object(
-  { items: Type.Array(Experiment), next_cursor: Type.Union([Type.String(), Type.Null()]) },
+  { items: Type.Array(Experiment), next_cursor: Nullable(Type.String()) },
   { title: 'A page of experiments' },
 );
 

@@ -2,10 +2,11 @@ import { InputDifference } from './scenario-tree-schemas.js';
 import { Type } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
 import { CompareView } from './compare.js';
+import { Nullable } from '../schemas.js';
 
 /** Who made a decision: the token's id and name, or `local` when authentication is off. */
 export const ActorSchema = Type.Object(
-  { id: Type.String({ description: "the token's id, or local" }), name: Type.Union([Type.String(), Type.Null()], { description: "the token's name (local when auth is off)" }) },
+  { id: Type.String({ description: "the token's id, or local" }), name: Nullable(Type.String(), { description: "the token's name (local when auth is off)" }) },
   { title: 'Actor' },
 );
 
@@ -13,10 +14,10 @@ export const Note = Type.String({ minLength: 1, maxLength: 2000, description: 'w
 
 const PlanKpi = Type.Object({
   name: Type.String(),
-  value: Type.Union([Type.Number(), Type.Null()]),
+  value: Nullable(Type.Number()),
   unit: Type.String(),
   better_when: Type.Union(BETTER_WHEN.map((b) => Type.Literal(b))),
-  threshold: Type.Union([Type.Number(), Type.Null()]),
+  threshold: Nullable(Type.Number()),
 });
 
 export const PlanSchema = Type.Object(
@@ -35,7 +36,7 @@ export const PlanSchema = Type.Object(
         Type.Object({
           how: Type.Union([Type.Literal('superseded'), Type.Literal('withdrawn')]),
           at: Type.String({ format: 'date-time' }),
-          note: Type.Union([Type.String(), Type.Null()], { description: "the withdrawal's note; null when superseded" }),
+          note: Nullable(Type.String(), { description: "the withdrawal's note; null when superseded" }),
           by: ActorSchema,
         }),
         Type.Null(),
@@ -48,7 +49,7 @@ export const PlanSchema = Type.Object(
 
 export const SessionPlanSchema = Type.Object(
   {
-    current: Type.Union([PlanSchema, Type.Null()], { description: 'the current plan; null when none is published' }),
+    current: Nullable(PlanSchema, { description: 'the current plan; null when none is published' }),
     history: Type.Array(PlanSchema, { description: 'earlier plans (superseded or withdrawn), the latest first' }),
   },
   { title: 'SessionPlan' },
@@ -60,7 +61,7 @@ export const ReportSchema = Type.Object(
   {
     id: Type.String(),
     title: Type.String(),
-    note: Type.Union([Type.String(), Type.Null()]),
+    note: Nullable(Type.String()),
     created_at: Type.String({ format: 'date-time' }),
     created_by: ActorSchema,
     baseline: Type.String({ description: 'the scenario the deltas are measured against' }),
@@ -95,7 +96,7 @@ export const ReportSummarySchema = Type.Object(
   {
     id: Type.String(),
     title: Type.String(),
-    note: Type.Union([Type.String(), Type.Null()]),
+    note: Nullable(Type.String()),
     scenario_ids: Type.Array(Type.String()),
     created_at: Type.String({ format: 'date-time' }),
     created_by: ActorSchema,

@@ -3,7 +3,7 @@ import { actorOf } from '../../auth/actor.js';
 import { CONTENT_TYPES } from '../../exports/dataset-export.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
 import { queryValidatorCompiler } from '../query-validator.js';
-import { SessionParams } from '../schemas.js';
+import { Nullable, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { MAX_COMPARED } from './compare.js';
 import { ReportSchema, ReportSummarySchema } from './plan-schemas.js';
@@ -58,7 +58,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
           cursor: Type.Optional(Type.String({ description: 'next_cursor of the previous page' })),
         }),
         response: {
-          200: Type.Object({ items: Type.Array(ReportSummarySchema), next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'null on the last page' }) }),
+          200: Type.Object({ items: Type.Array(ReportSummarySchema), next_cursor: Nullable(Type.String(), { description: 'null on the last page' }) }),
         },
       },
     },

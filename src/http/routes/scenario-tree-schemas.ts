@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { EditSchema } from '../../datasets/edits/edit-schema.js';
 import { STATUSES } from '../../model/run-state/state-machine.js';
-import { Name } from '../schemas.js';
+import { Name, Nullable } from '../schemas.js';
 
 /** Wire schemas of scenario trees: branch, lineage, and compare's `inputs` (docs/api/what-ifs.md). */
 
@@ -62,7 +62,7 @@ const ParameterChange = Type.Object({
   to: Type.Unknown(),
 });
 
-const ParentDeleted = Type.Union([Type.Object({ id: Type.String(), tag: Type.String() }), Type.Null()], {
+const ParentDeleted = Nullable(Type.Object({ id: Type.String(), tag: Type.String() }), {
   description: 'the parent it had, when that was deleted (it is a root since); null otherwise',
 });
 
@@ -70,13 +70,13 @@ const LineageNodeFields = {
   id: Type.String(),
   tag: Type.String(),
   status: Type.Union(STATUSES.map((s) => Type.Literal(s))),
-  parent_id: Type.Union([Type.String(), Type.Null()]),
+  parent_id: Nullable(Type.String()),
   parent_deleted: ParentDeleted,
   dataset_key: Type.String(),
   changes: Type.Union(
     [
       Type.Object({
-        parameters: Type.Union([Type.Array(ParameterChange), Type.Null()], { description: 'null when the parent was deleted' }),
+        parameters: Nullable(Type.Array(ParameterChange), { description: 'null when the parent was deleted' }),
         data: Type.Union([FamilyRelation, UnrelatedRelation, Type.Null()], { description: "null when it uses its parent's dataset" }),
       }),
       Type.Null(),
@@ -143,7 +143,7 @@ export const InputDifference = Type.Object(
 );
 
 /** Parameter values by name, merged over the base's; null or omitted keeps the base's values. */
-const ParamValues = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]));
+const ParamValues = Type.Optional(Nullable(Type.Object({}, { additionalProperties: true })));
 
 const branchFields = {
   tag: Name,

@@ -1,11 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { RouteOptions } from '../services.js';
+import { Nullable } from '../schemas.js';
 import { BranchBodyShape, DerivedDataset, Lineage } from './scenario-tree-schemas.js';
 import { Scenario, ScenarioParams } from './scenarios.js';
 
 const tags = ['scenarios'];
 
-const Branch = Type.Composite([Scenario, Type.Object({ derived_dataset: Type.Union([DerivedDataset, Type.Null()]) })], { title: 'Branch' });
+const Branch = Type.Composite([Scenario, Type.Object({ derived_dataset: Nullable(DerivedDataset) })], { title: 'Branch' });
 
 /** `POST /sessions/{sid}/scenarios/{id}/branch` and `GET .../lineage`. */
 export const scenarioTreeRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {

@@ -2,7 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { BETTER_WHEN } from '../../domain/define.js';
 import { RUN_ERROR_CODES } from '../../model/run-state/run-error.js';
 import { STATUSES } from '../../model/run-state/state-machine.js';
-import { FilterText, Name, ParameterDescriptor, SessionParams } from '../schemas.js';
+import { FilterText, Name, Nullable, ParameterDescriptor, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCENARIO_FIELDS, scenarioPage } from '../../scenarios/list-page.js';
@@ -11,22 +11,20 @@ const tags = ['scenarios'];
 
 export const ScenarioParams = Type.Intersect([SessionParams, Type.Object({ id: Type.String({ description: 'scenario id' }) })]);
 const Status = Type.Union(STATUSES.map((s) => Type.Literal(s)));
-const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
-
 const Kpi = Type.Object({
   name: Type.String(),
-  value: Type.Union([Type.Number(), Type.Null()], { description: 'null until COMPLETE' }),
+  value: Nullable(Type.Number(), { description: 'null until COMPLETE' }),
   unit: Type.String(),
   better_when: Type.Union(BETTER_WHEN.map((b) => Type.Literal(b))),
-  threshold: NullableNumber,
+  threshold: Nullable(Type.Number()),
 });
 
 /** The latest `ctx.report` of a run (docs/api/runs.md, "Run insight"). */
 export const RunReport = Type.Object(
   {
-    objective: NullableNumber,
-    best_so_far: NullableNumber,
-    message: Type.Union([Type.String(), Type.Null()]),
+    objective: Nullable(Type.Number()),
+    best_so_far: Nullable(Type.Number()),
+    message: Nullable(Type.String()),
     at: Type.String({ format: 'date-time', description: 'when the algorithm reported' }),
   },
   { title: 'RunReport', description: "a run's latest ctx.report; absent until it reports" },
@@ -43,8 +41,8 @@ export const Scenario = Type.Object({
   data_parameters: Type.Record(Type.String(), Type.Unknown()),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
   created_at: Type.String({ format: 'date-time' }),
-  started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  started_at: Nullable(Type.String({ format: 'date-time' })),
+  finished_at: Nullable(Type.String({ format: 'date-time' })),
   error: Type.Union(
     [
       Type.Object({
@@ -57,14 +55,14 @@ export const Scenario = Type.Object({
   ),
   report: Type.Optional(RunReport),
   seed: Type.Optional(Type.Integer({ minimum: 0, description: "the seed of the latest run's ctx.random; absent until a run started" })),
-  parent_id: Type.Union([Type.String(), Type.Null()], { description: 'the scenario it was branched from (POST .../branch); null for a root' }),
+  parent_id: Nullable(Type.String(), { description: 'the scenario it was branched from (POST .../branch); null for a root' }),
 });
 
 /** A page of scenarios; each item holds the `fields` asked for (all by default). */
 const ScenarioPage = Type.Object(
   {
     items: Type.Array(Type.Partial(Scenario)),
-    next_cursor: Type.Union([Type.String(), Type.Null()], { description: 'the cursor of the next page; null on the last one' }),
+    next_cursor: Nullable(Type.String(), { description: 'the cursor of the next page; null on the last one' }),
   },
   { title: 'A page of scenarios' },
 );
@@ -100,7 +98,7 @@ const ScenarioStatus = Type.Object({
 });
 
 /** Parameter values by name; null or omitted means every default. Any other JSON type is a 422. */
-const ParamValues = Type.Optional(Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]));
+const ParamValues = Type.Optional(Nullable(Type.Object({}, { additionalProperties: true })));
 
 const CreateScenario = Type.Object({
   tag: Name,
@@ -237,7 +235,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         summary: 'The scenario being processed in the session, or null',
         tags,
         params: SessionParams,
-        response: { 200: Type.Union([Scenario, Type.Null()]) },
+        response: { 200: Nullable(Scenario) },
       },
     },
     async (request, reply) => reply.send(await scenarios.processing((await sessions.resolve(request.params.sid)).id)),

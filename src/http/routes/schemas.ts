@@ -4,12 +4,11 @@ import { COLUMN_TYPES } from '../../domain/dataset-model.js';
 import { emptyGroupDataset, listSchemas } from '../../datasets/schema-listing.js';
 import { attachment } from '../../exports/content-disposition.js';
 import { CONTENT_TYPES, exportDataset } from '../../exports/dataset-export.js';
-import { SessionParams } from '../schemas.js';
+import { Nullable, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { errors } from '../../error-factories.js';
 
 const tags = ['discovery'];
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const SchemaColumn = Type.Object({
   name: Type.String(),

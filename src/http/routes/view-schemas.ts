@@ -3,10 +3,9 @@ import { COLUMN_TYPES } from '../../domain/dataset-model.js';
 import { BETTER_WHEN } from '../../domain/define.js';
 import { VIEW_KINDS } from '../../domain/views.js';
 import { MAX_PAGE_ROWS } from '../../views/paging.js';
+import { Nullable } from '../schemas.js';
 
 /** The wire schemas of views (docs/api/views.md): what the list and render routes answer. */
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ViewKindSchema = Type.Union(VIEW_KINDS.map((k) => Type.Literal(k)), { description: 'how the spec is drawn' });
 

@@ -1,6 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { EVENT_TYPES } from '../../model/event-types.js';
-import { SessionParams } from '../schemas.js';
+import { Nullable, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 
 const tags = ['webhooks'];
@@ -23,17 +23,16 @@ const Webhook = Type.Object({
 
 const CreatedWebhook = Type.Intersect([Webhook, Type.Object({ secret: Type.String({ description: 'shown only in this answer' }) })]);
 
-const NullableString = Type.Union([Type.String(), Type.Null()]);
 const Delivery = Type.Object({
   id: Type.String(),
   event_id: Type.Integer(),
   event_type: Type.String(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   attempts: Type.Integer(),
-  response_status: Type.Union([Type.Integer(), Type.Null()]),
-  error: NullableString,
-  next_attempt_at: NullableString,
-  delivered_at: NullableString,
+  response_status: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  next_attempt_at: Nullable(Type.String()),
+  delivered_at: Nullable(Type.String()),
 });
 
 /** `/sessions/{sid}/webhooks...`: register receivers of the session's events, read their delivery log. */
