@@ -1,5 +1,5 @@
 import { decodeCursor, encodeCursor } from '../model/list-cursor.js';
-import { AuditScope, runAudited, type AuditDraft } from '../model/audit/audit-scope.js';
+import { AuditScope, runAuditedWork, type AuditDraft } from '../model/audit/audit-scope.js';
 import { csvLine, type CsvValue } from '../exports/csv.js';
 import type { AuditQuery, AuditRepository, AuditRow } from '../store/audit/audit-repository.js';
 import { verifyChain, type ChainReport } from './verify-chain.js';
@@ -66,7 +66,7 @@ export class AuditService {
 
   /** Drops entries past the retention; the prune is itself recorded, with the deletion. Answers how many went. */
   prune(): Promise<number> {
-    return runAudited(new AuditScope(serviceDraft('audit.prune')), () => this.repo.prune(this.retentionMs));
+    return runAuditedWork(new AuditScope(serviceDraft('audit.prune')), () => this.repo.prune(this.retentionMs));
   }
 
   async verify(): Promise<ChainReport> {

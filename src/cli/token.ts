@@ -1,6 +1,6 @@
 import { issueToken } from '../auth/issue-token.js';
 import { serviceDraft } from '../audit/audit-service.js';
-import { AuditScope, runAudited } from '../model/audit/audit-scope.js';
+import { AuditScope, runAuditedWork } from '../model/audit/audit-scope.js';
 import { isScope, SCOPES } from '../model/token-scopes.js';
 import { TokensRepository, type ApiTokenRecord } from '../store/tokens-repository.js';
 import { SettingError } from '../config/setting-error.js';
@@ -62,9 +62,9 @@ export async function tokenCommand(argv: readonly string[], settingsOf: (flags: 
     const tokens = new TokensRepository(store.db);
     if (action === 'list') return await list(store, tokens, json);
     // Token changes are writes like any other: recorded in the audit trail with the change itself.
-    if (action === 'create') return await runAudited(new AuditScope(serviceDraft('token.create', 'cli')), () => create(store, tokens, flags.extra));
+    if (action === 'create') return await runAuditedWork(new AuditScope(serviceDraft('token.create', 'cli')), () => create(store, tokens, flags.extra));
     const id = positional[0]!;
-    return await runAudited(new AuditScope({ ...serviceDraft('token.revoke', 'cli'), targets: { token: id } }), () => revoke(tokens, id));
+    return await runAuditedWork(new AuditScope({ ...serviceDraft('token.revoke', 'cli'), targets: { token: id } }), () => revoke(tokens, id));
   } finally {
     await store.close();
   }

@@ -20,6 +20,16 @@ export interface AuditDraft {
  */
 type AuditState = 'pending' | 'claimed' | 'written' | 'closed';
 
+const scopes = new AsyncLocalStorage<AuditScope>();
+
+/**
+ * How many scopes were entered and not closed yet. While there is none the storage is disabled:
+ * on Node 20 an enabled AsyncLocalStorage runs promise hooks on every promise of the process, 8 % of
+ * the server's CPU under a status poll that never writes (measured in a CPU profile). Its next `run`
+ * enables it again. Disabling forgets the stores of closed scopes only, whose writes are not theirs.
+ */
+let enteredScopes = 0;
+
 /**
  * One audited piece of work (an HTTP write, a CLI command, a prune). The store's audit hook
  * (`src/store/audit/auditing-dialect.ts`) writes the entry inside the first transaction of the work
@@ -28,11 +38,20 @@ type AuditState = 'pending' | 'claimed' | 'written' | 'closed';
  */
 export class AuditScope {
   private state: AuditState = 'pending';
+  /** Counted in `enteredScopes`: entered by `runAudited` and not closed since. */
+  private entered = false;
   /** The session and targets the work named when it began, before it noted the ids it creates. */
   readonly requested: Pick<AuditDraft, 'sessionId' | 'targets'>;
 
   constructor(readonly draft: AuditDraft) {
     this.requested = { sessionId: draft.sessionId, targets: { ...draft.targets } };
+  }
+
+  /** Counts the scope as entered (once), before work runs in it. */
+  enter(): void {
+    if (this.entered || this.state === 'closed') return;
+    this.entered = true;
+    enteredScopes++;
   }
 
   /** The draft to write now, when no transaction has written or is writing it; marks it taken. */
@@ -60,15 +79,30 @@ export class AuditScope {
   close(): boolean {
     const written = this.state === 'written';
     this.state = 'closed';
+    if (this.entered) {
+      this.entered = false;
+      if (--enteredScopes === 0) scopes.disable();
+    }
     return written;
   }
 }
 
-const scopes = new AsyncLocalStorage<AuditScope>();
-
-/** Runs `work` with `scope` as the audit scope of everything it awaits or starts. */
+/**
+ * Runs `work` with `scope` as the audit scope of everything it awaits or starts, until the scope is
+ * closed: work whose end the caller sees elsewhere (an HTTP request's answer) closes it there.
+ */
 export function runAudited<T>(scope: AuditScope, work: () => T): T {
+  scope.enter();
   return scopes.run(scope, work);
+}
+
+/** Runs async `work` in `scope` and closes the scope when the work settles. */
+export async function runAuditedWork<T>(scope: AuditScope, work: () => Promise<T>): Promise<T> {
+  try {
+    return await runAudited(scope, work);
+  } finally {
+    scope.close();
+  }
 }
 
 /** The audit scope of the work running now, if any. */
@@ -103,6 +137,11 @@ export function carriedAuditDraft(): AuditDraft | undefined {
 export async function runCarriedAudit<T>(draft: AuditDraft | undefined, work: () => Promise<T>): Promise<{ value: T; audited: boolean }> {
   if (draft === undefined) return { value: await work(), audited: false };
   const scope = new AuditScope(draft);
-  const value = await runAudited(scope, work);
-  return { value, audited: scope.close() };
+  try {
+    const value = await runAudited(scope, work);
+    return { value, audited: scope.close() };
+  } finally {
+    // Closed when the work threw too (a second close changes nothing).
+    scope.close();
+  }
 }
