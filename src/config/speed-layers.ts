@@ -19,6 +19,8 @@ export const SPEED_LAYERS = [
   'caches',
   /** A run thread records its runs' ends and goes on with its session's queue itself (run-chain.ts). */
   'run-chain',
+  /** SQLite's writers in one process take turns on a shared cell, not in SQLite's busy sleeps (write-gate.ts). */
+  'write-gate',
 ] as const;
 
 export type SpeedLayer = (typeof SPEED_LAYERS)[number];

@@ -53,7 +53,7 @@ export interface Runtime {
 export async function assemble(settings: Settings, log: Logger, loadedDomain?: DomainRegistry): Promise<Runtime> {
   const domain = loadedDomain ?? (await loadDomain(settings.domain));
   checkSettingsAgainstDomain(settings, domain);
-  const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff });
+  const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff, writeGate: true });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Before the executor starts: its recovery announces requeued runs.
   const webhookPolicy = new AddressPolicy(settings.webhookAllowNetworks);

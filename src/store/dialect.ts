@@ -28,6 +28,8 @@ export interface OpenDatabaseOptions {
   readonly maxConnections: number | undefined;
   /** The speed layers switched off (a benchmark's comparison). */
   readonly speedLayersOff: ReadonlySet<SpeedLayer>;
+  /** Transactions pass through the process's write gate (see `OpenStoreOptions.writeGate`). */
+  readonly writeGate: boolean;
 }
 
 /**
@@ -84,13 +86,14 @@ const SQLITE: DialectAdapter = {
   singleWriter: true,
   combinesWrites: false,
   databaseFile: (databaseUrl) => databaseUrl.slice(SQLITE_PREFIX.length),
-  open: async (databaseUrl, { owner, speedLayersOff }) => {
+  open: async (databaseUrl, { owner, speedLayersOff, writeGate }) => {
     const path = databaseUrl.slice(SQLITE_PREFIX.length);
     // Before the database is touched: a refused second process must not migrate or write anything.
     const lock = owner ? (await import('./sqlite/store-lock.js')).lockSqliteStore(path) : undefined;
     let audit: AuditingDialect | undefined;
     const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path, {
       statementCache: speedLayerOn('statement-cache', speedLayersOff),
+      writeGate: writeGate && speedLayerOn('write-gate', speedLayersOff) ? (await import('./sqlite/write-gate.js')).WriteGate.ofProcess() : undefined,
       wrap: (inner) => (audit = new AuditingDialect(inner, 'sqlite')),
     });
     // SQLite commits are not flushed one by one anyway (`synchronous = NORMAL`): one handle serves both.

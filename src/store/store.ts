@@ -49,13 +49,18 @@ export interface OpenStoreOptions {
   readonly owner?: boolean;
   /** The speed layers switched off (the `bench_layers_off` setting); default none. */
   readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
+  /**
+   * On SQLite, this connection's transactions take the process's write gate (`sqlite/write-gate.ts`):
+   * the server's main thread and its run threads, which write the same file all the time.
+   */
+  readonly writeGate?: boolean;
 }
 
 /** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const adapter = dialectAdapter(dialectOf(databaseUrl));
   const speedLayersOff = options.speedLayersOff ?? NONE_OFF;
-  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections, speedLayersOff });
+  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections, speedLayersOff, writeGate: options.writeGate === true });
   if (!speedLayerOn('compiled-queries', speedLayersOff)) {
     compileEveryCall(db);
     compileEveryCall(unflushed);

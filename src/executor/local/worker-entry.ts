@@ -43,7 +43,7 @@ async function openResources(): Promise<ThreadResources> {
   await enableTypescriptImports();
   const domain = await loadDomain(config.domain);
   // Migrations are the server's job: a worker reads datasets, and a chain writes its runs' ends.
-  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
+  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')), writeGate: true });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
   return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainCode: domainCodeOf(config.domain), externalLimits: config.externalLimits };
 }

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase } from 'kysely';
 import type { Database } from '../database.js';
 import { registerAuditHash } from './audit-hash-function.js';
+import { withWriteGate, type WriteGate } from './write-gate.js';
 
 /** Distinct statements kept prepared; the service issues far fewer shapes than this. */
 const STATEMENT_CACHE_SIZE = 512;
@@ -13,10 +14,12 @@ export interface SqliteConnectionOptions {
   readonly statementCache?: boolean;
   /** A layer around the dialect (the audit hook). */
   readonly wrap?: (dialect: Dialect) => Dialect;
+  /** The process's write gate, which this connection's transactions pass through (see write-gate.ts). */
+  readonly writeGate?: WriteGate;
 }
 
 /** Opens (creating when needed) the SQLite file in WAL mode with foreign keys enforced. */
-export function openSqlite(path: string, { statementCache = true, wrap = (dialect) => dialect }: SqliteConnectionOptions = {}): Kysely<Database> {
+export function openSqlite(path: string, { statementCache = true, wrap = (dialect) => dialect, writeGate }: SqliteConnectionOptions = {}): Kysely<Database> {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   // WAL lets readers (worker threads, pollers) proceed while a write commits; NORMAL sync is durable
@@ -27,7 +30,8 @@ export function openSqlite(path: string, { statementCache = true, wrap = (dialec
   sqlite.pragma('busy_timeout = 5000');
   // Any connection may write audited work, and the audit append hashes in SQL.
   registerAuditHash(sqlite);
-  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: withImmediateBegin(statementCache ? withStatementCache(sqlite) : sqlite) })) });
+  const database = withImmediateBegin(statementCache ? withStatementCache(sqlite) : sqlite);
+  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: writeGate === undefined ? database : withWriteGate(database, writeGate) })) });
 }
 
 /**
