@@ -40,7 +40,7 @@ const ALL_PATHS: readonly { name: string; layers: readonly SpeedLayer[]; time: (
   },
   {
     name: '1,000 Instant runs, one session, SQLite',
-    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain'],
+    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain', 'write-gate'],
     time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeInstantRuns(s, 1, 1_000)),
   },
   {
@@ -50,7 +50,7 @@ const ALL_PATHS: readonly { name: string; layers: readonly SpeedLayer[]; time: (
   },
   {
     name: '200 Instant runs, 20 sessions, SQLite',
-    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain'],
+    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain', 'write-gate'],
     time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeInstantRuns(s, 20, 10)),
   },
   {
