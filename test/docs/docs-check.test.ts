@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTING_NAMES } from '../../src/config/settings.js';
+import { SPEED_LAYERS } from '../../src/config/speed-layers.js';
 import { REPO_ROOT } from '../support/server-process.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -66,6 +67,11 @@ describe('the documentation', () => {
   it('lists every setting of settings.ts in the README Settings table', () => {
     const named = new Set(tableUnder(README, 'Settings').map((line) => /^\| `([a-z_]+)` \|/.exec(line)?.[1]));
     expect(SETTING_NAMES.filter((name) => !named.has(name))).toEqual([]);
+  });
+
+  it('names every speed layer in the README row of bench_layers_off', () => {
+    const row = tableUnder(README, 'Settings').find((line) => line.startsWith('| `bench_layers_off` |')) ?? '';
+    expect(SPEED_LAYERS.filter((layer) => !row.includes(`\`${layer}\``))).toEqual([]);
   });
 
   it('names in docs/architecture.md only libraries the project depends on directly', () => {
