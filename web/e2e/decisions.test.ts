@@ -20,7 +20,7 @@ const STEP_MS = 180_000;
 /**
  * The report's look alone: the tallest page, its four full-page shots (0.5-2.2 s each at rest) and four
  * axe runs (2.2-2.5 s each) took 16 s here at rest, and more than 180 s in a CI run with both suites
- * and two browsers on two cores (its other steps ran 6-9 times slower there than at rest).
+ * on two cores (its other steps ran 6-9 times slower there than at rest).
  */
 const REPORT_LOOK_MS = 480_000;
 const NOTE = 'Shortest walk of the two; zones stay balanced.';
