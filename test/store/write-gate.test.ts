@@ -8,7 +8,8 @@ const COMPILED_GATE = new URL('../../dist/src/store/sqlite/write-gate.js', impor
 
 /**
  * A thread that takes the gate over `buffer` (or the process's gate when none), reports it, and leaves
- * when `control[0]` becomes 1. `control[1]` counts leaves: a thread that enters reports the count it found.
+ * when `control[0]` becomes 1. `control[1]` counts leaves (each counted just before it happens): a
+ * thread that enters reports the count it found.
  */
 function contender(name: string, buffer: SharedArrayBuffer | undefined, control: SharedArrayBuffer, waitLimitMs: number): Worker {
   const code = `
@@ -21,8 +22,9 @@ function contender(name: string, buffer: SharedArrayBuffer | undefined, control:
       const entered = gate.enter(workerData.waitLimitMs);
       parentPort.postMessage({ found: true, entered, leavesBefore: Atomics.load(control, 1) });
       Atomics.wait(control, 0, 0);
-      const left = gate.leave();
+      // Counted before leaving: a waiter woken by the leave must find it counted.
       Atomics.add(control, 1, 1);
+      const left = gate.leave();
       parentPort.postMessage({ left });
     })();`;
   return new Worker(code, { eval: true, name, workerData: { module: COMPILED_GATE, buffer, control, waitLimitMs } });

@@ -48,19 +48,19 @@ async function openResources(): Promise<ThreadResources> {
   return { domain, datasets: new DatasetCache(store.datasets), runs: store.runs, log, domainCode: domainCodeOf(config.domain), externalLimits: config.externalLimits };
 }
 
-/**
- * Where the domain's own code is, when it is a file: its folder (its programs' relative paths start
- * there) and the bundle it is imported from, if it is (the example); its stack frames are the author's.
- */
+/** Where the domain's own code is: its folder and, for the example, the bundle it is imported from. */
 function domainCodeOf(specifier: string): DomainCode {
-  const bundle = domainBundleFile(specifier);
-  const bundled = bundle === undefined ? {} : { domainBundle: bundle };
+  return { domainDir: domainDirectory(specifier), domainBundle: domainBundleFile(specifier) };
+}
+
+/** The domain's own folder, when it is a file (its stack frames are the author's; its programs' relative paths start there). */
+function domainDirectory(specifier: string): string | undefined {
   try {
     const url = domainHomeUrl(specifier);
     const file = url.startsWith('file:') ? url : import.meta.resolve(url);
-    return file.startsWith('file:') ? { domainDir: dirname(fileURLToPath(file)), ...bundled } : bundled;
+    return file.startsWith('file:') ? dirname(fileURLToPath(file)) : undefined;
   } catch {
-    return bundled;
+    return undefined;
   }
 }
 

@@ -74,7 +74,9 @@ export class WriteGate {
 
 /**
  * A connection whose transactions pass through `gate`: `begin` enters it, a `commit` that succeeded or
- * any `rollback` leaves it (a failed commit leaves the transaction open; its rollback follows).
+ * any `rollback` leaves it (a failed commit leaves the transaction open; its rollback follows). It sees
+ * the texts as Kysely's driver and the audit hook write them, before `begin` is made `begin immediate`;
+ * they are matched exactly, since every statement of the connection passes here.
  */
 export function withWriteGate(database: SqliteDatabase, gate: WriteGate): SqliteDatabase {
   let entered = false;
@@ -102,9 +104,8 @@ export function withWriteGate(database: SqliteDatabase, gate: WriteGate): Sqlite
     close: () => database.close(),
     prepare: (sql: string) => {
       const statement = database.prepare(sql);
-      switch (sql.toLowerCase()) {
+      switch (sql) {
         case 'begin':
-        case 'begin immediate':
           return around(
             statement,
             () => {
