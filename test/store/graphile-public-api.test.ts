@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Logger, run, runMigrations, type Job, type Runner } from 'graphile-worker';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openGraphilePool } from '../../src/executor/distributed/graphile-pool.js';
 import {
   forceUnlockWorkers,
   idleQueueHolds,
@@ -61,8 +62,12 @@ describe('the graphile-worker public API the run queue uses', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let taken: Job | undefined;
+    // A pool of its own, as the distributed executor gives the runner, ended before the database is
+    // dropped: the runner's own pool could still hold a connection then, whose termination by the drop
+    // reached the test run as an unhandled error.
+    const pgPool = openGraphilePool(store.databaseUrl(), 1);
     const runner: Runner = await run({
-      connectionString: store.databaseUrl(),
+      pgPool,
       concurrency: 1,
       noHandleSignals: true,
       pollInterval: 100,
@@ -89,6 +94,7 @@ describe('the graphile-worker public API the run queue uses', () => {
     } finally {
       release();
       await runner.stop();
+      await pgPool.end();
     }
   });
 
