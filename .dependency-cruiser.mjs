@@ -13,7 +13,7 @@ export const LAYERS = [
   ['store', 'exports'],
   ['executor', 'views', 'sessions', 'client'],
   ['scenarios', 'events', 'auth', 'audit'],
-  ['datasets', 'experiments', 'webhooks', 'metrics', 'decisions'],
+  ['datasets', 'experiments', 'webhooks', 'metrics', 'decisions', 'gates'],
   ['http', 'testing'],
   ['runtime'],
   ['cli'],

@@ -22,3 +22,4 @@ node --import tsx bench/lists.bench.ts --database-url "$PG_URL"
 node --import tsx bench/what-if.bench.ts --database-url "$PG_URL"
 node --expose-gc --max-semi-space-size=1 --import tsx bench/external.bench.ts
 node --import tsx bench/reports.bench.ts
+node --import tsx bench/gates.bench.ts --database-url "$PG_URL"

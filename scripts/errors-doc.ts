@@ -25,7 +25,9 @@ export function renderErrorsDoc(): string {
 Every 4xx and 5xx answer has the body \`{ "detail": "...", "code": "..." }\`: \`detail\` is for people and
 may change wording; \`code\` is for programs and is stable. Branch on \`code\`, never on \`detail\`. When
 fields of the request are at fault (\`INVALID_REQUEST\`, \`PARAMETER_INVALID\`, \`WEBHOOK_TARGET_REFUSED\`,
-and \`QUERY_INVALID\` when the query fails its schema), \`errors: [{ path, message }]\` lists every one of them at once.
+and \`QUERY_INVALID\` when the query fails its schema, and the edits of \`DATASET_EDITS_INVALID\`), \`errors: [{ path, message }]\`
+lists them all at once, up to 100: past that it lists the first 100 and \`errors_total\` (present only then)
+counts them all, and \`detail\` names the first five and how many more there are.
 
 A code keeps its name and its HTTP status; new failures get new codes, so a client keeps a default
 branch. Each operation of the OpenAPI document (\`/openapi.json\`) lists the codes it can answer in

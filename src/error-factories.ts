@@ -12,8 +12,13 @@ const quote = (value: string) => JSON.stringify(value.length > 80 ? `${value.sli
 /** Names listed in a sentence: `'a', 'b'`. */
 const quotedList = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ');
 
-/** Field errors in a sentence: `path: message; path: message`. */
-const listed = (fields: readonly FieldError[]) => fields.map((e) => `${e.path}: ${e.message}`).join('; ');
+/** How many field errors a sentence names; `errors` lists more, and counts them all. */
+const NAMED_IN_DETAIL = 5;
+/** Field errors in a sentence: `path: message; path: message`, the first few and how many more. */
+const listed = (fields: readonly FieldError[]) => {
+  const named = fields.slice(0, NAMED_IN_DETAIL).map((e) => `${e.path}: ${e.message}`).join('; ');
+  return fields.length > NAMED_IN_DETAIL ? `${named}; and ${fields.length - NAMED_IN_DETAIL} more (see errors)` : named;
+};
 const make = (code: ErrorCode, detail: string, fields: readonly FieldError[] = []) => new ScenaristError(code, detail, fields);
 /** A 422 about one field: the detail names the field and the field's entry says what is wrong with it. */
 const field = (code: ErrorCode, path: string, problem: string, detail = `${path} ${problem}`) => make(code, detail, [{ path, message: problem }]);
@@ -34,6 +39,9 @@ export const errors = {
   bodyEmpty: () => make('BODY_EMPTY', 'the request body is empty; send a JSON document'),
   datasetBodyEmpty: () => make('BODY_EMPTY', 'the request body is empty; send the JSON form of a dataset'),
   bodyNotJson: (parserMessage: string) => make('BODY_MALFORMED', `the request body is not valid JSON: ${parserMessage}`),
+  /** `where` is the value's path in the body, or the character it starts at. */
+  bodyNumberOutOfRange: (literal: string, where: string) =>
+    make('BODY_MALFORMED', `the JSON body's number ${literal} at ${where} is beyond the range of a number (about ±1.8e308); send a smaller one`),
   bodyTooDeep: (maxDepth: number, offset: number) =>
     make('BODY_TOO_DEEP', `the JSON body nests deeper than ${maxDepth} levels (the bracket at character ${offset + 1} opens level ${maxDepth + 1})`),
   bodyKeyRefused: (key: string) =>
@@ -96,7 +104,6 @@ export const errors = {
   rowWidthInvalid: (table: string, row: number, width: number) => form(`table "${table}": row ${row} must be an array of ${width} values`),
   cellTypeInvalid: (table: string, row: number, column: string, got: string, type: string) =>
     form(`table "${table}": row ${row}, column "${column}": ${got} is not a ${type}`),
-  datasetJsonTooDeep: (maxDepth: number) => form(`the JSON nests deeper than ${maxDepth} levels; a dataset's JSON form is far flatter`),
   /** `table` names the table the decoder failed on, when it is known. */
   datasetDecodeFailed: (reason: string, table?: string) =>
     form(`the data source could not decode the dataset${table === undefined ? '' : ` (table '${table}')`}: ${reason}`),
@@ -106,18 +113,17 @@ export const errors = {
   bodyStructureLimit: (where: string, problem: string) => make('UPLOAD_STRUCTURE_LIMIT', `the request body, ${where}: ${problem}`),
 
   // PARAMETER_INVALID
-  experimentParametersInvalid: (fields: readonly FieldError[]) => {
-    const shown = fields.slice(0, 5).map((e) => `${e.path}: ${e.message}`);
-    const more = fields.length > 5 ? `; and ${fields.length - 5} more (see errors)` : '';
-    return make('PARAMETER_INVALID', `invalid experiment: ${shown.join('; ')}${more}`, fields);
-  },
+  experimentParametersInvalid: (fields: readonly FieldError[]) => make('PARAMETER_INVALID', `invalid experiment: ${listed(fields)}`, fields),
+
+  gateParametersInvalid: (fields: readonly FieldError[]) => make('PARAMETER_INVALID', `invalid gate: ${listed(fields)}`, fields),
 
   // DATASET_EDITS_INVALID
-  datasetEditsInvalid: (key: string, fields: readonly FieldError[]) => {
-    const shown = fields.slice(0, 5).map((e) => `${e.path}: ${e.message}`);
-    const more = fields.length > 5 ? `; and ${fields.length - 5} more (see errors)` : '';
-    return make('DATASET_EDITS_INVALID', `the edits do not fit dataset '${key}', nothing was stored: ${shown.join('; ')}${more}`, fields);
-  },
+  datasetEditsInvalid: (key: string, fields: readonly FieldError[]) =>
+    make('DATASET_EDITS_INVALID', `the edits do not fit dataset '${key}', nothing was stored: ${listed(fields)}`, fields),
+
+  // GATE_INVALID, GATE_TOO_LARGE
+  gateInvalid: (fields: readonly FieldError[]) => make('GATE_INVALID', `invalid gate: ${listed(fields)}`, fields),
+  gateTooLarge: (size: number, max: number) => make('GATE_TOO_LARGE', `the gate would create ${size} scenarios, more than max_experiment_size (${max})`),
 
   // EXPERIMENT_AXES_INVALID, EXPERIMENT_REPEATS_SEEDED
   experimentAxesInvalid: (fields: readonly FieldError[]) => make('EXPERIMENT_AXES_INVALID', `invalid axes: ${listed(fields)}`, fields),
@@ -155,6 +161,7 @@ export const errors = {
   datasetViewNotFound: (key: string, view: string) => make('NOT_FOUND', `dataset '${key}' has no view '${view}'`),
   comparisonViewNotFound: (resultType: string, view: string) => make('NOT_FOUND', `results of type '${resultType}' have no comparison view '${view}'`),
   schemaGroupNotFound: (group: string, groups: readonly string[]) => make('NOT_FOUND', `schema group '${group}' not found; the groups are ${quotedList(groups)}`),
+  samplesNotDeclared: (domain: string) => make('NOT_FOUND', `domain '${domain}' ships no sample data (its definition declares no \`seed\`)`),
 
   // ROUTE_NOT_FOUND (of the dashboard's files), DASHBOARD_NOT_BUILT
   routeNotFound: (method: string, path: string) => make('ROUTE_NOT_FOUND', `no route ${method} ${path}`),
@@ -180,6 +187,7 @@ export const errors = {
     make('TABLE_NOT_FOUND', `dataset '${key}' has no table '${table}'; its tables are ${quotedList(tables) || 'none'}`),
   webhookNotFound: (id: string) => make('WEBHOOK_NOT_FOUND', `webhook '${id}' not found`),
   experimentNotFound: (id: string) => make('EXPERIMENT_NOT_FOUND', `experiment '${id}' not found`),
+  gateNotFound: (id: string) => make('GATE_NOT_FOUND', `gate '${id}' not found`),
 
   // REQUEST_TIMEOUT
   requestTimeout: () => make('REQUEST_TIMEOUT', 'the request was not received in time (request_timeout / headers_timeout)'),
@@ -201,9 +209,11 @@ export const errors = {
   tagTaken: (tag: string) => make('TAG_TAKEN', `a scenario tagged '${tag}' already exists in the session`),
   sessionNameTaken: (name: string) => make('SESSION_NAME_TAKEN', `a session named '${name}' already exists`),
   datasetKeyTaken: (key: string) => make('DATASET_KEY_TAKEN', `dataset '${key}' already exists`),
+  gateNameTaken: (name: string) => make('GATE_NAME_TAKEN', `a gate named '${name}' already exists in the session`),
+  gateTagsTaken: (name: string) => make('GATE_NAME_TAKEN', `a scenario tag '${name}/<side>/<n>' is already taken in the session; choose another gate name`),
   experimentNameTaken: (name: string) => make('EXPERIMENT_NAME_TAKEN', `an experiment named '${name}' already exists in the session`),
   experimentTagsTaken: (name: string) =>
-    make('EXPERIMENT_NAME_TAKEN', `a scenario tag '${name}/<n>' is already taken in the session; choose another experiment name`),
+    make('EXPERIMENT_NAME_TAKEN', `a scenario tag '${name}/…' of this experiment is already taken in the session; choose another experiment name`),
   webhookLimitReached: (max: number) => make('WEBHOOK_LIMIT_REACHED', `the session already has ${max} webhooks; delete one first`),
 
   // PLAN_SCENARIO_NOT_COMPLETE, PLAN_ALREADY_PUBLISHED, PLAN_NOT_PUBLISHED

@@ -8,8 +8,14 @@ export default defineConfig({
   base: './',
   plugins: [react()],
   // The server package's typed client (`scenarist/client`) from its sources: every call is typed by the
-  // schema generated from the server's OpenAPI document (tsconfig.json maps the same name).
-  resolve: { alias: { 'scenarist/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)) } },
+  // schema generated from the server's OpenAPI document; and its data-edit rules (`scenarist/edit-rules`),
+  // so the what-if preview runs the server's own code (tsconfig.json maps the same names).
+  resolve: {
+    alias: {
+      'scenarist/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)),
+      'scenarist/edit-rules': fileURLToPath(new URL('../src/domain/edits/index.ts', import.meta.url)),
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -5,8 +5,13 @@ import { defineConfig } from 'vitest/config';
 // server process and drive Debian's Chromium. JSX is compiled by esbuild here (Vitest 3 runs its own Vite).
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
-  // As in vite.config.ts: the server package's typed client from its sources.
-  resolve: { alias: { 'scenarist/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)) } },
+  // As in vite.config.ts: the server package's typed client and data-edit rules from its sources.
+  resolve: {
+    alias: {
+      'scenarist/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)),
+      'scenarist/edit-rules': fileURLToPath(new URL('../src/domain/edits/index.ts', import.meta.url)),
+    },
+  },
   test: {
     // The e2e files each start a server and a browser: one at a time on a small machine.
     fileParallelism: false,

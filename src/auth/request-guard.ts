@@ -27,12 +27,13 @@ export function requireToken(access: RouteAccess, deps: GuardDependencies): Hook
       reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token"`);
       throw errors.tokenInvalid();
     }
+    // Known before the scope and session checks, so a refused request is recorded as the token that sent it.
+    request.principal = principal;
     if (!scopeAllows(principal.scope, access.scope)) {
       reply.header('www-authenticate', `${CHALLENGE}, error="insufficient_scope", scope="${access.scope}"`);
       throw errors.tokenScopeInsufficient(access.scope, principal.scope);
     }
     if (principal.sessionId !== null) await checkBoundSession(principal.sessionId, access, request.params, deps);
-    request.principal = principal;
   };
 }
 

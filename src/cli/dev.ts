@@ -10,13 +10,15 @@ export const DEV_HELP = `
 "scenarist dev" takes the flags of "serve". It type-checks the domain (a type error stops it, exit
 code 2), serves it, and on every change of a .ts/.js/.json file in the domain's directory type-checks
 and loads it again, then restarts the server on the same data. A change that does not type-check or
-load is reported and the previous version keeps serving.`;
+load is reported and the previous version keeps serving. A domain manifest (--domain
+scenarist.domain.json) is not type-checked but validated as it loads, and reloaded the same way on a
+change of it or of its programs.`;
 
 /** `scenarist dev`: `serve` under a supervisor that reloads the domain when its files change. */
 export async function dev(settings: Settings, argv: readonly string[]): Promise<number> {
   const url = settings.domain === EXAMPLE_DOMAIN ? undefined : domainModuleUrl(settings.domain);
   if (url === undefined || !url.startsWith('file:')) {
-    throw new SettingError('domain', 'scenarist dev needs a domain file to watch, e.g. --domain ./domain.ts');
+    throw new SettingError('domain', 'scenarist dev needs a domain file to watch, e.g. --domain ./domain.ts or --domain ./scenarist.domain.json');
   }
   const file = fileURLToPath(url);
   const checker = /\.[cm]?ts$/.test(file) ? new DomainTypechecker(loadTypescript(file), file) : undefined;

@@ -6,7 +6,10 @@ import { ALGORITHM_LANGUAGES, scaffold, type AlgorithmLanguage, type ScaffoldRes
 export const INIT_HELP = `Usage: scenarist init <dir> [--from-data FILE ...] [--language typescript|python]
 
 Writes a runnable domain project into <dir> (new or empty): package.json, tsconfig.json, domain.ts,
-schemas.ts, one algorithm, one KPI, a unit test, the sample data and a README.
+schemas.ts, one algorithm, one KPI, a unit test, the sample data and a README. With --language python
+there is no TypeScript: the domain is the manifest scenarist.domain.json (schemas, the algorithm and its
+parameters, its result's JSON Schema, the KPI it returns, views), the algorithm a Python program and its
+test a Python unittest.
 
   --from-data FILE ...   <group>.csv|json|xlsx files: each becomes a schema group, its column types,
                          nullability and a primary-key candidate inferred from the data (repeatable);
@@ -14,7 +17,7 @@ schemas.ts, one algorithm, one KPI, a unit test, the sample data and a README.
   --language LANG        the first algorithm's language: typescript (default) or python (a program
                          reading JSON on stdin, run as an external algorithm; needs python3)
 
-Then: cd <dir> && npm install && npm start`;
+Then: cd <dir> && npm install && npm start (--port N to choose the port; it prints the dashboard's address)`;
 
 export interface InitArgs {
   readonly dir: string | undefined;
@@ -78,22 +81,24 @@ export async function init(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const result = await scaffold({ dir: args.dir, dataFiles: args.dataFiles, language: args.language });
-  console.log(summary(result));
+  console.log(summary(result, args.language));
   return 0;
 }
 
-function summary(result: ScaffoldResult): string {
+function summary(result: ScaffoldResult, language: AlgorithmLanguage): string {
   const shown = relative(process.cwd(), result.dir) || '.';
   const tables = result.groups.flatMap((group) => group.tables.map((table) => {
     const columns = table.columns.map((c) => `${c.name}: ${c.type}${c.nullable ? '?' : ''}${c.primaryKey ? ' (key)' : ''}`);
     return `  ${table.name} (${group.file}, ${table.rows} rows): ${columns.join(', ')}`;
   }));
   const notes = result.notes.length > 0 ? `\nNotes:\n${result.notes.map((note) => `  ${note}`).join('\n')}\n` : '';
-  return `Created ${shown}: ${result.files.length} files. Inferred schema (schemas.ts; ? = nullable):
+  const python = language === 'python';
+  return `Created ${shown}: ${result.files.length} files. Inferred schema (${python ? 'scenarist.domain.json' : 'schemas.ts'}; ? = nullable):
 ${tables.join('\n')}
 ${notes}
 Next:
   cd ${shown}
   npm install
-  npm start          # or: npm run dev (type-checked, reloads on change), npm test`;
+  npm start          # prints the dashboard's address; npm start -- --port 8060 for another port
+  ${python ? 'npm run dev        # reloads on every change; npm test runs the Python unittest' : 'npm run dev        # type-checked, reloads on change; npm test'}`;
 }

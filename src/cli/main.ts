@@ -15,6 +15,7 @@ Commands:
   audit     verify the audit trail's hash chain
   init      scaffold a domain project (schema inferred from CSV/JSON/XLSX files with --from-data)
   dev       serve a domain, type-checked, reloaded on every change of its files
+  gate      run an acceptance gate (baseline vs candidate) and exit by its verdict, for CI
 
 Run "scenarist <command> --help" for the flags of a command.`;
 
@@ -78,6 +79,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       case 'audit': {
         const { auditCommand } = await import('./audit.js');
         return await auditCommand(rest, (flags) => settingsFrom(flags, env));
+      }
+      case 'gate': {
+        const { gateCommand } = await import('./gate.js');
+        return await gateCommand(rest, (flags) => settingsFrom(flags, env));
       }
       case 'token': {
         const { tokenCommand } = await import('./token.js');

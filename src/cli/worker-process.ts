@@ -5,6 +5,7 @@ import { exitCodeAfterSignal } from './graceful-shutdown.js';
 import { createLogger } from './logger.js';
 import { loadDomain } from '../domain/load.js';
 import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from '../runtime/external-limits.js';
+import { announceContainment } from '../runtime/external-containment.js';
 import { startWorkerEvents } from '../runtime/live-events.js';
 import { openStore } from '../store/store.js';
 import { RunEvents } from '../executor/events.js';
@@ -22,6 +23,8 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   const log = createLogger(settings);
   // Loaded here too, so a broken domain module stops the worker at once with a clear message.
   const domain = await loadDomain(settings.domain);
+  // This process runs the external programs: it says how it contains them (it has no readiness probe).
+  await announceContainment(domain, log);
   const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Dataset, Table, Tables } from '../domain/dataset-model.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import { errors } from '../error-factories.js';
 import type { FieldError } from '../errors.js';
+import type { Database } from '../store/database.js';
 import type { DatasetMeta } from '../store/datasets-repository.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { Store } from '../store/store.js';
 import { storedTable, type StoredTable } from '../store/table-contents.js';
 import { checkTables } from './codec.js';
 import { applyEdits } from './edits/apply-edits.js';
-import { isInsert, type DataEdit, type EditEffect } from './edits/edit-model.js';
+import { isInsert, type DataEdit, type EditEffect } from '../domain/edits/edit-model.js';
 import { editWarnings } from './edits/edit-problems.js';
 import { tableShapes, type TableShapes } from './edits/table-shape.js';
 import { validateEdits } from './edits/validate-edits.js';
@@ -33,6 +35,19 @@ export interface Derived {
 /** Attempts of a derive whose source is replaced between reading its tables and storing the result. */
 const DERIVE_ATTEMPTS = 3;
 
+/** What a derive stored, or why it did not: its source is gone, or was replaced since it was read. */
+export type DeriveWrite = 'derived' | 'missing' | 'changed';
+
+/** A derive worked out (edits checked and applied) and not stored yet. */
+export interface PreparedDerive {
+  readonly derived: Derived;
+  /**
+   * Stores it: in `db` when given, a transaction of the caller's that commits it with other writes
+   * (a branch's scenario), else in a transaction of its own. `DATASET_KEY_TAKEN` when the key is taken.
+   */
+  write(db?: Kysely<Database>): Promise<DeriveWrite>;
+}
+
 /**
  * Derives `newKey` from `key` with edits. Tables no edit names are shared with the source inside the
  * database (the new dataset names their stored contents); each edited table is read, edited and
@@ -47,24 +62,45 @@ export async function deriveDataset(
   options: DeriveOptions,
   parsed: ParsedTables = new ParsedTables(0),
 ): Promise<Derived> {
-  const meta = { key: options.newKey, kind: 'derived' as const, createdAt: new Date().toISOString(), version: randomUUID() };
-  try {
-    if (domain.dataSource?.derive) return await deriveByDomain(store, domain, sessionId, key, meta, options.edits);
-    for (let attempt = 0; attempt < DERIVE_ATTEMPTS; attempt++) {
-      const derived = await deriveSharing(store, domain, sessionId, key, meta, options.edits, parsed);
-      if (derived) return derived;
-    }
-    throw errors.datasetChangedWhileDerived(key);
-  } catch (err) {
-    if (isUniqueViolation(err)) throw errors.datasetKeyTaken(options.newKey);
-    throw err;
+  for (let attempt = 0; attempt < DERIVE_ATTEMPTS; attempt++) {
+    const prepared = await prepareDerive(store, domain, sessionId, key, options, parsed);
+    const outcome = prepared === undefined ? 'changed' : await prepared.write();
+    if (outcome === 'missing') throw errors.datasetNotFound(key);
+    if (outcome === 'derived') return prepared!.derived;
   }
+  throw errors.datasetChangedWhileDerived(key);
+}
+
+/**
+ * Reads the source and works out the derive without storing anything: every bad edit is refused
+ * here. Undefined when the source was replaced while its tables were read (ask again).
+ */
+export async function prepareDerive(
+  store: Store,
+  domain: DomainRegistry,
+  sessionId: string,
+  key: string,
+  options: DeriveOptions,
+  parsed: ParsedTables = new ParsedTables(0),
+): Promise<PreparedDerive | undefined> {
+  const meta = { key: options.newKey, kind: 'derived' as const, createdAt: new Date().toISOString(), version: randomUUID() };
+  if (domain.dataSource?.derive) return prepareByDomain(store, domain, sessionId, key, meta, options.edits);
+  return prepareSharing(store, domain, sessionId, key, meta, options.edits, parsed);
 }
 
 type NewMeta = Omit<DatasetMeta, 'sessionId'>;
 
-/** One attempt; undefined when the source was replaced meanwhile (then nothing was stored). */
-async function deriveSharing(
+/** A taken key is the derive's own refusal, whichever transaction met it. */
+async function keyChecked(newKey: string, write: () => Promise<DeriveWrite>): Promise<DeriveWrite> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw errors.datasetKeyTaken(newKey);
+    throw err;
+  }
+}
+
+async function prepareSharing(
   store: Store,
   domain: DomainRegistry,
   sessionId: string,
@@ -72,7 +108,7 @@ async function deriveSharing(
   meta: NewMeta,
   input: unknown,
   parsed: ParsedTables,
-): Promise<Derived | undefined> {
+): Promise<PreparedDerive | undefined> {
   const source = await store.datasets.tableRefs(sessionId, key);
   if (!source) throw errors.datasetNotFound(key);
   const shapes = tableShapes(source.tables, domain.domain.schemas);
@@ -87,12 +123,14 @@ async function deriveSharing(
     tables[ref.name] = table;
   }
   const { effects, replaced } = edited(key, tables, edits, shapes);
-  const outcome = await store.datasets.derive(sessionId, key, meta, { parentKey: key, editsJson: JSON.stringify(effects) }, replaced, source.version);
-  if (outcome === 'missing') throw errors.datasetNotFound(key);
-  return outcome === 'changed' ? undefined : { key: meta.key, parent: key, edits: effects, warnings: warningsOf(effects) };
+  const lineage = { parentKey: key, editsJson: JSON.stringify(effects) };
+  return {
+    derived: { key: meta.key, parent: key, edits: effects, warnings: warningsOf(effects) },
+    write: (db) => keyChecked(meta.key, () => store.datasets.derive(sessionId, key, meta, lineage, replaced, source.version, db)),
+  };
 }
 
-async function deriveByDomain(store: Store, domain: DomainRegistry, sessionId: string, key: string, meta: NewMeta, input: unknown): Promise<Derived> {
+async function prepareByDomain(store: Store, domain: DomainRegistry, sessionId: string, key: string, meta: NewMeta, input: unknown): Promise<PreparedDerive> {
   const record = await store.datasets.get(sessionId, key);
   if (!record) throw errors.datasetNotFound(key);
   const dataset: Dataset = { key: record.key, kind: record.kind, createdAt: record.createdAt, tables: JSON.parse(record.tablesJson) as Tables };
@@ -103,8 +141,15 @@ async function deriveByDomain(store: Store, domain: DomainRegistry, sessionId: s
   const { effects, replaced } = edited(key, base, edits, shapes);
   const byName = new Map(replaced.map((t) => [t.name, t]));
   const tables = Object.entries(base).map(([name, table]) => byName.get(name) ?? storedTable(name, table));
-  await store.datasets.insert({ ...meta, sessionId, kind: derived.kind, tables, parentKey: key, editsJson: JSON.stringify(effects) });
-  return { key: meta.key, parent: key, edits: effects, warnings: warningsOf(effects) };
+  const write = { ...meta, sessionId, kind: derived.kind, tables, parentKey: key, editsJson: JSON.stringify(effects) };
+  return {
+    derived: { key: meta.key, parent: key, edits: effects, warnings: warningsOf(effects) },
+    write: (db) =>
+      keyChecked(meta.key, async () => {
+        await store.datasets.insert(write, db);
+        return 'derived';
+      }),
+  };
 }
 
 function checked(key: string, input: unknown, shapes: TableShapes): readonly DataEdit[] {

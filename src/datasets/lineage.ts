@@ -1,5 +1,5 @@
 import type { DatasetLineage } from '../store/datasets-repository.js';
-import type { EditEffect } from './edits/edit-model.js';
+import type { EditEffect } from '../domain/edits/edit-model.js';
 
 /** Where a dataset comes from: the dataset it was derived from (null for any other) and the edits made to it, in order. */
 export interface DatasetLineageView {

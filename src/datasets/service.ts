@@ -6,7 +6,7 @@ import { planProtectionOf } from '../store/plan-protection.js';
 import type { DatasetRecord } from '../store/datasets-repository.js';
 import type { Store } from '../store/store.js';
 import { encodeStored } from './codec.js';
-import { deriveDataset, type DeriveOptions, type Derived } from './derive.js';
+import { deriveDataset, prepareDerive, type DeriveOptions, type Derived, type PreparedDerive } from './derive.js';
 import { lineageView, type DatasetLineageView } from './lineage.js';
 import { ParsedTables } from './edits/parsed-tables.js';
 import type { EtlMessage, UploadedFile } from './etl/index.js';
@@ -33,11 +33,6 @@ export interface EtlResult {
   readonly messages: EtlMessage[];
   /** Rows stored (not part of the response; the ETL rows metric). */
   readonly rows: number;
-}
-
-/** Who asks for a derive: the derive route (a new dataset of its own) or a branch (a dataset for the branch's scenario). */
-export interface DeriveFor {
-  readonly for?: 'route' | 'branch';
 }
 
 /** Rows of parsed tables kept for derives with edits (a few what-ifs' worth of large tables). */
@@ -93,12 +88,20 @@ export class DatasetService {
    * problem is refused at once with DATASET_EDITS_INVALID and nothing is stored). Tables no edit names
    * are shared with `key`, not copied. Answers the session's keys and what was derived.
    */
-  async derive(sessionId: string, key: string, options: DeriveOptions & DeriveFor): Promise<{ keys: string[]; derived: Derived }> {
+  async derive(sessionId: string, key: string, options: DeriveOptions): Promise<{ keys: string[]; derived: Derived }> {
     noteAuditTarget('dataset', options.newKey);
     const derived = await deriveDataset(this.store, this.domain, sessionId, key, options, this.parsedTables);
-    // A branch's dataset already has its scenario: autocreate would add a second one beside it.
-    if (options.for !== 'branch') await this.hooks.datasetStored(sessionId, options.newKey);
+    await this.hooks.datasetStored(sessionId, options.newKey);
     return { keys: await this.listKeys(sessionId), derived };
+  }
+
+  /**
+   * A derive another write stores in its own transaction (a branch, with its scenario): checked and
+   * worked out as `derive` does, nothing stored until its `write`. No autocreate follows: the dataset
+   * has its scenario already. Undefined when the source was replaced while it was read (ask again).
+   */
+  prepareDerive(sessionId: string, key: string, options: DeriveOptions): Promise<PreparedDerive | undefined> {
+    return prepareDerive(this.store, this.domain, sessionId, key, options, this.parsedTables);
   }
 
   /** The dataset's parent and edits (each with its effect); parent null and no edits for a dataset not derived. */

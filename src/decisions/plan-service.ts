@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainRegistry } from '../domain/registry.js';
 import { errors } from '../error-factories.js';
 import type { Actor } from '../model/actor.js';
+import { noteAuditTarget } from '../model/audit/audit-scope.js';
 import { scenarioView } from '../scenarios/view.js';
 import type { ScenarioRecord, ScenarioRef } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
@@ -34,12 +35,15 @@ export class PlanService {
 
   /** Publishes the scenario as the session's plan; answers the new plan. */
   async publish(ref: ScenarioRef, note: string, by: Actor): Promise<PlanView> {
+    const planId = randomUUID();
+    // Named by the request's audit entry, as every write names the id it creates.
+    noteAuditTarget('plan', planId);
     const outcome = await this.deps.store.plans.publish({
-      planId: randomUUID(),
+      planId,
       scenario: ref,
       note,
       by,
-      at: new Date().toISOString(),
+      now: () => new Date().toISOString(),
       kpisOf: (record) => this.kpisJson(record),
     });
     if ('refused' in outcome) {
@@ -58,7 +62,7 @@ export class PlanService {
 
   /** Withdraws the current plan with a note; answers it as ended. 409 when there is none. */
   async withdraw(sessionId: string, note: string, by: Actor): Promise<PlanView> {
-    const ended = await this.deps.store.plans.withdraw({ sessionId, note, by, at: new Date().toISOString() });
+    const ended = await this.deps.store.plans.withdraw({ sessionId, note, by, now: () => new Date().toISOString() });
     if (!ended) throw errors.planNotPublished();
     this.deps.committed();
     return planView(ended);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Domain } from './define.js';
+import { MANIFEST_FILE, ManifestError, readManifest } from './manifest/manifest.js';
 import { DomainRegistry } from './registry.js';
 
 /** The specifier of the bundled example domain (the default `domain` setting). */
@@ -30,15 +31,21 @@ function exampleImportUrl(): string {
 
 /**
  * Turns the `domain` setting into an importable URL: the example, a file path (relative to the
- * working directory), or a package name.
+ * working directory), or a package name. A path may also name a domain manifest (`.json`, read rather
+ * than imported), or a folder holding one named scenarist.domain.json.
  */
 export function domainModuleUrl(specifier: string): string {
   if (specifier === EXAMPLE_DOMAIN) return exampleImportUrl();
   if (specifier.startsWith('file:')) return specifier;
-  const looksLikePath = specifier.startsWith('.') || isAbsolute(specifier) || /\.[cm]?[jt]s$/.test(specifier);
+  const looksLikePath = specifier.startsWith('.') || isAbsolute(specifier) || /\.(?:[cm]?[jt]s|json)$/.test(specifier);
   if (looksLikePath) {
     const path = resolve(specifier);
     if (!existsSync(path)) throw new Error(`invalid setting domain: no such file ${path}`);
+    if (statSync(path).isDirectory()) {
+      const manifest = join(path, MANIFEST_FILE);
+      if (!existsSync(manifest)) throw new Error(`invalid setting domain: ${path} is a folder without a ${MANIFEST_FILE}; name the domain module or manifest file`);
+      return pathToFileURL(manifest).href;
+    }
     return pathToFileURL(path).href;
   }
   return specifier;
@@ -77,9 +84,15 @@ export async function prepareDomainLoader(specifier: string): Promise<void> {
   await ensureTypescriptLoader(domainModuleUrl(specifier));
 }
 
-/** Imports a domain module (its default export, or a named `domain` export) and validates it. */
+/** Whether the domain is a manifest (JSON, read by manifest.ts) rather than a module to import. */
+export function isManifestUrl(url: string): boolean {
+  return url.startsWith('file:') && /\.json$/i.test(url);
+}
+
+/** Imports a domain module (its default export, or a named `domain` export), or reads a manifest, and validates it. */
 export async function loadDomain(specifier: string): Promise<DomainRegistry> {
   const url = domainModuleUrl(specifier);
+  if (isManifestUrl(url)) return manifestDomain(fileURLToPath(url), specifier);
   await ensureTypescriptLoader(url);
   let module: { default?: unknown; domain?: unknown };
   try {
@@ -93,6 +106,19 @@ export async function loadDomain(specifier: string): Promise<DomainRegistry> {
     throw new Error(`invalid setting domain: ${specifier} does not export a domain made with defineDomain()`);
   }
   return new DomainRegistry(domain);
+}
+
+/**
+ * A manifest's domain, its mistakes named by file and path. The registry's own checks (those the manifest
+ * reader leaves to it) get the file's name in front, so every message says which file to open.
+ */
+function manifestDomain(file: string, specifier: string): DomainRegistry {
+  const domain = readManifest(file, specifier);
+  try {
+    return new DomainRegistry(domain);
+  } catch (err) {
+    throw new ManifestError(`${specifier}: ${(err as Error).message.replace(/^domain: /, '')}`, { cause: err });
+  }
 }
 
 const MODULE_FORMAT_CODES = new Set(['ERR_REQUIRE_ESM', 'ERR_REQUIRE_CYCLE_MODULE', 'ERR_REQUIRE_ASYNC_MODULE']);

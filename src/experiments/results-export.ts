@@ -8,14 +8,19 @@ import { CONTENT_TYPES, type ExportFile } from '../exports/dataset-export.js';
 import { xlsxStream } from '../exports/xlsx.js';
 import type { ExperimentRecord, ExperimentResultRow, ExperimentsRepository } from '../store/experiments-repository.js';
 import type { Axis } from './grid.js';
+import { readableColumns, readableRows } from './readable-results.js';
 
 export const RESULT_FORMATS = ['json', 'csv', 'xlsx'] as const;
 export type ResultFormat = (typeof RESULT_FORMATS)[number];
 
+/** `machine`: the columns named as the API names them, values as stored; `readable`: for people (see readable-results.ts). */
+export const RESULT_STYLES = ['machine', 'readable'] as const;
+export type ResultStyle = (typeof RESULT_STYLES)[number];
+
 /** Rows read per query: the export holds one page in memory at a time. */
 const PAGE = 1_000;
 
-interface ResultsSource {
+export interface ResultsSource {
   readonly repo: ExperimentsRepository;
   readonly domain: DomainRegistry;
   readonly record: ExperimentRecord;
@@ -33,10 +38,10 @@ async function* resultRows(source: ResultsSource): AsyncGenerator<ExperimentResu
 }
 
 /** An axis value as one cell: scalars as they are, anything else (a multi-select, an interval) as JSON. */
-const cellOf = (value: unknown): Cell =>
+export const cellOf = (value: unknown): Cell =>
   value === null || value === undefined ? null : typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : JSON.stringify(value);
 
-interface Columns {
+export interface Columns {
   readonly names: string[];
   readonly kpis: string[];
   readonly types: ColumnType[];
@@ -58,12 +63,11 @@ function cellsOf(row: ExperimentResultRow, paths: readonly string[], kpis: reado
   return [row.id, row.tag, row.status, ...paths.map((p) => cellOf(axes[p])), ...kpis.map((k) => (typeof values[k] === 'number' ? values[k] : null))];
 }
 
-async function* csvText(source: ResultsSource, columns: Columns): AsyncGenerator<string> {
-  const paths = source.axes.map((a) => a.path);
+async function* csvText(columns: Columns, rows: AsyncIterable<Cell[]>): AsyncGenerator<string> {
   yield csvLine(columns.names);
   const lines: string[] = [];
-  for await (const row of resultRows(source)) {
-    lines.push(csvLine(cellsOf(row, paths, columns.kpis)));
+  for await (const row of rows) {
+    lines.push(csvLine(row));
     if (lines.length >= PAGE) yield* batched(lines.splice(0));
   }
   yield* batched(lines);
@@ -96,15 +100,18 @@ async function* sheetRows(source: ResultsSource, columns: Columns): AsyncGenerat
 
 /**
  * One row per scenario of the experiment: id, tag, status, its value on each axis, its KPIs (empty
- * until COMPLETE). Every format streams, reading a page of rows at a time.
+ * until COMPLETE). Every format streams, reading a page of rows at a time. The `readable` style (CSV
+ * and XLSX) labels the columns for people, rounds the KPIs and adds each scenario's repeat and seed
+ * (readable-results.ts); the `machine` style keeps the API's names and the stored values.
  */
-export async function exportResults(source: ResultsSource, format: ResultFormat): Promise<ExportFile> {
-  const columns = columnsOf(source);
-  const name = source.record.name.replace(/[^\w.-]+/g, '_');
+export async function exportResults(source: ResultsSource, format: ResultFormat, style: ResultStyle = 'machine'): Promise<ExportFile> {
+  const columns = style === 'readable' ? readableColumns(source) : columnsOf(source);
+  const rows = () => (style === 'readable' ? readableRows(source, resultRows(source)) : sheetRows(source, columns));
+  const name = `${source.record.name.replace(/[^\w.-]+/g, '_')}${style === 'readable' ? '_readable' : ''}`;
   if (format === 'json') {
     return { contentType: 'application/json; charset=utf-8', disposition: attachment(`${name}.json`), body: Readable.from(jsonText(source, columns)) };
   }
-  if (format === 'csv') return { contentType: CONTENT_TYPES.csv, disposition: attachment(`${name}.csv`), body: Readable.from(csvText(source, columns)) };
-  const sheet = { name: 'results', columns: columns.names.map((n, i) => ({ name: n, type: columns.types[i]! })), rows: sheetRows(source, columns) };
+  if (format === 'csv') return { contentType: CONTENT_TYPES.csv, disposition: attachment(`${name}.csv`), body: Readable.from(csvText(columns, rows())) };
+  const sheet = { name: 'results', columns: columns.names.map((n, i) => ({ name: n, type: columns.types[i]! })), rows: rows() };
   return { contentType: CONTENT_TYPES.xlsx, disposition: attachment(`${name}.xlsx`), body: Readable.from(xlsxStream([sheet])) };
 }

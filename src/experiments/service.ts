@@ -10,7 +10,8 @@ import { listAxes, type Axis, type AxisInput } from './grid.js';
 import { planExperiment, type ExperimentRequest } from './plan.js';
 import { summarize, type ExperimentSummary } from './summary.js';
 import { SummaryCache } from './summary-cache.js';
-import { exportResults, type ResultFormat } from './results-export.js';
+import { exportResults, type ResultFormat, type ResultStyle } from './results-export.js';
+import { sweepTags } from './sweep-tags.js';
 import type { ExportFile } from '../exports/dataset-export.js';
 import { errors } from '../error-factories.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
@@ -92,9 +93,11 @@ export class ExperimentService {
     noteAuditTarget('experiment', id);
     const createdAt = new Date().toISOString();
     const scenarios: NewExperimentScenario[] = [];
+    const values = plan.combinations.map((c) => JSON.parse(c.axisValuesJson) as Record<string, unknown>);
+    const tags = sweepTags(request.name, plan.axes, values, plan.repeats);
     plan.combinations.forEach((combination, combo) => {
       for (let r = 0; r < plan.repeats; r++) {
-        scenarios.push({ id: randomUUID(), tag: `${request.name}/${scenarios.length + 1}`, combo, ...combination });
+        scenarios.push({ id: randomUUID(), tag: tags[scenarios.length]!, combo, ...combination });
       }
     });
     const spec: ExperimentSpec = {
@@ -153,10 +156,14 @@ export class ExperimentService {
     return { ...view(record), ...countsView(counts), summary: summary ?? null };
   }
 
-  /** The results export: one row per scenario, streamed in `format`; 404 for an unknown experiment. */
-  async results(sessionId: string, id: string, format: ResultFormat): Promise<ExportFile> {
+  /**
+   * The results export: one row per scenario, streamed in `format` and `style`; 404 for an unknown
+   * experiment, 400 for the readable style as JSON (JSON is for programs: it keeps the API's names).
+   */
+  async results(sessionId: string, id: string, format: ResultFormat, style: ResultStyle = 'machine'): Promise<ExportFile> {
+    if (style === 'readable' && format === 'json') throw errors.queryInvalid([{ path: 'style', message: 'the readable style is for csv and xlsx; json keeps the API names' }]);
     const record = await this.record(sessionId, id);
-    return exportResults({ repo: this.repo, domain: this.deps.domain, record, axes: axesOf(parseSpec(record)) }, format);
+    return exportResults({ repo: this.repo, domain: this.deps.domain, record, axes: axesOf(parseSpec(record)) }, format, style);
   }
 
   /** Run, cancel or reset every scenario of the experiment, in one transaction. */

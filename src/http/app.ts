@@ -21,7 +21,9 @@ import { serverTimeouts } from './guards/timeouts.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { etlRoutes } from './routes/etl.js';
+import { sampleRoutes } from './routes/samples.js';
 import { experimentRoutes } from './routes/experiments.js';
+import { gateRoutes } from './routes/gates.js';
 import { eventRoutes } from './routes/events.js';
 import { fromJsonRoutes } from './routes/from-json.js';
 import { healthRoutes } from './routes/health.js';
@@ -73,8 +75,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     clientErrorHandler,
     schemaController: { compilersFactory: { buildValidator: compilers.validators, buildSerializer: compilers.serializers } },
     ajv: {
-      // Wrong JSON types are a 422, never silently coerced; unknown fields are left alone.
-      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false },
+      // Wrong JSON types are a 422, never silently coerced; unknown fields are left alone. Verbose: an
+      // error carries the value that failed, so a refused name can say which character broke it.
+      customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false, verbose: true },
     },
     // A path parameter is compared after percent-decoding, in UTF-16 units: every name that can be
     // created (up to MAX_NAME_LENGTH code points, each at most two units) must be addressable.
@@ -139,6 +142,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(datasetRoutes, opts);
     await scope.register(fromJsonRoutes, opts);
     await scope.register(etlRoutes, opts);
+    await scope.register(sampleRoutes, opts);
     await scope.register(scenarioRoutes, opts);
     await scope.register(scenarioCancelRoutes, opts);
     await scope.register(scenarioTreeRoutes, opts);
@@ -152,6 +156,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(planRoutes, opts);
     await scope.register(reportRoutes, opts);
     await scope.register(experimentRoutes, opts);
+    await scope.register(gateRoutes, opts);
     await scope.register(auditRoutes, opts);
   };
   await app.register(routes, { prefix: settings.prefix });

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../error-factories.js';
 import { ERROR_CODES, ERROR_REGISTRY, ScenaristError, type ErrorCode, type FieldError } from '../errors.js';
-import { NAME_PATTERN, NAME_RULE } from '../datasets/names.js';
+import { NAME_PATTERN, nameProblem } from '../datasets/names.js';
 import { ParameterError } from '../params/errors.js';
 import { isStoreUnavailable } from '../store/unavailable.js';
 import { routeErrorCodes } from './route-errors.js';
@@ -52,9 +52,23 @@ export interface ErrorBodyView {
   detail: string;
   code: ErrorCode;
   errors?: readonly FieldError[];
+  /** How many entries `errors` would have had, when it lists only the first `MAX_LISTED_ERRORS`. */
+  errors_total?: number;
 }
 
 export const errorBody = (code: ErrorCode, detail: string): ErrorBodyView => ({ detail, code });
+
+/**
+ * How many field errors an answer lists. 100,000 bad edits (or parameters, or combinations) are each
+ * found, but listing them all would answer megabytes nobody reads; the first ones and the count are
+ * what a client acts on.
+ */
+export const MAX_LISTED_ERRORS = 100;
+
+/** `body` with its `errors`: the first `MAX_LISTED_ERRORS`, and `errors_total` when there were more. */
+function withErrors(body: ErrorBodyView, list: readonly FieldError[]): ErrorBodyView {
+  return list.length > MAX_LISTED_ERRORS ? { ...body, errors: list.slice(0, MAX_LISTED_ERRORS), errors_total: list.length } : { ...body, errors: list };
+}
 
 interface ErrorPayload {
   status: number;
@@ -66,19 +80,20 @@ function payloadOf(err: ScenaristError): ErrorPayload {
   const status = STATUS_BY_CODE[err.code];
   const body = errorBody(err.code, err.message);
   // A 422, and any error that lists what is wrong field by field (an experiment's invalid combinations), carry `errors`.
-  return { status, body: status === 422 || err.fields.length > 0 ? { ...body, errors: err.fields } : body };
+  return { status, body: status === 422 || err.fields.length > 0 ? withErrors(body, err.fields) : body };
 }
 
 /** Maps anything a route throws to a status and a `{ detail, code }` body; unknown errors are 500. */
 export function toErrorPayload(err: unknown): ErrorPayload | undefined {
   if (err instanceof ScenaristError) return payloadOf(err);
-  if (err instanceof ParameterError) return { status: 400, body: { ...errorBody('PARAMETER_INVALID', err.message), errors: err.errors } };
+  if (err instanceof ParameterError) return { status: 400, body: withErrors(errorBody('PARAMETER_INVALID', err.message), err.errors) };
   const fastifyError = err as Partial<FastifyError> & { validation?: unknown; validationContext?: string };
   if (Array.isArray(fastifyError.validation)) {
-    const fields = fastifyError.validation.map((v: { instancePath?: string; message?: string; params?: Record<string, unknown> }) => ({
+    const fields = fastifyError.validation.map((v: { instancePath?: string; message?: string; params?: Record<string, unknown>; data?: unknown }) => ({
       path: describePath(fastifyError.validationContext, v),
-      // The name pattern is unreadable in a message; say what it means.
-      message: v.params?.pattern === NAME_PATTERN ? `must be ${NAME_RULE}` : (v.message ?? 'is invalid'),
+      // The name pattern is unreadable in a message; say what it means, and which character broke it
+      // (`data` is the value that failed: the validator is built verbose for this).
+      message: v.params?.pattern === NAME_PATTERN ? nameProblem(v.data) : (v.message ?? 'is invalid'),
     }));
     // A query parameter the route cannot use is QUERY_INVALID, as the route's own checks of sort or ids
     // answer it; the 422 is for bodies that fail their schema.

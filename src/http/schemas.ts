@@ -17,7 +17,8 @@ export const ErrorBody = Type.Object(
   {
     detail: Type.String(),
     code: ErrorCodeSchema,
-    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'every offending field (PARAMETER_INVALID)' })),
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'every offending field (PARAMETER_INVALID), the first 100 of them' })),
+    errors_total: Type.Optional(Type.Integer({ minimum: 0, description: 'how many offending fields there are, when `errors` lists only the first 100' })),
   },
   { $id: 'Error', description: 'Every error response' },
 );
@@ -26,7 +27,8 @@ export const ValidationErrorBody = Type.Object(
   {
     detail: Type.String(),
     code: ErrorCodeSchema,
-    errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+    errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'each offending field, the first 100 of them' }),
+    errors_total: Type.Optional(Type.Integer({ minimum: 0, description: 'how many offending fields there are, when `errors` lists only the first 100' })),
   },
   { $id: 'ValidationError', description: 'A request that fails its schema (422)' },
 );

@@ -5,6 +5,7 @@ import type { ReportService } from '../decisions/report-service.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { EventFeed } from '../events/event-feed.js';
 import type { ExperimentService } from '../experiments/service.js';
+import type { GateService } from '../gates/service.js';
 import type { Executor } from '../executor/executor.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Readiness } from '../store/readiness.js';
@@ -39,6 +40,8 @@ export interface Services {
   /** Run, cancel, reset or delete many scenarios in one transaction. */
   readonly batch: ScenarioBatchActions;
   readonly experiments: ExperimentService;
+  /** Acceptance gates: paired runs of a baseline and a candidate, and their verdict. */
+  readonly gates: GateService;
   /** `POST .../scenarios/{id}/branch`. */
   readonly branches: ScenarioBranches;
   /** Lineage of a scenario, and compare's `inputs`. */

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ErrorCode } from '../errors.js';
 import type { RouteOptions } from './services.js';
 import { errors } from '../error-factories.js';
+import { UI_HEADERS } from './ui-headers.js';
 
 /**
  * The dashboard (web/, built into web/dist by `npm ci`): served at `/ui/` and `<prefix>/ui/`. The build
@@ -69,7 +70,7 @@ function loadAssets(dir: string): Map<string, Asset> {
 async function send(request: FastifyRequest, reply: FastifyReply, file: Asset, cache: string) {
   const accepts = String(request.headers['accept-encoding'] ?? '');
   reply.header('content-type', file.type).header('cache-control', cache).header('vary', 'accept-encoding');
-  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-content-type-options', 'nosniff').headers(UI_HEADERS);
   const gzipped = /\bgzip\b/.test(accepts) ? await file.gzipped() : null;
   if (gzipped) return reply.header('content-encoding', 'gzip').send(gzipped);
   return reply.send(file.body);

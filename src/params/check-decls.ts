@@ -32,8 +32,8 @@ export function checkDecls(decls: ParamDecls, owner: string): void {
   }
 }
 
-/** What is wrong with one declaration, or undefined when it is sound. */
-function declProblem(name: string, decl: unknown): string | undefined {
+/** What is wrong with one declaration, or undefined when it is sound (also the check of a domain manifest's parameters). */
+export function declProblem(name: string, decl: unknown): string | undefined {
   if (name === '') return 'a parameter name must not be empty';
   if (typeof decl !== 'object' || decl === null || Array.isArray(decl)) return 'the declaration must be an object';
   const d = decl as Record<string, unknown>;

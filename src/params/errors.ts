@@ -2,6 +2,9 @@
  * A parameter value that fails its declaration. The HTTP layer answers it with `400 { detail }`, so the
  * message is written for the client and always names the offending parameter.
  */
+/** How many errors the message of several names; `errors` lists them all. */
+const NAMED_IN_MESSAGE = 5;
+
 export class ParameterError extends Error {
   override readonly name = 'ParameterError';
 
@@ -22,7 +25,10 @@ export class ParameterError extends Error {
   static all(errors: readonly ParameterError[]): ParameterError {
     if (errors.length === 1) return errors[0]!;
     const list = errors.flatMap((e) => e.errors);
-    return new ParameterError(errors[0]!.parameter, errors.map((e) => e.message).join('; '), list);
+    // The sentence names the first few (a body of 100,000 unknown parameters must not answer megabytes); `errors` has the rest.
+    const named = errors.slice(0, NAMED_IN_MESSAGE).map((e) => e.message).join('; ');
+    const more = errors.length > NAMED_IN_MESSAGE ? `; and ${errors.length - NAMED_IN_MESSAGE} more (see errors)` : '';
+    return new ParameterError(errors[0]!.parameter, `${named}${more}`, list);
   }
 
   /** The same errors with each path under `prefix` (`algo_params.iterations`). */

@@ -13,6 +13,7 @@ import type { Executor } from '../executor/executor.js';
 import { LocalExecutor } from '../executor/local/local-executor.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { ExperimentService } from '../experiments/service.js';
+import { GateService } from '../gates/service.js';
 import { AuditService } from '../audit/audit-service.js';
 import { AuditPruner } from '../audit/audit-pruner.js';
 import type { Services } from '../http/services.js';
@@ -34,6 +35,7 @@ import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { Readiness } from '../store/readiness.js';
 import { isSingleWriter } from './single-writer.js';
 import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from './external-limits.js';
+import { announceContainment } from './external-containment.js';
 
 /** Uploads in parallel, and one more thread for small ones (see `createDataTaskPool`). */
 const UPLOAD_POOL = { work: 'upload', threads: 2, expressThreads: 1 } as const;
@@ -148,7 +150,9 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   await sessions.ensureMain();
   const audit = new AuditService(store.audit, settings.auditRetentionMs);
   const auditPruner = new AuditPruner(audit, log);
-  const readiness = await Readiness.of(store, settings.databaseUrl);
+  // An API-only node (workers 0) runs no program: it has nothing to contain.
+  const containmentNote = settings.workers > 0 ? await announceContainment(domain, log) : undefined;
+  const readiness = await Readiness.of(store, settings.databaseUrl, containmentNote === undefined ? [] : [containmentNote]);
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
   await executor.start().catch(async (err: unknown) => {
     stopRunMetrics();
@@ -175,6 +179,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       views,
       batch,
       experiments,
+      gates: new GateService({ store, domain, executor, batch, maxSize: settings.maxExperimentSize }),
       branches,
       tree,
       plans: new PlanService({ store, domain, committed: serverEvents.committed }),

@@ -16,8 +16,7 @@ async function unlessMissing<T>(read: () => Promise<T>): Promise<T | undefined> 
 /** The dataset service as scenario trees see it (`src/scenarios/tree/dataset-port.ts`). */
 export function treeDatasets(store: Store, datasets: DatasetService): TreeDatasets {
   return {
-    derive: async (sessionId, key, newKey, edits) => (await datasets.derive(sessionId, key, { newKey, edits, for: 'branch' })).derived,
-    discard: (sessionId, key) => datasets.delete(sessionId, key),
+    prepareDerive: (sessionId, key, newKey, edits) => datasets.prepareDerive(sessionId, key, { newKey, edits }),
     exists: async (sessionId, key) => (await store.datasets.getMeta(sessionId, key)) !== undefined,
     origin: (sessionId, key) => unlessMissing(() => datasets.lineage(sessionId, key)),
     tables: (sessionId, key) => unlessMissing(async () => (await datasets.load(sessionId, key)).tables),

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings.js';
 import type { DomainRegistry } from '../domain/registry.js';
 import type { Executor, LiveRun } from '../executor/executor.js';
 import { ParameterError } from '../params/errors.js';
 import { validateScenarioParams } from '../params/validate.js';
+import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { ScenarioRecord, ScenarioRef, ScenarioStatusRecord } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
@@ -137,6 +139,54 @@ export class ScenarioService {
     const written = await this.insert(sessionId, input);
     if (written === undefined) throw errors.tagTaken(input.tag);
     return written.row ? scenarioView(written.row, this.deps.domain) : this.get({ sessionId, id: written.id });
+  }
+
+  /**
+   * Creates a scenario in one transaction with `alongside`'s writes (a branch's derived dataset,
+   * written first) and, with `run` or autorun, its queueing: one commit, so a crash leaves all of it
+   * or none, and the request's audit entry, written at that commit, names everything it made. The
+   * executor hears of the queued run once it is committed. `TAG_TAKEN` when the tag is taken; a
+   * refusal of `alongside` is thrown as it is; nothing is stored either way.
+   */
+  async createWith(
+    sessionId: string,
+    input: CreateScenarioInput,
+    options: { readonly run: boolean; readonly alongside?: (trx: Kysely<Database>) => Promise<void> },
+  ): Promise<ScenarioView> {
+    const { domain, store, settings, executor } = this.deps;
+    const algorithm = domain.algorithm(input.algoName);
+    if (!algorithm) throw errors.algorithmNotFound(input.algoName);
+    const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
+    const id = randomUUID();
+    noteAuditTarget('scenario', id);
+    const ref = { sessionId, id };
+    const row = await store.db.transaction().execute(async (trx) => {
+      await options.alongside?.(trx);
+      const scenario = {
+        id,
+        sessionId,
+        tag: input.tag,
+        datasetKey: input.datasetKey,
+        algoName: input.algoName,
+        algoParamsJson: JSON.stringify(algoParams),
+        dataParamsJson: JSON.stringify(dataParams),
+        createdAt: now(),
+        parentId: input.parentId ?? null,
+      };
+      const created = await this.repo.insert(scenario, trx).catch((err: unknown) => {
+        if (isUniqueViolation(err)) throw errors.tagTaken(input.tag);
+        throw err;
+      });
+      if (!created) throw errors.datasetNotFound(input.datasetKey);
+      if (!options.run && !settings.autorun) return created;
+      // CREATED by this transaction, which no other sees yet: the change applies.
+      const queued = await this.runs.queue(ref, changeFor('run'), now(), trx);
+      if (!queued) throw new Error(`scenario ${id} created in this transaction could not be queued in it`);
+      return queued;
+    });
+    executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
+    if (row.status === 'QUEUED') executor.queued({ scenarioId: id, sessionId });
+    return scenarioView(row, domain);
   }
 
   /** Queues a CREATED scenario; answers it as queued (a worker may claim it a moment later). */

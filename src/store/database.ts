@@ -24,6 +24,8 @@ export interface Database {
   reports: ReportsTable;
   audit_log: AuditLogTable;
   audit_head: AuditHeadTable;
+  /** Acceptance gates (migration 0026): their scenarios point to them by `gate_id`. */
+  gates: GatesTable;
 }
 
 export interface SessionsTable {
@@ -122,6 +124,12 @@ export interface ScenariosTable {
   /** Set (with the tag) when its parent was deleted, by trigger: a root by deletion, not by creation. */
   deleted_parent_id: string | null;
   deleted_parent_tag: string | null;
+  /** The gate that made it, its pair's index and side (`baseline` or `candidate`); null otherwise (migration 0026). */
+  gate_id: ColumnType<string | null, string | null | undefined, string | null>;
+  gate_pair: ColumnType<number | null, number | null | undefined, number | null>;
+  gate_side: ColumnType<'baseline' | 'candidate' | null, 'baseline' | 'candidate' | null | undefined, 'baseline' | 'candidate' | null>;
+  /** The seed every run of it takes for `ctx.random` (a gate's pair shares one); null: a fresh seed per run. */
+  pinned_seed: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ApiTokensTable {
@@ -298,4 +306,18 @@ export interface AuditHeadTable {
   hash: string;
   anchor_seq: number;
   anchor_hash: string;
+}
+
+/** An acceptance gate: paired runs of a baseline and a candidate (docs/api/gates.md). */
+export interface GatesTable {
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  /** Unique within the session; its scenarios are tagged `<name>/<side>/<n>`. */
+  name: string;
+  /** JSON of the request as validated: both sides, the resolved inputs, repeats, KPIs, alpha, min_effect, rule. */
+  spec: string;
+  /** How many scenarios it created (both sides). */
+  size: number;
+  created_at: string;
 }

@@ -165,9 +165,9 @@ export class DatasetsRepository {
   }
 
   /** Stores a new dataset; throws a unique violation when the key exists. */
-  async insert(record: DatasetWrite): Promise<void> {
+  async insert(record: DatasetWrite, db?: Kysely<Database>): Promise<void> {
     const tables = tablesOf(record);
-    await this.db.transaction().execute(async (trx) => {
+    await inTransaction(this.db, db, async (trx) => {
       const hashes = await putContents(trx, tables);
       const { seq } = await trx.insertInto('datasets').values(toRow(record)).returning('seq').executeTakeFirstOrThrow();
       await linkTables(trx, seq, tables, hashes);
@@ -188,7 +188,7 @@ export class DatasetsRepository {
    * source's, each in its place, except those in `replaced` (by name), whose new contents are stored.
    * Untouched tables name the source's contents, inside the database. Answers `missing` when the source
    * is gone and `changed` when it was replaced since it was read; throws a unique violation when the
-   * target key is taken.
+   * target key is taken. Given `db` (a transaction), it is one write of that transaction.
    */
   async derive(
     sessionId: string,
@@ -197,8 +197,9 @@ export class DatasetsRepository {
     lineage: DatasetLineage,
     replaced: readonly StoredTable[],
     expectedVersion?: string,
+    db?: Kysely<Database>,
   ): Promise<'derived' | 'missing' | 'changed'> {
-    return this.db.transaction().execute(async (trx) => {
+    return inTransaction(this.db, db, async (trx) => {
       // The source stays as it is until this commits (PostgreSQL: `for share`), so its contents stay named.
       const sourceQuery = trx.selectFrom('datasets').select(['seq', 'version']).where('session_id', '=', sessionId).where('key', '=', sourceKey);
       const source = await dialectAdapterOf(trx).sharingRows(sourceQuery).executeTakeFirst();
@@ -316,4 +317,9 @@ function toRow(record: DatasetWrite) {
 
 function tablesOf(record: DatasetWrite): readonly StoredTable[] {
   return record.tables ?? storedTablesOfJson(record.tablesJson);
+}
+
+/** Runs `work` in `given` (a transaction the caller holds), else in a transaction of its own. */
+function inTransaction<T>(db: Kysely<Database>, given: Kysely<Database> | undefined, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return given === undefined ? db.transaction().execute(work) : work(given);
 }

@@ -73,6 +73,12 @@ export interface DialectAdapter {
   claimingRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** Numbers the committed events that have no id yet and answers how many (see `EventLog.number`). */
   numberCommittedEvents(db: Kysely<Database>): Promise<number>;
+  /**
+   * Inside a transaction: waits until no other transaction holds `key`, then holds it until this one
+   * ends, so the transactions that take one key run one after the other (each sees what the previous
+   * committed). Nothing else waits on it: it is a name, not a row.
+   */
+  holdKey(trx: Kysely<Database>, key: string): Promise<void>;
 }
 
 const SQLITE_PREFIX = 'sqlite:';
@@ -110,6 +116,8 @@ const SQLITE: DialectAdapter = {
   lockingRows: (query) => query,
   claimingRows: (query) => query,
   numberCommittedEvents: async () => 0,
+  // A write transaction begins IMMEDIATE, holding the whole database: it already runs alone.
+  holdKey: async () => undefined,
 };
 
 /** PostgreSQL: many processes share the database; row locks and the outbox's numbering keep them apart. */
@@ -144,6 +152,10 @@ const POSTGRES: DialectAdapter = {
   numberCommittedEvents: async (db) => {
     const { rows } = await sql<{ numbered: string | number }>`select scenarist_number_events() as numbered`.execute(db);
     return Number(rows[0]?.numbered ?? 0);
+  },
+  // A transaction-level advisory lock on the key's 64-bit hash: released by the commit or rollback.
+  holdKey: async (trx, key) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
   },
 };
 

@@ -54,6 +54,8 @@ export interface ExperimentResultRow {
   readonly combo: number;
   readonly axisValuesJson: string;
   readonly kpiValuesJson: string | null;
+  /** The seed of its latest run's `ctx.random`; null before it ran. */
+  readonly seed: number | null;
 }
 
 const experimentColumns = [
@@ -202,7 +204,7 @@ export class ExperimentsRepository {
   resultRows(sessionId: string, id: string, afterSeq: number, limit: number): Promise<ExperimentResultRow[]> {
     return this.db
       .selectFrom('scenarios')
-      .select(['seq', 'id', 'tag', 'status', 'experiment_combo as combo', 'axis_values as axisValuesJson', 'kpi_values as kpiValuesJson'])
+      .select(['seq', 'id', 'tag', 'status', 'experiment_combo as combo', 'axis_values as axisValuesJson', 'kpi_values as kpiValuesJson', 'seed'])
       .where('session_id', '=', sessionId)
       .where('experiment_id', '=', id)
       .where('seq', '>', afterSeq)

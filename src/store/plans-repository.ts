@@ -2,7 +2,6 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Actor } from '../model/actor.js';
 import type { Database, PlansTable } from './database.js';
 import { dialectAdapterOf } from './dialect.js';
-import { isUniqueViolation } from './errors.js';
 import { recordColumns, type ScenarioRecord, type ScenarioRef } from './scenarios-repository.js';
 
 export type PlanRow = Selectable<PlansTable>;
@@ -12,7 +11,8 @@ export interface PublishInput {
   readonly scenario: ScenarioRef;
   readonly note: string;
   readonly by: Actor;
-  readonly at: string;
+  /** The time of the publication, asked once the session's plan is held (so publications are timed in the order they apply). */
+  readonly now: () => string;
   /** The KPI entries of the scenario as locked (JSON object text), computed from its row inside the transaction. */
   readonly kpisOf: (record: ScenarioRecord) => string;
 }
@@ -28,11 +28,9 @@ export interface EndInput {
   readonly sessionId: string;
   readonly note: string;
   readonly by: Actor;
-  readonly at: string;
+  /** The time of the withdrawal, asked once the session's plan is held. */
+  readonly now: () => string;
 }
-
-/** How often a publication is tried again after a concurrent one took the session's one current slot first. */
-const PUBLISH_RETRIES = 3;
 
 /**
  * The published plan of each session and its history. A publication, a supersession and a withdrawal
@@ -45,34 +43,32 @@ export class PlansRepository {
   /**
    * Makes a COMPLETE scenario the session's plan, superseding the current one. The scenario's row is
    * locked first (PostgreSQL `for update`): a reset, edit or delete of it either committed before (then
-   * it is not COMPLETE, or gone) or waits and meets the plan triggers (migration 0016).
+   * it is not COMPLETE, or gone) or waits and meets the plan triggers (migration 0016). Before that,
+   * the session's plan key is held (`holdSessionPlan`), so publications of one session apply one after
+   * the other, each superseding the plan the previous one published.
    */
   async publish(input: PublishInput): Promise<PublishOutcome> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.db.transaction().execute((trx) => this.publishIn(trx, input));
-      } catch (err) {
-        // Two publications in one session at once: the partial unique index let one win; ask again.
-        if (!isUniqueViolation(err) || attempt >= PUBLISH_RETRIES) throw err;
-      }
-    }
+    return this.db.transaction().execute((trx) => this.publishIn(trx, input));
   }
 
   private async publishIn(trx: Kysely<Database>, input: PublishInput): Promise<PublishOutcome> {
     const adapter = dialectAdapterOf(trx);
     const { sessionId, id } = input.scenario;
+    await holdSessionPlan(trx, sessionId);
     const scenarioQuery = trx.selectFrom('scenarios').select(recordColumns).where('session_id', '=', sessionId).where('id', '=', id);
     const record = await adapter.lockingRows(scenarioQuery).executeTakeFirst();
     if (!record) return { refused: 'missing' };
     if (record.status !== 'COMPLETE') return { refused: 'not-complete', status: record.status };
     const current = await adapter.lockingRows(currentQuery(trx, sessionId)).executeTakeFirst();
     if (current?.scenario_id === id) return { refused: 'already-current', current };
+    // Never before the plan it supersedes, whatever the clock of the node that published that one.
+    const at = laterOf(input.now(), current?.published_at);
     const by = { published_by_id: input.by.id, published_by_name: input.by.name };
     let superseded: PlanRow | undefined;
     if (current) {
       superseded = await trx
         .updateTable('plans')
-        .set({ ended_at: input.at, ended_how: 'superseded', ended_note: null, ended_by_id: input.by.id, ended_by_name: input.by.name })
+        .set({ ended_at: at, ended_how: 'superseded', ended_note: null, ended_by_id: input.by.id, ended_by_name: input.by.name })
         .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -89,7 +85,7 @@ export class PlansRepository {
         kpis: input.kpisOf(record),
         note: input.note,
         ...by,
-        published_at: input.at,
+        published_at: at,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -100,11 +96,13 @@ export class PlansRepository {
   /** Withdraws the session's current plan; answers it as ended, or undefined when there was none. */
   async withdraw(input: EndInput): Promise<PlanRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
+      await holdSessionPlan(trx, input.sessionId);
+      const current = await this.current(input.sessionId, trx);
+      if (!current) return undefined;
       const ended = await trx
         .updateTable('plans')
-        .set({ ended_at: input.at, ended_how: 'withdrawn', ended_note: input.note, ended_by_id: input.by.id, ended_by_name: input.by.name })
-        .where('session_id', '=', input.sessionId)
-        .where('ended_at', 'is', null)
+        .set({ ended_at: laterOf(input.now(), current.published_at), ended_how: 'withdrawn', ended_note: input.note, ended_by_id: input.by.id, ended_by_name: input.by.name })
+        .where('id', '=', current.id)
         .returningAll()
         .executeTakeFirst();
       if (ended) await logEvent(trx, input.sessionId, 'plan.withdrawn', { ...eventFields(ended, input.by), note: input.note });
@@ -121,6 +119,21 @@ export class PlansRepository {
   history(sessionId: string): Promise<PlanRow[]> {
     return this.db.selectFrom('plans').selectAll().where('session_id', '=', sessionId).where('ended_at', 'is not', null).orderBy('seq', 'desc').execute();
   }
+}
+
+/**
+ * Holds the session's plan until the transaction ends. Row locks cannot do it: a publication that
+ * waited on the current plan's row finds it ended once the other commits, and the plan that
+ * publication inserted was not there when the statement began, so it would insert a second current
+ * plan (refused by the `plans_current` index).
+ */
+function holdSessionPlan(trx: Kysely<Database>, sessionId: string): Promise<void> {
+  return dialectAdapterOf(trx).holdKey(trx, `scenarist.plan:${sessionId}`);
+}
+
+/** ISO-8601 times compare as text. */
+function laterOf(time: string, floor: string | undefined): string {
+  return floor !== undefined && floor > time ? floor : time;
 }
 
 function currentQuery(db: Kysely<Database>, sessionId: string) {

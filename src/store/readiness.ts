@@ -6,8 +6,12 @@ import type { Store } from './store.js';
 /**
  * The answer of `GET /health/ready`: ready, or the first reason it is not. The reason is public (the
  * probe needs no token), so it never carries a driver's message; `cause` is that error, for the log.
+ * `notes` are what a ready process does less well than it could (the machine refused something at
+ * start-up): informational, they never make it not ready.
  */
-export type ReadyAnswer = { readonly ready: true } | { readonly ready: false; readonly reason: string; readonly cause?: unknown };
+export type ReadyAnswer =
+  | { readonly ready: true; readonly notes?: readonly string[] }
+  | { readonly ready: false; readonly reason: string; readonly cause?: unknown };
 
 const DATABASE_SILENT = 'the database does not answer';
 
@@ -31,16 +35,22 @@ export class Readiness {
   /** Migrations, once current, stay so for this build: checked until they are. */
   private migrationsCurrent = false;
 
+  private readonly ready: ReadyAnswer;
+
   private constructor(
     private readonly store: Store,
     private readonly file: FileIdentity | undefined,
-  ) {}
+    notes: readonly string[],
+  ) {
+    this.ready = notes.length === 0 ? { ready: true } : { ready: true, notes: Object.freeze([...notes]) };
+  }
 
-  static async of(store: Store, databaseUrl: string): Promise<Readiness> {
+  /** `notes`: what ready answers carry (see `ReadyAnswer`), fixed at start-up. */
+  static async of(store: Store, databaseUrl: string, notes: readonly string[] = []): Promise<Readiness> {
     const path = store.adapter.databaseFile(databaseUrl);
-    if (path === undefined) return new Readiness(store, undefined);
+    if (path === undefined) return new Readiness(store, undefined, notes);
     const { dev, ino } = await stat(path);
-    return new Readiness(store, { path, dev, ino });
+    return new Readiness(store, { path, dev, ino }, notes);
   }
 
   /** From now on, not ready (graceful shutdown). */
@@ -72,7 +82,7 @@ export class Readiness {
     if (this.file !== undefined && !(await this.holdsFile(this.file))) {
       return { ready: false, reason: `the database file ${this.file.path} is no longer the one this process opened` };
     }
-    return { ready: true };
+    return this.ready;
   }
 
   private async holdsFile(file: FileIdentity): Promise<boolean> {

@@ -176,7 +176,8 @@ const claimQuery = preparedByShape(
       error_code: null,
       lease_owner: v.runToken,
       lease_expires_at: shape.leased ? databaseTime(db, v.leaseMs) : null,
-      seed: v.seed,
+      // A gate's pair runs both sides with one seed (migration 0026); any other run draws a fresh one.
+      seed: sql<number>`coalesce(pinned_seed, ${v.seed})`,
     }));
     const targeted =
       shape.target === 'id'
@@ -267,10 +268,11 @@ export class RunsRepository {
   /**
    * Client `run` (and autorun): queues the scenario behind every queued or running one (FIFO by
    * `queue_order`) when its status is one of `c.from`. Answers the row as this change left it, or
-   * undefined when another request changed it first or it does not exist.
+   * undefined when another request changed it first or it does not exist. `db` is a transaction it
+   * is one write of (a branch queued with the scenario it creates).
    */
-  async queue(ref: ScenarioRef, c: StatusChange, now: string): Promise<ScenarioRecord | undefined> {
-    return (await queueQuery(this.db, c, { sessionId: ref.sessionId, id: ref.id, now })).rows[0];
+  async queue(ref: ScenarioRef, c: StatusChange, now: string, db: Kysely<Database> = this.db): Promise<ScenarioRecord | undefined> {
+    return (await queueQuery(db, c, { sessionId: ref.sessionId, id: ref.id, now })).rows[0];
   }
 
   /** Client `reset`: clears everything of the run when the status is one of `c.from`, its log lines too. */

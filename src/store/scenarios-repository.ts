@@ -227,10 +227,10 @@ export class ScenariosRepository {
   /**
    * Stores a CREATED scenario while its dataset exists and answers its row as stored, built from the
    * inserted values (no read back); undefined when the dataset is gone. Throws a unique violation
-   * when the tag is taken in the session.
+   * when the tag is taken in the session. `db` is a transaction it is one write of (a branch).
    */
-  async insert(scenario: NewScenario): Promise<ScenarioRecord | undefined> {
-    const result = await insertQuery(this.db, scenario);
+  async insert(scenario: NewScenario, db: Kysely<Database> = this.db): Promise<ScenarioRecord | undefined> {
+    const result = await insertQuery(db, scenario);
     if (Number(result.numAffectedRows ?? 0) === 0) return undefined;
     const { progress, result: resultJson, kpi_values, error, error_code, started_at, finished_at, report, seed } = NO_RUN;
     return {

@@ -143,6 +143,63 @@ describe.each(DIALECTS)('the audit trail over HTTP on %s', (dialect) => {
     expect(await latest('scenario.create')).toMatchObject({ status: 403, who: { name: expect.any(String) }, session_id: mainId });
   });
 
+  it('names what a branch and a report made, as the other entries name what they made', async () => {
+    const planner = as(tokens.planner);
+    const status = async (id: string) => (await call(t.app, 'GET', `/sessions/main/scenarios/${id}/status`, { token: tokens.read })).json<{ status: string }>().status;
+    const trunk = (await planner.post('/sessions/main/scenarios', scenario('trunk'))).json<{ id: string }>().id;
+    expect((await planner.post(`/sessions/main/scenarios/${trunk}/run`)).statusCode).toBe(202);
+    await until('the trunk completes', async () => (await status(trunk)) === 'COMPLETE');
+
+    const edits = [{ table: 'warehouse_layout', update: { where: { zone: 'A' }, scale: { capacity: 2 } } }];
+    const branched = await planner.post(`/sessions/main/scenarios/${trunk}/branch`, { tag: 'twig', edits, run: true });
+    expect(branched.statusCode).toBe(201);
+    const branch = branched.json<{ id: string; status: string; derived_dataset: { key: string } }>();
+    expect(branch.status).toBe('QUEUED');
+    const branchEntry = await latest('scenario.branch');
+    expect(branchEntry).toMatchObject({ status: 201, who: { token_id: tokens.plannerId, name: 'planner' } });
+    expect(branchEntry!.targets).toEqual({ session: mainId, base: trunk, scenario: branch.id, dataset: 'example', new_dataset: branch.derived_dataset.key });
+    await until('the branch completes', async () => (await status(branch.id)) === 'COMPLETE');
+
+    const plain = await planner.post(`/sessions/main/scenarios/${trunk}/branch`, { tag: 'twig without edits' });
+    expect(plain.statusCode).toBe(201);
+    expect((await latest('scenario.branch'))!.targets).toEqual({ session: mainId, base: trunk, scenario: plain.json<{ id: string }>().id });
+
+    const report = await planner.post('/sessions/main/reports', { title: 'audited', ids: [trunk, branch.id] });
+    expect(report.statusCode).toBe(201);
+    const reportEntry = await latest('report.create');
+    expect(reportEntry).toMatchObject({ status: 201, who: { token_id: tokens.plannerId, name: 'planner' } });
+    expect(reportEntry!.targets).toEqual({ session: mainId, report: report.json<{ id: string }>().id });
+
+    const published = await planner.post(`/sessions/main/scenarios/${trunk}/publish`, { note: 'audited' });
+    expect(published.statusCode).toBe(201);
+    expect((await latest('plan.publish'))!.targets).toEqual({ session: mainId, scenario: trunk, plan: published.json<{ id: string }>().id });
+    expect((await call(t.app, 'DELETE', '/sessions/main/plan', { token: tokens.planner, payload: { note: 'done' } })).statusCode).toBe(200);
+    // Two runs: a bound on a hang on a loaded machine, not a timing assertion.
+  }, 180_000);
+
+  it('records who sent a refused write whose token was valid, whatever refused it', async () => {
+    const issued = await issueToken(tokensOf(t), { scope: 'read', name: 'viewer' });
+    const viewer = { token_id: issued.record.id, name: 'viewer' };
+    // Refused for its scope by the guard, before any handler.
+    expect((await as(issued.token).post('/sessions/main/scenarios', scenario('scoped-out'))).statusCode).toBe(403);
+    expect(await latest('scenario.create')).toMatchObject({ status: 403, who: viewer, session_id: mainId });
+
+    // Refused for its session by the guard: a token bound to another session.
+    const other = (await as(tokens.admin).post('/sessions', { display_name: 'elsewhere' })).json<SessionList>();
+    const otherId = other.sessions.find((s) => s.display_name === 'elsewhere')!.id;
+    const bound = await issueToken(tokensOf(t), { scope: 'run', name: 'bound', sessionId: otherId });
+    expect((await as(bound.token).post('/sessions/main/scenarios', scenario('other-session'))).statusCode).toBe(403);
+    expect(await latest('scenario.create')).toMatchObject({ status: 403, who: { token_id: bound.record.id, name: 'bound' }, session_id: mainId });
+
+    // Refused by the handler (an unknown scenario): named as before.
+    expect((await as(tokens.planner).delete('/sessions/main/scenarios/00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);
+    expect(await latest('scenario.delete')).toMatchObject({ status: 404, who: { token_id: tokens.plannerId, name: 'planner' } });
+
+    // A token that is not one stays anonymous.
+    expect((await as('scn_not-a-token').post('/sessions/main/scenarios', scenario('nobody'))).statusCode).toBe(401);
+    expect(await latest('scenario.create')).toMatchObject({ status: 401, who: { token_id: null, name: 'anonymous' } });
+  });
+
   it('serves a session its own trail to run tokens, newest first, filtered and paged; every session to admins only', async () => {
     expect((await call(t.app, 'GET', '/sessions/main/audit', { token: tokens.read })).statusCode).toBe(403);
     expect((await call(t.app, 'GET', '/audit', { token: tokens.planner })).statusCode).toBe(403);

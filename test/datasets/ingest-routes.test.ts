@@ -49,10 +49,10 @@ describe.each(DIALECTS)('ingest routes: bad inputs are 4xx and change nothing, o
     ['a column nested 10,000 deep', `{"key":"deep","tables":{"t":{"columns":[{"name":"a","type":"string","x":${deep(10_000)}}],"rows":[]}}}`],
     ['a cell nested 10,000 deep', `{"key":"deep","tables":{"t":{"columns":[{"name":"a","type":"string"}],"rows":[[${deep(10_000)}]]}}}`],
     ['an unknown member nested 10,000 deep', `{"key":"deep","tables":{},"extra":${deep(10_000, '{}')}}`],
-  ])('answers from-json with %s by 400', async (_label, body) => {
+  ])('answers from-json with %s by 400 BODY_TOO_DEEP, as every JSON route', async (_label, body) => {
     const before = await stored();
     const res = await postRaw('/data/from-json', body, 'application/json');
-    expect(res.statusCode).toBe(400);
+    expect([res.statusCode, res.json().code]).toEqual([400, 'BODY_TOO_DEEP']);
     expect(res.json().detail).toMatch(/nests deeper than 100 levels/);
     expect(await stored()).toEqual(before);
   });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Type } from '@sinclair/typebox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineDomain, defineExternalAlgorithm, defineKpi, defineResultType, defineSchemas } from '../../src/domain/define.js';
+import { loadDomain } from '../../src/domain/load.js';
 import { runAlgorithm } from '../../src/testing/run-algorithm.js';
 
 /**
@@ -45,5 +46,32 @@ describe('the example programs of docs/external-algorithms.md', () => {
     expect(run.kpis).toEqual({ 'Packed Weight': 7 });
     expect(run.progress).toEqual([0.25, 0.5, 0.75, 1]);
     expect(run.log.map((line) => line.message)).toEqual(['packed 2 of 4 items']);
+  });
+});
+
+/** The manifest of the page's "A domain without TypeScript" section, as written there. */
+const MANIFEST = /```json\n(\{\n {2}"name": "packing"[\s\S]*?)```/.exec(PAGE)?.[1];
+
+describe('the manifest of docs/external-algorithms.md', () => {
+  it('loads, runs pack.py to the same result and KPI, and its documented mistakes give the documented messages', async () => {
+    expect(MANIFEST).toBeDefined();
+    const file = join(dir, 'scenarist.domain.json');
+    writeFileSync(file, MANIFEST!);
+    const manifestDomain = await loadDomain(file);
+    // A domain loaded from a manifest is typed only at run time: its parameters have no static type.
+    const run = await runAlgorithm(manifestDomain.domain, 'Pack (Python)', files, { capacity: 8 } as never, { domainDir: dir });
+    expect(run.result).toEqual({ chosen: ['a', 'd'], weight: 7 });
+    expect(run.kpis).toEqual({ 'Packed Weight': 7 });
+
+    const documented = [...PAGE.matchAll(/^scenarist: \.\/scenarist\.domain\.json: (.*)$/gm)].map((match) => match[1]!);
+    expect(documented).toHaveLength(2);
+    const wrongDefault = JSON.parse(MANIFEST!) as { algorithms: { parameters: { capacity: { default: unknown } } }[]; kpis: { from: string }[] };
+    wrongDefault.algorithms[0]!.parameters.capacity.default = '10';
+    writeFileSync(file, JSON.stringify(wrongDefault));
+    await expect(loadDomain(file)).rejects.toThrow(`${file}: ${documented[0]}`);
+    const wrongPointer = JSON.parse(MANIFEST!) as typeof wrongDefault;
+    wrongPointer.kpis[0]!.from = '/weigth';
+    writeFileSync(file, JSON.stringify(wrongPointer));
+    await expect(loadDomain(file)).rejects.toThrow(`${file}: ${documented[1]}`);
   });
 });

@@ -216,4 +216,33 @@ describe.each(deployments)('external algorithms on %s', (_name, start) => {
     expect(scenario.error?.code).toBe('TIME_LIMIT');
     await until('no process of the program left', () => !pids.some(isAlive), { within: 30_000 });
   }, 90_000);
+
+  // The program starts a process in a session of its own (setsid, or a daemon's double fork) that
+  // ignores SIGTERM: no signal to the program's process group reaches it, the run's cgroup does.
+  it('cancels a program whose grandchild called setsid: no process of it is left', async () => {
+    const pidFile = join(scratch, `setsid-${count}.pids`);
+    const id = await runContract({ mode: 'setsid', pid_file: pidFile });
+    await until('the program and its detached grandchild to start', () => readPids(pidFile) !== undefined, { within: 60_000 });
+    const pids = readPids(pidFile)!;
+    await call('POST', `/sessions/${sid}/scenarios/${id}/cancel`);
+    expect((await settled(id)).error?.code).toBe('CANCELLED');
+    await until('no process of the program left', () => !pids.some(isAlive), { within: 30_000 });
+  }, 90_000);
+
+  it('stops a program that started a daemon at the time limit: no process of it is left', async () => {
+    const pidFile = join(scratch, `daemon-${count}.pids`);
+    const id = await runContract({ mode: 'daemon', pid_file: pidFile }, 'Contract (time-limited)');
+    await until('the program and its daemon to start', () => readPids(pidFile) !== undefined, { within: 60_000 });
+    const pids = readPids(pidFile)!;
+    expect((await settled(id)).error?.code).toBe('TIME_LIMIT');
+    await until('no process of the program left', () => !pids.some(isAlive), { within: 30_000 });
+  }, 90_000);
+
+  it('ends the daemon of a program that completed', async () => {
+    const pidFile = join(scratch, `daemon-and-exit-${count}.pids`);
+    const scenario = await settled(await runContract({ mode: 'daemon-and-exit', pid_file: pidFile }));
+    expect(scenario.status).toBe('COMPLETE');
+    const pids = readPids(pidFile)!;
+    await until('the daemon to be gone', () => !pids.some(isAlive), { within: 30_000 });
+  }, 90_000);
 });

@@ -57,7 +57,7 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
   });
   afterAll(() => t?.close());
 
-  it('creates one scenario per combination times repeats, tagged <name>/<n>, and lists them by the experiment filter', async () => {
+  it('creates one scenario per combination times repeats, tagged by its values, and lists them by the experiment filter', async () => {
     const experimentName = name();
     const created = await post<ExperimentBody>('/experiments', {
       name: experimentName,
@@ -70,7 +70,8 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
     const page = await get<{ items: { tag: string; status: string; algorithm: { parameters: { name: string; value: unknown }[] } }[] }>(
       `/scenarios?experiment=${created.body.id}&limit=100`,
     );
-    expect(page.body.items.map((s) => s.tag)).toEqual(Array.from({ length: 12 }, (_, i) => `${experimentName}/${i + 1}`));
+    const tags = [0, 5, 10].flatMap((x) => [true, false].flatMap((zones) => [1, 2].map((rep) => `${experimentName}/depot_x=${x} · respect_zones=${zones} · rep ${rep}`)));
+    expect(page.body.items.map((s) => s.tag)).toEqual(tags);
     expect(page.body.items.every((s) => s.status === 'CREATED')).toBe(true);
     const depots = page.body.items.map((s) => s.algorithm.parameters.find((p) => p.name === 'depot_x')!.value);
     expect(depots).toEqual([0, 0, 0, 0, 5, 5, 5, 5, 10, 10, 10, 10]);
@@ -117,6 +118,37 @@ describe.each(DIALECTS)('experiments over HTTP on %s', (dialect) => {
     expect(fewer.summary!.axes[0]!.values.reduce((sum, v) => sum + v.kpis['Travel Distance']!.count, 0)).toBe(3);
     expect(fewer.summary!.fronts.every((f) => !f.ids.includes(best.id))).toBe(true);
     expect(fewer.summary!.best['Travel Distance']?.id).not.toBe(best.id);
+  });
+
+  it('exports the results for people: labelled columns with units, rounded KPIs, repeat and seed', async () => {
+    const created = await post<ExperimentBody>('/experiments', { name: name(), ...GREEDY, axes: { 'algo_params.depot_x': [0.1 + 0.2, 7] }, repeats: 2, run: true });
+    expect(created.status).toBe(201);
+    await waitFor(created.body.id, (e) => e.counts.COMPLETE! + e.counts.FAILED! === 4);
+    const url = `/api/v1/sessions/main/experiments/${created.body.id}/results`;
+    const csv = await t.app.inject({ method: 'GET', url: `${url}?format=csv&style=readable` });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toContain('_readable.csv');
+    const [header, ...rows] = csv.body.trim().split('\r\n').map((line) => line.split(','));
+    expect(header!.slice(0, 5)).toEqual(['Scenario', 'Status', 'Repeat', 'Seed', 'Depot x']);
+    expect(header).toContain('Travel Distance (m)');
+    expect(rows.map((r) => [r[1], r[2], r[4]])).toEqual([
+      ['COMPLETE', '1', '0.3'],
+      ['COMPLETE', '2', '0.3'],
+      ['COMPLETE', '1', '7'],
+      ['COMPLETE', '2', '7'],
+    ]);
+    expect(rows.map((r) => r[0])).toEqual([1, 2, 1, 2].map((rep, i) => `${created.body.name}/depot_x=${i < 2 ? 0.3 : 7} · rep ${rep}`));
+    for (const r of rows) expect(r[3]).toMatch(/^\d+$/);
+    const travel = header!.indexOf('Travel Distance (m)');
+    for (const r of rows) expect(r[travel]).toMatch(/^\d+(\.\d{1,2})?$/);
+    // The machine export keeps the API's names and the stored values.
+    const machine = await t.app.inject({ method: 'GET', url: `${url}?format=csv` });
+    expect(machine.body.split('\r\n')[0]).toMatch(/^id,tag,status,algo_params\.depot_x,Travel Distance/);
+    expect(machine.body.split('\r\n')[1]).toContain(`,${0.1 + 0.2},`);
+    expect((await t.app.inject({ method: 'GET', url: `${url}?format=xlsx&style=readable` })).statusCode).toBe(200);
+    const refused = await t.app.inject({ method: 'GET', url: `${url}?style=readable` });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'QUERY_INVALID' });
   });
 
   it('names every scenario of a front of hundreds (read for the whole experiment at once)', async () => {

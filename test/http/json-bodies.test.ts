@@ -83,6 +83,47 @@ describe.each(DIALECTS)('JSON request bodies on %s', (dialect) => {
     expect(res.statusCode).toBe(201);
   });
 
+  it('answers a number beyond the range of a double on every JSON route with 400 BODY_MALFORMED naming it as sent', async () => {
+    const routes = await jsonRoutes(t);
+    const before = await sessions();
+    for (const { method, url } of routes) {
+      const res = await post(url, '{"display_name":"huge","tag":"huge","x":[1, -1e309]}', method);
+      expect([method, url, res.statusCode, res.json().code]).toEqual([method, url, 400, 'BODY_MALFORMED']);
+      expect(res.json().detail).toContain('number -1e309 at x[1] is beyond the range of a number');
+    }
+    expect(await sessions()).toBe(before);
+  });
+
+  it.each([
+    ['a scale factor', '{"new_key":"huge","edits":[{"table":"sku_data","update":{"where":{"category":"pet"},"scale":{"daily_picks":1e309}}}]}', '1e309 at edits[0].update.scale.daily_picks'],
+    ['a value set', '{"new_key":"huge","edits":[{"table":"sku_data","update":{"where":{"category":"pet"},"set":{"daily_picks":1E+400}}}]}', '1E+400 at edits[0].update.set.daily_picks'],
+    ['a 400-digit integer', `{"new_key":"huge","edits":[{"table":"sku_data","update":{"where":{"daily_picks":${'9'.repeat(400)}},"set":{"daily_picks":1}}}]}`, `${'9'.repeat(40)}… (400 characters) at edits[0].update.where.daily_picks`],
+  ])('names %s of 1e309 in edits as sent, never "got null"', async (_label, body, named) => {
+    const res = await post('/api/v1/sessions/main/data/example/derive', body);
+    expect([res.statusCode, res.json().code]).toEqual([400, 'BODY_MALFORMED']);
+    expect(res.json().detail).toContain(`number ${named} is beyond the range of a number`);
+    expect(res.json().detail).not.toContain('null');
+  });
+
+  it('names a parameter value of 1e309 as sent', async () => {
+    const res = await post('/api/v1/sessions/main/scenarios', '{"tag":"huge","dataset_key":"example","algo_name":"Greedy Slotting","algo_params":{"depot_x":1e309}}');
+    expect([res.statusCode, res.json().code]).toEqual([400, 'BODY_MALFORMED']);
+    expect(res.json().detail).toContain('number 1e309 at algo_params.depot_x is beyond the range of a number');
+  });
+
+  it('names a cell of 1e309 in a from-json body as sent, and stores nothing', async () => {
+    const form = '{"key":"huge","tables":{"t":{"columns":[{"name":"a","type":"float"}],"rows":[[1.5],[1e309]]}}}';
+    const res = await post('/api/v1/sessions/main/data/from-json', form);
+    expect([res.statusCode, res.json().code]).toEqual([400, 'BODY_MALFORMED']);
+    expect(res.json().detail).toContain(`number 1e309 at character ${form.indexOf('1e309') + 1} is beyond the range of a number`);
+    expect((await t.app.inject({ url: '/api/v1/sessions/main/data/huge' })).statusCode).toBe(404);
+  });
+
+  it('takes numbers at the edge of the range, and exponents of three digits that stay within it', async () => {
+    const res = await post('/api/v1/sessions', `{"display_name":"edge ${dialect}","x":[1.7976931348623157e308,-1e308,1e-400,"1e309 in a string"]}`);
+    expect(res.statusCode).toBe(201);
+  });
+
   it('still answers a body that is not JSON with 400 BODY_MALFORMED', async () => {
     const res = await post('/api/v1/sessions', '{"display_name":');
     expect([res.statusCode, res.json().code]).toEqual([400, 'BODY_MALFORMED']);

@@ -114,6 +114,41 @@ describe.each(DIALECTS)('names on %s', (dialect) => {
       expect((await del(`/sessions/main/scenarios/${scenario.id}`)).statusCode).toBe(204);
     });
 
+    it.each([
+      ['U+202E (right-to-left override) at position 3', 'ab\u202Etxt.exe'],
+      ['U+202A (left-to-right embedding) at position 1', '\u202Aname'],
+      ['U+2066 (left-to-right isolate) at position 2', 'a\u2066b'],
+      ['U+2069 (pop directional isolate) at position 2', 'a\u2069'],
+      ['U+200E (left-to-right mark) at position 5', 'main\u200E'],
+      ['U+200F (right-to-left mark) at position 2', 'm\u200Fain'],
+      ['U+061C (Arabic letter mark) at position 2', 'x\u061Cy'],
+      ['U+200B (zero width space) at position 2', 'm\u200Bain'],
+      ['U+200D (zero width joiner) at position 3', '🚀x\u200Dy'],
+      ['U+2060 (word joiner) at position 2', 'a\u2060b'],
+      ['U+FEFF (zero width no-break space) at position 1', '\uFEFFmain'],
+      ['U+00AD (soft hyphen) at position 2', 'a\u00ADb'],
+      ['U+E0041 (invisible format character) at position 2', 'a\u{E0041}b'],
+      ['U+0007 (control character) at position 2', 'a\u0007b'],
+    ])('refuses %s in every name field with 422 naming the field and the character, storing nothing', async (named, name) => {
+      const before = await state();
+      for (const [method, path, body, field] of [
+        ['POST', '/sessions', { display_name: name }, 'display_name'],
+        ['PATCH', '/sessions/main', { display_name: name }, 'display_name'],
+        ['POST', '/sessions/main/copy', { new_display_name: name }, 'new_display_name'],
+        ['POST', '/sessions/main/scenarios', { tag: name, dataset_key: 'example', algo_name: 'As-Is Slotting' }, 'tag'],
+        ['POST', '/sessions/main/experiments', { name, dataset_key: 'example', algo_name: 'As-Is Slotting', axes: {} }, 'name'],
+        ['POST', '/sessions/main/data/example/derive', { new_key: name }, 'new_key'],
+        ['POST', '/sessions/main/data/from-json', { key: name, tables: {} }, 'key'],
+      ] as const) {
+        const res = await json(method, path, body);
+        expect(res.statusCode, `${method} ${path}`).toBe(422);
+        const payload = res.json<{ detail: string; errors: { path: string; message: string }[] }>();
+        expect(payload.detail).toContain(`${named} is not allowed`);
+        expect(payload.errors.find((e) => e.path === field)?.message, `${method} ${path}`).toContain(`${named} is not allowed`);
+      }
+      expect(await state()).toBe(before);
+    });
+
     it('accepts a well-formed surrogate pair (an emoji) and returns it unchanged', async () => {
       const res = await json('POST', '/sessions/main/scenarios', { tag: 'rocket 🚀', dataset_key: 'example', algo_name: 'As-Is Slotting' });
       expect(res.statusCode).toBe(201);

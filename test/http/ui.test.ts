@@ -51,6 +51,30 @@ describe('the dashboard at /ui and <prefix>/ui', () => {
     }
   });
 
+  it('sends the page and its files with a strict Content-Security-Policy and a refusal to be framed', async () => {
+    const index = (await t.app.inject({ url: '/custom/ui/' })).body;
+    const script = index.match(/src="\.\/(assets\/[^"]+\.js)"/)![1]!;
+    for (const url of ['/ui/', '/custom/ui/', `/custom/ui/${script}`]) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      const policy = new Map(
+        String(res.headers['content-security-policy'])
+          .split(';')
+          .map((directive) => directive.trim().split(/\s+/))
+          .map(([name, ...values]) => [name!, values]),
+      );
+      // Scripts from the app's own origin only: no inline script, no eval, nothing from elsewhere.
+      expect(policy.get('script-src'), url).toEqual(["'self'"]);
+      expect(policy.get('default-src'), url).toEqual(["'self'"]);
+      expect(policy.get('connect-src'), url).toEqual(["'self'"]);
+      expect(policy.get('object-src'), url).toEqual(["'none'"]);
+      expect(policy.get('base-uri'), url).toEqual(["'none'"]);
+      expect(policy.get('frame-ancestors'), url).toEqual(["'none'"]);
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+
   it('answers an unknown file with 404 { detail }', async () => {
     const res = await t.app.inject({ url: '/ui/assets/nope.js' });
     expect(res.statusCode).toBe(404);

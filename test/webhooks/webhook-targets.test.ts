@@ -62,6 +62,18 @@ describe.each(DIALECTS)('webhook targets at registration on %s', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/sessions/main/webhooks' })).json()).toEqual({ webhooks: [] });
   });
 
+  it.each(['http://localhost/', 'http://LOCALHOST./', 'http://localhost../x', 'http://a.localhost/', 'http://A.B.LocalHost.:8080/', 'http://localhost.localdomain/', 'http://localhost.localdomain./'])(
+    'refuses %s, a name of this machine, at registration as a loopback address',
+    async (url) => {
+      const res = await register(url);
+      expect(res.statusCode).toBe(422);
+      const body = res.json<{ code: string; errors: { path: string; message: string }[] }>();
+      expect(body.code).toBe('WEBHOOK_TARGET_REFUSED');
+      expect(body.errors).toEqual([{ path: 'url', message: expect.stringMatching(/^the host \S+ \(a name of this machine\) is a loopback address; .*webhook_allow_networks/) as string }]);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/sessions/main/webhooks' })).json()).toEqual({ webhooks: [] });
+    },
+  );
+
   it('accepts a public address and a host name (names are judged at delivery)', async () => {
     await t.app.inject({ method: 'POST', url: '/api/v1/sessions', payload: { display_name: 'public targets' } });
     expect((await register('https://93.184.215.14/hook', 'public targets')).statusCode).toBe(201);
@@ -82,6 +94,8 @@ describe('webhook_allow_networks', () => {
     expect((await register('http://[::ffff:127.0.0.1]:9/')).statusCode).toBe(201);
     expect((await register('http://[::127.0.0.1]:9/')).statusCode).toBe(201);
     expect((await register('http://[fd12::3]/')).statusCode).toBe(201);
+    // A name of this machine stands for the loopback range the operator allowed.
+    expect((await register('http://a.localhost./')).statusCode).toBe(201);
     expect((await register('http://10.0.0.1/')).statusCode).toBe(422);
     expect((await register('http://[::1]/')).statusCode).toBe(422);
   });
@@ -99,14 +113,19 @@ describe.each(DIALECTS)('webhook targets at delivery on %s', (dialect) => {
   describe('a name that truly resolves to loopback', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp(dialect);
+      // Registered while the operator allowed loopback (a name of this machine is refused at registration otherwise) ...
+      t = await startTestApp(dialect, { webhook_allow_networks: ['127.0.0.0/8', '::1/128'] });
     });
     afterAll(async () => t?.close());
 
-    it('is registered, then refused at delivery without a request reaching the listener on 127.0.0.1', async () => {
-      const api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => t.app.inject({ method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) });
+    it('is refused at delivery without a request reaching the listener on 127.0.0.1', async () => {
+      let api = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) => t.app.inject({ method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) });
       await api('POST', '/sessions', { display_name: 'aims at localhost' });
       const hook = (await api('POST', '/sessions/aims at localhost/webhooks'.replaceAll(' ', '%20'), { url: `http://localhost:${port}/hook`, events: ['session.renamed'] })).json<{ id: string }>();
+      // ... then delivered by a server whose operator no longer allows it: the name is resolved and judged again.
+      await t.stop();
+      t = await startTestApp(dialect, {}, t.database);
+      api = (method, url, payload) => t.app.inject({ method, url: `/api/v1${url}`, ...(payload ? { payload } : {}) });
       expect((await api('PATCH', '/sessions/aims%20at%20localhost', { display_name: 'aimed at localhost' })).statusCode).toBe(200);
       const read = async () =>
         (await api('GET', `/sessions/aimed%20at%20localhost/webhooks/${hook.id}/deliveries`)).json<{ deliveries: { status: string; error: string | null; response_status: number | null; attempts: number }[] }>()

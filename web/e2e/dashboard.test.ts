@@ -7,6 +7,7 @@ import type { CompareResult, Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
 import { inspectPage } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
+import { collectCspViolations } from './support/csp.ts';
 import { RESULTS, SAMPLE, SAMPLE_FILES, PREFIX } from './support/paths.ts';
 
 const VIEWPORTS = [
@@ -24,6 +25,8 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
   let server: ServerProcess;
   let browser: Browser;
   let page: Page;
+  /** What the server's Content-Security-Policy blocked on any page of the walk (none may be). */
+  const cspViolations: string[] = [];
   const api = (path: string) => `${server.url}${PREFIX}${path}`;
 
   beforeAll(async () => {
@@ -34,6 +37,7 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     const context = await browser.newContext({ viewport: VIEWPORTS[0], colorScheme: 'light', acceptDownloads: true });
     page = await context.newPage();
     page.on('pageerror', (err) => console.error(`page error: ${err.message}`));
+    collectCspViolations(page, cspViolations);
   });
 
   afterAll(async () => {
@@ -258,5 +262,9 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     expect(await remove.evaluate((el) => el === document.activeElement)).toBe(true);
     const names = (await apiGet<{ sessions: { display_name: string }[] }>(api('/sessions'))).body.sessions.map((x) => x.display_name);
     expect(names).toContain('e2e-keys');
+  });
+
+  it('ran every page above under the server Content-Security-Policy without a violation', () => {
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,8 @@ import type { Scenario } from '../src/api/types.ts';
 import { apiGet } from './support/api.ts';
 import { chartsSettled, inspectPage, setTheme } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
+import { readPdf } from './support/pdf.ts';
+import { collectCspViolations } from './support/csp.ts';
 import { RESULTS, SAMPLE, SAMPLE_FILES, PREFIX } from './support/paths.ts';
 
 const VIEWPORTS = [
@@ -30,8 +31,8 @@ const SECTIONS = ['KPIs and deltas', 'Parameters', 'Inputs', 'Comparison views',
 /**
  * The decision loop in the dashboard (issue #33): publish a scenario as the plan from its page, see
  * its badge and the home's plan, read the session's Activity, save a comparison as a report from
- * Compare, open its permalink, and print it to an A4 PDF whose pages are converted to PNG (pdftoppm)
- * and whose text (pdftotext) holds every section and none of the page's frame. Every new page is
+ * Compare, open its permalink, and print it to an A4 PDF, read back with pdf.js (from npm): its pages
+ * are drawn to PNG, and its text holds every section and none of the page's frame. Every new page is
  * checked with axe and photographed at 1440 and 390 px in both themes (web/test-results/).
  */
 describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => {
@@ -71,6 +72,7 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     const context = await browser.newContext({ viewport: VIEWPORTS[0], colorScheme: 'light', acceptDownloads: true });
     page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    collectCspViolations(page, pageErrors);
   }, STEP_MS);
 
   afterAll(async () => {
@@ -96,12 +98,17 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     await page.getByTestId('plan-badge').waitFor();
     const plan = await apiGet<{ current: { scenario_id: string; note: string } | null }>(api('/sessions/main/plan'));
     expect(plan.body.current).toMatchObject({ scenario_id: ids.get('d-greedy'), note: NOTE });
-    // The plan cannot be reset: the server's refusal is shown where the action was asked for.
-    await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /^Delete/ }).click();
-    await page.getByRole('alert').filter({ hasText: /plan/i }).first().waitFor();
+    // The plan cannot be reset or deleted: both buttons are disabled and say why (issue #41), rather than
+    // failing with the server's refusal; the server still refuses a delete asked for directly.
+    const actions = page.getByRole('group', { name: 'Actions' });
+    for (const name of ['Reset', 'Delete']) {
+      const button = actions.getByRole('button', { name, exact: true });
+      expect(await button.isDisabled(), `${name} of the plan`).toBe(true);
+      const reason = await button.getAttribute('aria-describedby');
+      expect(await page.locator(`[id="${reason}"]`).innerText()).toMatch(/published plan: withdraw it/);
+    }
+    expect((await fetch(api(`/sessions/main/scenarios/${ids.get('d-greedy')}`), { method: 'DELETE' })).status).toBe(409);
     expect((await apiGet<Scenario>(api(`/sessions/main/scenarios/${ids.get('d-greedy')}`))).status).toBe(200);
-    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Withdraw plan…' }).waitFor();
     await page.locator('[data-testid=view][data-view="floor-heatmap"] [data-testid=chart][data-rendered=true]').waitFor({ timeout: 30_000 });
     await inspect('scenario');
@@ -130,6 +137,12 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
     expect(actions).toEqual(expect.arrayContaining(['plan.publish', 'scenario.run', 'scenario.create', 'dataset.upload']));
     // The refused delete is there too, as refused.
     expect(await page.locator('[data-testid=activity-entry][data-action="scenario.delete"][data-outcome=refused]').count()).toBe(1);
+    // Each in words, with names and the publication's reason (issue #41), not the trail's codes and ids.
+    const said = async (action: string) => page.locator(`[data-testid=activity-entry][data-action="${action}"]`).first().innerText();
+    expect(await said('plan.publish')).toContain(`Published d-greedy as the plan: “${NOTE}”`);
+    expect(await said('scenario.delete')).toMatch(/Tried to delete the scenario d-greedy\s+Refused: it conflicted with the current state \(409\)/);
+    expect(await said('dataset.upload')).toContain('Uploaded the data sample');
+    expect(await page.getByTestId('activity').innerText()).not.toMatch(/plan\.publish|done 20\d/);
     await inspect('activity');
     await page.getByLabel('Action').fill('plan.publish');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -199,17 +212,49 @@ describe.each(DIALECTS)('the decision loop in the dashboard (%s)', (dialect) => 
       const base = `${RESULTS}${dialect}-decisions-report-${theme}`;
       writeFileSync(`${base}.pdf`, pdf);
       for (const old of readdirSync(RESULTS).filter((f) => f.startsWith(`${dialect}-decisions-report-${theme}-page`))) rmSync(`${RESULTS}${old}`);
-      execFileSync('pdftoppm', ['-png', '-r', '60', `${base}.pdf`, `${base}-page`]);
-      const pages = readdirSync(RESULTS).filter((f) => f.startsWith(`${dialect}-decisions-report-${theme}-page`) && f.endsWith('.png'));
+      const pages = (await readPdf(pdf, `${base}-page`)).texts;
       expect(pages.length, 'pages printed').toBeGreaterThan(1);
-      const text = execFileSync('pdftotext', ['-layout', `${base}.pdf`, '-'], { encoding: 'utf8' });
+      const text = pages.join('\n');
       for (const heading of ['Slotting decision', ...SECTIONS]) expect(text, `the PDF holds ${heading}`).toContain(heading);
       // None of the page's frame: navigation, session switcher, live mode, buttons.
-      for (const frame of ['Skip to content', 'Experiments', 'Updates:', 'Dark theme', 'Download XLSX', 'Print…']) expect(text).not.toContain(frame);
+      for (const frame of ['Skip to content', 'Experiments', 'Updates:', 'Use dark theme', 'Use light theme', 'Download XLSX', 'Print…']) expect(text).not.toContain(frame);
       // The sections after the first start pages of their own: as many pages as sections at least.
       expect(pages.length).toBeGreaterThanOrEqual(SECTIONS.length - 1);
+      // A running header (the title) and "Page n of m" on every page (issue #41).
+      for (const [n, pageText] of pages.entries()) {
+        expect(pageText, `page ${n + 1}'s header`).toContain('Slotting decision');
+        expect(pageText, `page ${n + 1}'s number`).toContain(`Page ${n + 1} of ${pages.length}`);
+      }
+      expect(text).not.toContain('Print summary…');
     }
     await setTheme(page, 'light');
+    expect(pageErrors).toEqual([]);
+  }, STEP_MS);
+
+  it('prints a summary of one or two pages: title, note, KPIs and deltas, inputs', async () => {
+    // The print dialog itself is the browser's: the page is printed to PDF below instead.
+    await page.evaluate(() => {
+      window.print = () => undefined;
+    });
+    await page.getByRole('button', { name: 'Print summary…' }).click();
+    await page.locator('[data-testid=report][data-print-mode=summary]').waitFor();
+    await page.emulateMedia({ media: 'print' });
+    await page.locator('[data-testid=report][data-printing=true]').waitFor();
+    const pdf = await page.pdf({ format: 'A4', printBackground: true });
+    await page.emulateMedia({ media: 'screen' });
+    writeFileSync(`${RESULTS}${dialect}-decisions-report-summary.pdf`, pdf);
+    const pages = (await readPdf(pdf, `${RESULTS}${dialect}-decisions-report-summary-page`)).texts;
+    expect(pages.length, 'summary pages').toBeLessThanOrEqual(2);
+    const text = pages.join('\n');
+    for (const part of ['Slotting decision', 'Greedy against the current layout.', 'KPIs and deltas', 'Parameters', 'Inputs', `Page 1 of ${pages.length}`]) {
+      expect(text, `the summary holds ${part}`).toContain(part);
+    }
+    for (const left of ['Comparison views', 'Result of d-asis', 'Result of d-greedy', 'Print…']) expect(text, `the summary leaves out ${left}`).not.toContain(left);
+    // The KPIs' deltas: the other scenario's value against the baseline, better or worse in a word.
+    expect(text).toMatch(/better|worse/);
+    // After the print the page prints the whole report again (the browser's own print).
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await page.locator('[data-testid=report][data-print-mode=full]').waitFor();
     expect(pageErrors).toEqual([]);
   }, STEP_MS);
 });

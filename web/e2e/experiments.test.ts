@@ -101,7 +101,7 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     expect(await overlappingPairs(labels)).toEqual([]);
     // The small multiples have tick values too.
     expect(await page.getByTestId('small-multiples').locator('.role-axis-label text').count()).toBeGreaterThan(4);
-    expect(await page.getByTestId('results-table').innerText()).toMatch(/depot sweep\/1/);
+    expect(await page.getByTestId('results-table').innerText()).toMatch(/depot sweep\/depot_x=0 · rep 1/);
     expect(await page.title()).toBe('Experiment depot sweep · main · Scenarist');
     // The fixed value reached every scenario.
     const sweep = await (await fetch(`${server.url}${PREFIX}/sessions/main/scenarios?experiment=${page.url().split('/').pop()}&limit=10`)).json() as { items: { algorithm: { parameters: { name: string; value: unknown }[] } }[] };
@@ -109,7 +109,8 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     // The results as files, from the API's export.
     const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the results of depot sweep as CSV' }).click()]);
     const lines = readFileSync((await csv.path()), 'utf8').trim().split(/\r?\n/);
-    expect(lines[0]).toMatch(/^id,tag,status,algo_params\.depot_x,/);
+    // The download is for people: labelled columns with units, each scenario's repeat and seed.
+    expect(lines[0]).toMatch(/^Scenario,Status,Repeat,Seed,Depot x,.*Travel Distance \(m\)/);
     expect(lines).toHaveLength(7);
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the results of depot sweep as XLSX' }).click()]);
     expect(readFileSync((await xlsx.path())).subarray(0, 2).toString()).toBe('PK');
@@ -121,12 +122,12 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     const header = page.getByTestId('results-table').getByRole('columnheader', { name: 'Depot x' });
     await header.getByRole('button').click();
     await page.locator('th[aria-sort="ascending"]').waitFor();
-    await page.getByRole('checkbox', { name: 'Pick depot sweep/1' }).check();
-    await page.getByRole('checkbox', { name: 'Pick depot sweep/2' }).check();
+    await page.getByRole('checkbox', { name: 'Pick depot sweep/depot_x=0 · rep 1' }).check();
+    await page.getByRole('checkbox', { name: 'Pick depot sweep/depot_x=0 · rep 2' }).check();
     expect(await page.getByTestId('compare-picked').getAttribute('href')).toMatch(/^#\/s\/main\/compare\?ids=/);
-    await page.getByTestId('result-row').getByRole('link', { name: 'depot sweep/3' }).click();
+    await page.getByTestId('result-row').getByRole('link', { name: 'depot sweep/depot_x=15 · rep 1' }).click();
     await page.waitForURL(/#\/s\/main\/scenarios\/[^/?]+$/, { timeout: 60_000 });
-    await page.getByTestId('scenario-title').filter({ hasText: 'depot sweep/3' }).waitFor({ timeout: 60_000 });
+    await page.getByTestId('scenario-title').filter({ hasText: 'depot sweep/depot_x=15 · rep 1' }).waitFor({ timeout: 60_000 });
   }, STEP_MS);
 
   it('resets every scenario matching the filter from the scenarios page, after a confirm stating the count', async () => {
@@ -140,7 +141,7 @@ describe.each(DIALECTS)('an experiment in the dashboard (%s)', (dialect) => {
     // cards down. A press that straddles that move ends beside the checkbox and ticks nothing (seen
     // under CPU load). Tick once the form is whole: its Create button is enabled only then.
     await page.locator('button[type=submit]:enabled', { hasText: 'Create scenario' }).waitFor();
-    await page.getByRole('checkbox', { name: 'Tick depot sweep/1' }).check();
+    await page.getByRole('checkbox', { name: 'Tick depot sweep/depot_x=0 · rep 1' }).check();
     await page.getByText('the 1 ticked').waitFor();
     await page.getByRole('radio', { name: /all 6 matching the filter/ }).check();
     await inspect('scenarios-batch');

@@ -8,19 +8,15 @@ import { apiGet } from './support/api.ts';
 import { overlappingPairs } from './support/overlap.ts';
 import { chartsSettled, inspectPage, setTheme } from './support/inspect.ts';
 import { launchChromium } from './support/browser.ts';
+import { collectCspViolations, documentPolicy } from './support/csp.ts';
 import { RESULTS, SAMPLE, SAMPLE_FILES, PREFIX } from './support/paths.ts';
 
 const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
 ] as const;
-/**
- * The page as a strict server would send it: scripts only from the app's origin and no eval, so a
- * chart drawn here proves the Vega path needs no 'unsafe-eval'.
- */
 /** Per step: a real run plus screenshots and axe in two themes at two widths, on a busy shared machine. */
 const STEP_MS = 180_000;
-const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'";
 
 /**
  * The planner's flow through the dashboard, on the example domain's views (examples/warehouse): upload,
@@ -44,15 +40,11 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
     server = await startServer({ dataDir: db.dir, args: ['--database-url', db.url, '--log-level', 'warn', '--workers', '1'] });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: VIEWPORTS[0], colorScheme: 'light', acceptDownloads: true });
-    await context.route(/\/ui\/(index\.html)?(\?.*)?$/, async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': STRICT_CSP } });
-    });
     page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|unsafe-eval/i.test(message.text())) pageErrors.push(message.text());
-    });
+    // The server's own policy (scripts only from the app, no eval): a chart drawn here proves the Vega
+    // path needs no 'unsafe-eval', and any part needing more than the policy allows logs a violation.
+    collectCspViolations(page, pageErrors);
   });
 
   afterAll(async () => {
@@ -124,7 +116,10 @@ describe.each(DIALECTS)('the planner flow with views (%s)', (dialect) => {
   }
 
   it('1-2. uploads the example and shows the dataset with its views beside the preview', async () => {
-    await page.goto(ui('/s/main/data'));
+    const policy = await documentPolicy(await page.goto(ui('/s/main/data')));
+    expect(policy.csp).toContain("script-src 'self'");
+    expect(policy.csp).not.toContain('unsafe-eval');
+    expect(policy.frame).toBe('DENY');
     await page.locator('#dataset-name').fill('sample');
     const files = SAMPLE_FILES.map((name) => ({ name, text: readFileSync(`${SAMPLE}${name}`, 'utf8') }));
     const transfer = await page.evaluateHandle((list) => {

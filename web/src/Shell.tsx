@@ -12,6 +12,7 @@ const PAGES = [
   { to: '/s/$sid/data', label: 'Data' },
   { to: '/s/$sid/scenarios', label: 'Scenarios' },
   { to: '/s/$sid/experiments', label: 'Experiments' },
+  { to: '/s/$sid/gates', label: 'Gates' },
   { to: '/s/$sid/compare', label: 'Compare' },
   { to: '/s/$sid/overview', label: 'Overview' },
 ] as const;
@@ -22,6 +23,7 @@ export function Shell() {
   const sid = useSid();
   const navigate = useNavigate();
   const [theme, pickTheme] = useThemeChoice();
+  const otherTheme = theme === 'dark' ? 'light' : 'dark';
   const [askToken, setAskToken] = useState(false);
   // The Token button only where tokens are needed: /health tells, and a refused request proves it.
   const health = useQuery({ queryKey: keys.health, queryFn: () => api.health(), staleTime: Infinity });
@@ -80,8 +82,10 @@ export function Shell() {
               </option>
             ))}
           </select>
-          <button type="button" onClick={() => pickTheme(theme === 'dark' ? 'light' : 'dark')} aria-pressed={theme === 'dark'}>
-            Dark theme
+          {/* The label says what a press does, whichever theme shows (the system's or a pick): a fixed
+              "Dark theme" read as the state to a planner already in dark mode, and switched to light. */}
+          <button type="button" onClick={() => pickTheme(otherTheme)}>
+            Use {otherTheme} theme
           </button>
           {tokensOn && (
             <button type="button" onClick={() => setAskToken(true)}>

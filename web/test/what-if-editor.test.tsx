@@ -125,6 +125,31 @@ describe('the what-if editor', () => {
     expect(screen.queryByRole('textbox', { name: 'daily_picks of sku SKU-2' })).toBeNull();
   });
 
+  it('shows a scale’s values before → after and warns where rounding an integer column moved them', async () => {
+    const layout = {
+      key: 'example',
+      kind: 'master',
+      tables: {
+        layout: {
+          columns: [
+            { name: 'location', type: 'string' },
+            { name: 'capacity', type: 'integer' },
+          ],
+          rows: [['L1', 1], ['L2', 1], ['L3', 2], ['L4', 1]],
+        },
+      },
+    };
+    openEditor({ [`GET ${BASE}/data/example`]: () => ({ body: layout }) });
+    await screen.findByTestId('edit-grid', {}, SLOW);
+    const change = screen.getByTestId('change-rows');
+    fireEvent.change(within(change).getByLabelText('Column to change'), { target: { value: 'capacity' } });
+    fireEvent.change(within(change).getByLabelText('Percentage'), { target: { value: '-50' } });
+    fireEvent.click(within(change).getByRole('button', { name: 'Apply' }));
+    const effect = await screen.findByTestId('scale-effect');
+    expect(effect.textContent).toContain('capacity: 1 → 1, 2 → 1 · total 5 → 4');
+    expect(within(effect).getByTestId('rounding-warning').textContent).toBe('⚠ 3 rows rounded: 1 × 0.5 = 0.5 → 1 (total 4, not 2.5)');
+  });
+
   it('turns a cell edit into a sentence naming the row by its key, and a deleted row too', async () => {
     openEditor();
     await screen.findByTestId('edit-grid', {}, SLOW);

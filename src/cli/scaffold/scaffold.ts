@@ -8,8 +8,9 @@ import { planDomain, type DomainPlan } from './domain-plan.js';
 import { inferSchemas, toSchemas, type DataFile, type InferredGroup } from './infer-schema.js';
 import { scenaristPackage } from './package-root.js';
 import { algorithmModule, domainModule, kpiModule, schemasModule, unitTestModule, viewsModule } from './templates-domain.js';
-import { GITIGNORE, NPMRC, packageJson, projectReadme, tsconfigJson } from './templates-project.js';
-import { PYTHON_PROGRAM_PATH, pythonAlgorithmModule, pythonProgram, pythonUnitTestModule } from './templates-python.js';
+import { gateExample, gateScript } from './templates-ci.js';
+import { GITIGNORE, NPMRC, packageJson, projectReadme, pythonPackageJson, pythonProjectReadme, tsconfigJson } from './templates-project.js';
+import { domainManifest, MANIFEST_PATH, PYTHON_PROGRAM_PATH, PYTHON_TEST_PATH, pythonProgram, pythonUnitTest } from './templates-python.js';
 
 export interface ScaffoldRequest {
   /** The project directory: created, or empty. */
@@ -49,23 +50,9 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
   }
   const plan = planDomain(groups, outcome.tables);
   const name = projectName(dir);
-  const pkg = scenaristPackage();
   const sampleNames = samples.map((sample) => sample.name);
   const files: [string, string | Buffer][] = [
-    ['package.json', packageJson(name, pkg.root, {
-      typescript: pkg.devDependencies.typescript ?? '~5.9',
-      tsx: pkg.dependencies.tsx ?? '^4.20.0',
-      typesNode: pkg.devDependencies['@types/node'] ?? '^20.19.0',
-    })],
-    ['tsconfig.json', tsconfigJson()],
-    ['.gitignore', GITIGNORE],
-    ['.npmrc', NPMRC],
-    ['README.md', projectReadme(name, sampleNames, plan.table, request.language === 'python' ? PYTHON_PROGRAM_PATH : undefined)],
-    ['domain.ts', domainModule(name, sampleNames)],
-    ['schemas.ts', schemasModule(groups)],
-    ...algorithmFiles(request.language ?? 'typescript', plan, sampleNames),
-    ['kpis/picked-total.ts', kpiModule(plan)],
-    ['views/picked.ts', viewsModule(plan)],
+    ...(request.language === 'python' ? pythonFiles(name, groups, plan, sampleNames) : typescriptFiles(name, groups, plan, sampleNames)),
     ...samples.map((sample): [string, Buffer] => [`sample/${sample.name}`, sample.data]),
   ];
   for (const [path, content] of files) {
@@ -75,18 +62,40 @@ export async function scaffold(request: ScaffoldRequest): Promise<ScaffoldResult
   return { dir, files: files.map(([path]) => path), groups, plan, notes };
 }
 
-/** The first algorithm and its test: TypeScript, or a Python program with its declaration. */
-function algorithmFiles(language: AlgorithmLanguage, plan: DomainPlan, sampleNames: readonly string[]): [string, string][] {
-  if (language === 'python') {
-    return [
-      [PYTHON_PROGRAM_PATH, pythonProgram(plan)],
-      ['algorithms/top-rows.ts', pythonAlgorithmModule(plan)],
-      ['test/top-rows.test.ts', pythonUnitTestModule(plan, sampleNames)],
-    ];
-  }
+/** The TypeScript project: package.json with its tools, domain.ts and the modules it imports, a node:test test. */
+function typescriptFiles(name: string, groups: readonly InferredGroup[], plan: DomainPlan, sampleNames: readonly string[]): [string, string][] {
+  const pkg = scenaristPackage();
   return [
+    ['package.json', packageJson(name, pkg.root, {
+      typescript: pkg.devDependencies.typescript ?? '~5.9',
+      tsx: pkg.dependencies.tsx ?? '^4.20.0',
+      typesNode: pkg.devDependencies['@types/node'] ?? '^20.19.0',
+    })],
+    ['tsconfig.json', tsconfigJson()],
+    ['.gitignore', GITIGNORE],
+    ['.npmrc', NPMRC],
+    ['README.md', projectReadme(name, sampleNames, plan.table)],
+    ['domain.ts', domainModule(name, sampleNames)],
+    ['schemas.ts', schemasModule(groups)],
     ['algorithms/top-rows.ts', algorithmModule(plan)],
     ['test/top-rows.test.ts', unitTestModule(plan, sampleNames)],
+    ['kpis/picked-total.ts', kpiModule(plan)],
+    ['views/picked.ts', viewsModule(plan)],
+    ['ci/gate.json', gateExample()],
+    ['ci/gate.sh', gateScript()],
+  ];
+}
+
+/** The Python project: no TypeScript; the domain manifest, the program and its unittest. */
+function pythonFiles(name: string, groups: readonly InferredGroup[], plan: DomainPlan, sampleNames: readonly string[]): [string, string][] {
+  return [
+    ['package.json', pythonPackageJson(name, scenaristPackage().root)],
+    ['.gitignore', `${GITIGNORE}__pycache__/\n`],
+    ['.npmrc', NPMRC],
+    ['README.md', pythonProjectReadme(name, sampleNames, plan.table, PYTHON_PROGRAM_PATH)],
+    [MANIFEST_PATH, domainManifest(name, toSchemas(groups), plan, sampleNames)],
+    [PYTHON_PROGRAM_PATH, pythonProgram(plan)],
+    [PYTHON_TEST_PATH, pythonUnitTest(plan)],
   ];
 }
 

@@ -1,18 +1,23 @@
 /**
- * The domain code `scenarist init --language python` writes instead of the TypeScript algorithm: the
- * Python program (the same Top Rows ranking, reading the external-algorithm contract), its declaration
- * with a result type and schema, and a test that runs it through `runAlgorithm`. The KPI and views
- * modules stay those of templates-domain.ts: they read the result type, whatever computes it.
+ * The project `scenarist init --language python` writes: no TypeScript at all. The domain is the
+ * manifest scenarist.domain.json (schemas, the algorithm, its result schema, KPI and views; read by
+ * src/domain/manifest/), the algorithm a Python program under the external-algorithm contract that
+ * returns its KPI in its result, and its unit test Python's own unittest.
  */
-import type { DomainPlan } from './domain-plan.js';
-import { MODULE_URL } from './module-url.js';
+import type { Cell } from '../../domain/dataset-model.js';
+import type { Schemas } from '../../domain/dataset-schema.js';
+import { FIXTURE_COUNT, type DomainPlan } from './domain-plan.js';
 
-/** A single-quoted TypeScript string literal. */
-const q = (text: string) => `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 /** A Python string literal (JSON's double-quoted strings are valid Python). */
 const py = (text: string) => JSON.stringify(text);
+const pyCell = (cell: Cell) => (cell === null ? 'None' : typeof cell === 'boolean' ? (cell ? 'True' : 'False') : JSON.stringify(cell));
 
 export const PYTHON_PROGRAM_PATH = 'algorithms/top_rows.py';
+export const PYTHON_TEST_PATH = 'test/test_top_rows.py';
+export const MANIFEST_PATH = 'scenarist.domain.json';
+
+/** The KPI's name: the program returns it under `kpis` in its result. */
+export const kpiName = (plan: DomainPlan) => `Picked ${plan.measure ? plan.measure.name : 'rows'}`;
 
 export function pythonProgram(plan: DomainPlan): string {
   const { table, measure, label } = plan;
@@ -22,8 +27,9 @@ export function pythonProgram(plan: DomainPlan): string {
 
 A Scenarist external algorithm (docs/external-algorithms.md of Scenarist): the run's input arrives as one
 JSON document on stdin ({"dataset": {"tables": ...}, "params": ..., "data_params": ..., "seed": ...});
-the result goes to stdout as JSON, checked against the result type declared in top-rows.ts; progress
-(JSON lines with "progress") and log lines go to stderr. Standard library only: add what your model needs.
+the result goes to stdout as JSON, checked against resultTypes["top-rows"] of scenarist.domain.json,
+with the KPIs under "kpis"; progress (JSON lines with "progress") and log lines go to stderr.
+Standard library only: add what your model needs.
 """
 import json
 import sys
@@ -45,7 +51,9 @@ def top_rows(rows, count):
     values = [row for row in values if isinstance(row["value"], (int, float)) and not isinstance(row["value"], bool)]
     # sorted() is stable: rows of equal value keep their order.
     picked = sorted(values, key=lambda row: -row["value"])[:count]
-    return {"picked": picked, "total": sum(row["value"] for row in picked)}
+    total = sum(row["value"] for row in picked)
+    # "kpis": the numbers the manifest's KPIs read (each KPI's "from", by default /kpis/<its name>).
+    return {"picked": picked, "total": total, "kpis": {${py(kpiName(plan))}: total}}
 
 
 def main():
@@ -62,60 +70,96 @@ if __name__ == "__main__":
 `;
 }
 
-export function pythonAlgorithmModule(plan: DomainPlan): string {
-  return `import { defineExternalAlgorithm, defineResultType, Type, type Static } from 'scenarist';
-
-/**
- * What Top Rows returns, as a schema: its program's output is checked against it before the KPIs and
- * views read it (a mismatch fails the run naming the first wrong path).
- */
-const topRowsSchema = Type.Object({
-  picked: Type.Array(Type.Object({ label: Type.String(), value: Type.Number() })),
-  total: Type.Number(),
-});
-export type TopRowsResult = Static<typeof topRowsSchema>;
-export const topRowsResult = defineResultType('top-rows', topRowsSchema);
-
-/**
- * Top Rows runs as a Python program (${PYTHON_PROGRAM_PATH}): the service starts it for each run, with
- * the dataset and parameters on stdin. A \`./\` path is relative to the domain module (domain.ts).
- */
-export const topRowsAlgorithm = defineExternalAlgorithm({
-  name: 'Top Rows',
-  description: ${q(`The rows of ${plan.table} with ${plan.measure ? `the highest ${plan.measure.name}` : 'the first places'} (a Python program).`)},
-  parameters: {
-    count: { kind: 'integer', min: 1, default: 10, description: 'how many rows to pick' },
-  },
-  result: topRowsResult,
-  external: { command: ['python3', './${PYTHON_PROGRAM_PATH}'] },
-});
-`;
+/** The domain manifest: what domain.ts, schemas.ts and the algorithm, KPI and view modules say in the TypeScript form. */
+export function domainManifest(name: string, schemas: Schemas, plan: DomainPlan, sampleFiles: readonly string[]): string {
+  const what = plan.measure ? plan.measure.name : 'rows';
+  const manifest = {
+    name,
+    schemas,
+    resultTypes: {
+      'top-rows': {
+        type: 'object',
+        properties: {
+          picked: {
+            type: 'array',
+            items: { type: 'object', properties: { label: { type: 'string' }, value: { type: 'number' } }, required: ['label', 'value'] },
+          },
+          total: { type: 'number' },
+          kpis: { type: 'object', properties: { [kpiName(plan)]: { type: 'number' } }, required: [kpiName(plan)] },
+        },
+        required: ['picked', 'total', 'kpis'],
+      },
+    },
+    algorithms: [
+      {
+        name: 'Top Rows',
+        description: `The rows of ${plan.table} with ${plan.measure ? `the highest ${plan.measure.name}` : 'the first places'} (a Python program).`,
+        command: ['python3', `./${PYTHON_PROGRAM_PATH}`],
+        parameters: { count: { kind: 'integer', min: 1, default: 10, description: 'how many rows to pick' } },
+        result: 'top-rows',
+      },
+    ],
+    kpis: [{ name: kpiName(plan), unit: '', betterWhen: 'HIGHER', description: `Total ${what} of the rows Top Rows picked.`, appliesTo: ['Top Rows'] }],
+    views: [
+      {
+        scope: 'result',
+        name: 'picked',
+        title: 'Picked rows',
+        kind: 'table',
+        appliesTo: ['Top Rows'],
+        rows: '/picked',
+        columns: [{ name: 'label', label: 'Row', type: 'string' }, { name: 'value', label: what, type: 'float', format: ',.2f' }],
+      },
+      {
+        scope: 'result',
+        name: 'picked-chart',
+        title: 'Picked rows, chart',
+        kind: 'chart',
+        appliesTo: ['Top Rows'],
+        values: '/picked',
+        vegaLite: {
+          $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+          mark: 'bar',
+          encoding: { x: { field: 'value', type: 'quantitative', title: what }, y: { field: 'label', type: 'nominal', sort: '-x', title: null } },
+        },
+      },
+    ],
+    seed: { datasetKey: 'sample', files: sampleFiles.map((file) => `sample/${file}`) },
+  };
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-export function pythonUnitTestModule(plan: DomainPlan, sampleFiles: readonly string[]): string {
-  const kpiName = q(`Picked ${plan.measure ? plan.measure.name : 'rows'}`);
-  const sampleList = sampleFiles.map((file) => `sample(${q(file)})`).join(', ');
-  return `import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { test } from 'node:test';
-import { runAlgorithm } from 'scenarist/testing';
-import domain from '../domain.js';
+/** The program's unit test: top_rows on the first rows of the sample, with the values computed here the same way. */
+export function pythonUnitTest(plan: DomainPlan): string {
+  const columns = [plan.label, plan.measure].filter((column) => column !== undefined);
+  const rows = plan.fixture.map((row) => `    {${columns.map((column, j) => `${py(column.name)}: ${pyCell(row[j] ?? null)}`).join(', ')}},`).join('\n');
+  const firstLabel = plan.expected.firstLabel === undefined ? '' : `        self.assertEqual(result["picked"][0]["label"], ${py(plan.expected.firstLabel)})\n`;
+  return `"""Unit tests of the Top Rows program: python3 -m unittest discover -s test"""
+import os
+import sys
+import unittest
 
-const sample = (file: string) => fileURLToPath(new URL(\`../sample/\${file}\`, ${MODULE_URL}));
-/** Where domain.ts is: the Python program's \`./\` path resolves there, as in the service. */
-const domainDir = fileURLToPath(new URL('..', ${MODULE_URL}));
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "algorithms"))
+from top_rows import top_rows  # noqa: E402
 
-test('the service runs the Python Top Rows on the sample files, and its KPI totals the picked rows', async () => {
-  const run = await runAlgorithm(domain, 'Top Rows', [${sampleList}], { count: 3 }, { domainDir });
-  assert.equal(run.result.picked.length <= 3, true);
-  assert.equal(run.kpis[${kpiName}], run.result.total);
-  assert.ok(run.log.some((line) => line.message.startsWith('picked ')));
-});
+# The first rows of the sample's ${plan.table} (only the columns Top Rows reads).
+ROWS = [
+${rows}
+]
 
-test('Top Rows picks the rows with the highest value, highest first', async () => {
-  const run = await runAlgorithm(domain, 'Top Rows', [${sampleList}], { count: ${plan.expected.picked > 0 ? 2 : 1} }, { domainDir });
-  const values = run.result.picked.map((row) => row.value);
-  assert.deepEqual(values, [...values].sort((a, b) => b - a));
-});
+
+class TopRowsTest(unittest.TestCase):
+    def test_picks_the_rows_with_the_highest_value(self):
+        result = top_rows(ROWS, ${FIXTURE_COUNT})
+        self.assertEqual(len(result["picked"]), ${plan.expected.picked})
+${firstLabel}        self.assertEqual(result["total"], ${JSON.stringify(plan.expected.total)})
+
+    def test_returns_its_kpi_under_kpis(self):
+        result = top_rows(ROWS, ${FIXTURE_COUNT})
+        self.assertEqual(result["kpis"][${py(kpiName(plan))}], result["total"])
+
+
+if __name__ == "__main__":
+    unittest.main()
 `;
 }

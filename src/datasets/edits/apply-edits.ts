@@ -1,10 +1,10 @@
 import type { Cell, Column, Table } from '../../domain/dataset-model.js';
 import type { FieldError } from '../../errors.js';
 import { cellFits } from '../codec.js';
-import { isInsert, isUpdate, type DataEdit, type DeleteEdit, type InsertEdit, type UpdateEdit } from './edit-model.js';
+import { isInsert, isUpdate, type DataEdit, type InsertEdit, type UpdateEdit } from '../../domain/edits/edit-model.js';
+import { editRows } from '../../domain/edits/edit-rows.js';
 import { editProblems as problem } from './edit-problems.js';
 import { findRepeat, keyColumnSets, type KeyColumns } from './key-repeats.js';
-import { rowMatcher } from './row-matcher.js';
 import type { TableShape, TableShapes } from './table-shape.js';
 
 type Row = readonly Cell[];
@@ -34,7 +34,7 @@ export function applyEdits(tables: Readonly<Record<string, Table>>, edits: reado
     const path = `edits[${i}]`;
     if (isUpdate(edit)) return update(table, edit, shape, `${path}.update`, errors);
     if (isInsert(edit)) return insert(table, edit, shape, `${path}.insert`, errors);
-    return remove(table, edit);
+    return editRows(table.columns, table.rows, edit);
   });
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, tables: working, rows: effects };
@@ -42,30 +42,16 @@ export function applyEdits(tables: Readonly<Record<string, Table>>, edits: reado
 
 function update(table: { columns: readonly Column[]; rows: Row[] }, edit: UpdateEdit, shape: TableShape, path: string, errors: FieldError[]): number {
   const { columns, rows } = table;
-  const matches = rowMatcher(edit.update.where, columns);
-  const sets = Object.entries(edit.update.set ?? {}).map(([name, value]) => [indexOf(columns, name), value] as const);
-  const scales = Object.entries(edit.update.scale ?? {}).map(([name, factor]) => [indexOf(columns, name), factor] as const);
   const reported = new Set<number>();
-  let count = 0;
-  for (let r = 0; r < rows.length; r++) {
-    if (!matches(rows[r]!)) continue;
-    const row = rows[r]!.slice();
-    for (const [c, value] of sets) row[c] = value;
-    for (const [c, factor] of scales) {
-      const cell = row[c];
-      if (typeof cell !== 'number') continue;
+  const count = editRows(columns, rows, edit, {
+    onScaled: ({ row, column: c, after }) => {
       const column = columns[c]!;
-      const scaled = column.type === 'integer' ? Math.round(cell * factor) : cell * factor;
-      if (!cellFits(scaled, column.type) && !reported.has(c)) {
-        reported.add(c);
-        errors.push({ path: `${path}.scale.${column.name}`, message: problem.scaledOutOfRange(column.name, column.type, r + 1, scaled) });
-      }
-      row[c] = scaled;
-    }
-    rows[r] = row;
-    count++;
-  }
-  const changed = new Set([...sets, ...scales].map(([c]) => columns[c]!.name));
+      if (cellFits(after, column.type) || reported.has(c)) return;
+      reported.add(c);
+      errors.push({ path: `${path}.scale.${column.name}`, message: problem.scaledOutOfRange(column.name, column.type, row + 1, after) });
+    },
+  });
+  const changed = new Set([...Object.keys(edit.update.set ?? {}), ...Object.keys(edit.update.scale ?? {})]);
   const keys = keyColumnSets(shape).filter((key) => key.columns.some((name) => changed.has(name)));
   if (count > 0) checkKeys(rows, columns, keys, 0, path, errors);
   return count;
@@ -73,18 +59,10 @@ function update(table: { columns: readonly Column[]; rows: Row[] }, edit: Update
 
 function insert(table: { columns: readonly Column[]; rows: Row[] }, edit: InsertEdit, shape: TableShape, path: string, errors: FieldError[]): number {
   const from = table.rows.length;
-  for (const values of edit.insert) {
-    table.rows.push(shape.columns.map((column) => (values[column.name] !== undefined ? values[column.name]! : column.default ?? null)));
-  }
+  const defaults = new Map(shape.columns.map((column) => [column.name, column.default ?? null]));
+  const count = editRows(table.columns, table.rows, edit, { defaultOf: (column) => defaults.get(column.name) ?? null });
   checkKeys(table.rows, table.columns, keyColumnSets(shape), from, path, errors, from);
-  return edit.insert.length;
-}
-
-function remove(table: { columns: readonly Column[]; rows: Row[] }, edit: DeleteEdit): number {
-  const matches = rowMatcher(edit.delete.where, table.columns);
-  const before = table.rows.length;
-  table.rows = table.rows.filter((row) => !matches(row));
-  return before - table.rows.length;
+  return count;
 }
 
 /** Reports each key (or unique column) that repeats at or after row `from`; inserted rows are named by their place in the edit. */

@@ -1,6 +1,6 @@
 import type { FieldError } from '../../errors.js';
 import { cellFits } from '../codec.js';
-import type { Condition, DataEdit, RowValues, Where } from './edit-model.js';
+import type { Condition, DataEdit, RowValues, Where } from '../../domain/edits/edit-model.js';
 import { editProblems as problem, show } from './edit-problems.js';
 import type { ColumnShape, TableShape, TableShapes } from './table-shape.js';
 

@@ -1,6 +1,10 @@
 import { errors } from '../../error-factories.js';
 
-/** Deeper than this, a JSON form is not a dataset (the default form nests 5 levels); and serialising it again would overflow the stack. */
+/**
+ * Deeper than this, a JSON form is not a dataset (the default form nests 5 levels); and serialising it
+ * again would overflow the stack. The same bound as every JSON body's (`MAX_BODY_DEPTH` of the HTTP
+ * layer), and the same refusal: from-json answers BODY_TOO_DEEP as every other route does.
+ */
 export const MAX_JSON_DEPTH = 100;
 
 /** Rows parsed at a time: small enough to die young in the heap, large enough that the calls cost nothing. */
@@ -44,7 +48,7 @@ interface Level {
 
 /**
  * Finds the rows of every table in one pass over the text, checking its nesting depth on the way (a
- * 400 past `MAX_JSON_DEPTH`). Parsing a million rows at once keeps them all alive while the heap grows,
+ * 400 BODY_TOO_DEEP past `MAX_JSON_DEPTH`). Parsing a million rows at once keeps them all alive while the heap grows,
  * so the garbage collector walks them again and again and the time grows faster than the rows; parsed
  * piece by piece, each piece is let go before the next. Answers undefined when the text is not of the
  * default shape, or repeats a key on the way to the rows: then it is parsed whole. The pieces are not
@@ -90,7 +94,7 @@ function scan(text: string, split: boolean): SplitForm | undefined {
         }
       }
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > MAX_JSON_DEPTH) throw errors.datasetJsonTooDeep(MAX_JSON_DEPTH);
+      if (++depth > MAX_JSON_DEPTH) throw errors.bodyTooDeep(MAX_JSON_DEPTH, at);
 
       if (depth < ROWS_DEPTH) {
         levels[depth - 1] = { isObject: c === OPEN_OBJECT, keys: new Set(), key: undefined, expectsKey: c === OPEN_OBJECT };

@@ -6,6 +6,7 @@ import type { Dataset, DatasetKind } from '../../domain/dataset-model.js';
 import { checkJsonDepth, splitJsonForm, type SplitForm } from './json-form-split.js';
 import { joinTablesJson, storedTable, type StoredTable } from '../../store/table-contents.js';
 import { errors } from '../../error-factories.js';
+import { numberBeyondRange } from '../../model/json-number-range.js';
 
 /** A dataset as it is stored: each table with its JSON text (`JSON.stringify` of the checked table). */
 export interface StoredForm {
@@ -40,6 +41,12 @@ export function readJsonForm(domain: DomainRegistry, text: string): StoredForm {
   let split: SplitForm | undefined;
   if (domain.dataSource?.decode) checkJsonDepth(text);
   else split = splitJsonForm(text);
+  // A cell of 1e309 would be parsed as Infinity and stored as null: refused as sent, as on every JSON route.
+  const huge = numberBeyondRange(text);
+  if (huge !== undefined) {
+    parseWhole(text);
+    throw errors.bodyNumberOutOfRange(huge.literal, `character ${huge.offset + 1}`);
+  }
   if (split) {
     try {
       const stored = storedFromSplit(split);

@@ -77,7 +77,7 @@ export async function storeJsonForm(env: IngestEnvironment, sessionId: string, t
 
 async function runFromJsonTask(env: IngestEnvironment, task: FromJsonTask): Promise<FromJsonTaskResult> {
   // A string over the limit fails as the body streams from disk, before the body is read into memory.
-  // Nesting is checked by the form's own scan (`splitJsonForm`), with its own message.
+  // Nesting is checked by the form's own scan (`splitJsonForm`): BODY_TOO_DEEP, as for every JSON body.
   const maxStringBytes = maxFieldOf(env);
   await streamThrough(task.path, new JsonShapeGuard({ maxStringBytes, maxDepth: Infinity }, errors.bodyStructureLimit
 ));

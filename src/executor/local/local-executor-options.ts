@@ -32,6 +32,12 @@ export interface LocalExecutorOptions {
    * before it gives its thread back (see `ChainedRuns.lingerMs`).
    */
   readonly chainLingerMs?: number;
+  /**
+   * How often the queue is looked at though nothing said a run was queued: a backstop for a path that
+   * queued a run without telling the executor, which then waits this long at most, not until another
+   * request dispatches. A look while nothing waits is one indexed read.
+   */
+  readonly queueSweepMs?: number;
   /** The queue knowledge that skips empty looks (a speed layer; off only for a benchmark). */
   readonly quietQueue?: boolean;
   /**
@@ -57,6 +63,7 @@ export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledL
     speedLayersOff: NONE_OFF,
     quietQueue: true,
     chainLingerMs: 1_000,
+    queueSweepMs: 5_000,
     ...options,
   };
   if (!isCount(filled.workers)) throw new TypeError('options.workers must be a non-negative integer');
@@ -66,6 +73,7 @@ export function fillLocalExecutorOptions(options: LocalExecutorOptions): FilledL
   if (!isCount(filled.progressFlushMs) || filled.progressFlushMs === 0) {
     throw new TypeError('options.progressFlushMs must be a positive integer');
   }
+  if (!isCount(filled.queueSweepMs) || filled.queueSweepMs === 0) throw new TypeError('options.queueSweepMs must be a positive integer');
   if (!isCount(filled.chainLingerMs)) throw new TypeError('options.chainLingerMs must be a non-negative integer');
   if (filled.databaseUrl === '') throw new TypeError('options.databaseUrl must not be empty');
   if (filled.domain === '') throw new TypeError('options.domain must not be empty');

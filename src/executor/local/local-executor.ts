@@ -55,6 +55,8 @@ export class LocalExecutor implements Executor {
   private dispatching: Promise<void> | undefined;
   private readonly pendingWrites = new Set<Promise<unknown>>();
   private dispatchAgain = false;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(options: LocalExecutorOptions) {
     this.options = fillLocalExecutorOptions(options);
@@ -101,7 +103,31 @@ export class LocalExecutor implements Executor {
     this.stopWarming = this.events.on('run:created', () => this.pool.warm());
     this.host.startFlushing();
     this.state = 'started';
+    this.sweeper = setInterval(() => this.sweepQueue(), this.options.queueSweepMs).unref();
     this.dispatch();
+  }
+
+  /**
+   * The backstop (`queueSweepMs`): a run queued by a path that did not call `queued` is found here.
+   * One read of the queue's head outside the sessions this executor runs (their runs claim their
+   * session's next as they end); only when it finds one is the queue knowledge dropped and a dispatch
+   * made, which claims in queue order through the same conditional claim as every other: the sweep
+   * neither reorders the queue nor starts a run twice.
+   */
+  private sweepQueue(): void {
+    if (this.state !== 'started' || this.sweeping || this.dispatching !== undefined || this.host.size >= this.options.workers) return;
+    this.sweeping = true;
+    const exclude: ClaimExclusions = { sessions: [...this.host.sessions(), ...this.stoppingSessions], ids: [...this.cancelling] };
+    nextQueued(this.db, exclude, 1)
+      .then((heads) => {
+        if (heads.length === 0 || this.state !== 'started') return;
+        this.quiet.forget();
+        this.dispatch();
+      })
+      .catch((err: unknown) => this.options.log.warn({ err }, 'executor: could not look at the queue; looking again at the next sweep'))
+      .finally(() => {
+        this.sweeping = false;
+      });
   }
 
   queued(ref: RunRef): void {
@@ -179,6 +205,7 @@ export class LocalExecutor implements Executor {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    clearInterval(this.sweeper);
     // For good: no thread claims anything more, and none waits for a run.
     this.claimHold.hold();
     this.host.chains.releaseLingering(true);

@@ -36,8 +36,12 @@ function refusalOf(err: NodeJS.ErrnoException & { reason?: string }): ScenaristE
   }
 }
 
-/** A complete HTTP/1.1 response with a JSON error body, written straight to the socket. */
-export function rawErrorResponse({ status, code, detail }: ClientError): string {
+/**
+ * A complete HTTP/1.1 response with a JSON error body, written straight to the socket. The answer to a
+ * HEAD request has the same status and headers (Content-Length included) and no body: a client reads
+ * none after the headers, so body bytes would be taken for the start of a next response.
+ */
+export function rawErrorResponse({ status, code, detail }: ClientError, method?: string): string {
   const body = JSON.stringify({ detail, code });
   const headers = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
@@ -46,7 +50,34 @@ export function rawErrorResponse({ status, code, detail }: ClientError): string 
     ...Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
-  return `${headers.join('\r\n')}\r\n\r\n${body}`;
+  return `${headers.join('\r\n')}\r\n\r\n${method === 'HEAD' ? '' : body}`;
+}
+
+/** The parts of Node's HTTP parser (`socket.parser`) that say which request is under way. */
+interface ParserState {
+  readonly incoming?: { readonly method?: string; readonly complete?: boolean } | null;
+}
+
+/** The method that starts a request line, after the empty lines a client may send between requests. */
+const METHOD_AT_START = /^(?:\r?\n)*([!#$%&'*+.^_`|~0-9A-Za-z-]+) /;
+
+/**
+ * The method of the request Node's parser refused, when it can be told. A request whose headers were
+ * complete (a body too slow or malformed) is the parser's `incoming` message. Otherwise the request
+ * line is read back from the bytes of the packet the parser failed on (`rawPacket`, up to the fault
+ * at `bytesParsed`), after the last request that ended in that packet. A request line that arrived in
+ * an earlier packet, or a request that timed out before its headers ended, cannot be told (Node's
+ * parser keeps the method to itself until the headers end, and reads the socket in C++, out of reach
+ * of a 'data' listener): its answer keeps its body, as for any method other than HEAD.
+ */
+export function methodOfRefusedRequest(err: { rawPacket?: unknown; bytesParsed?: unknown }, socket: Socket): string | undefined {
+  const incoming = (socket as Socket & { parser?: ParserState | null }).parser?.incoming;
+  if (incoming != null && incoming.complete === false) return incoming.method;
+  if (!Buffer.isBuffer(err.rawPacket)) return undefined;
+  const end = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, err.rawPacket.length) : err.rawPacket.length;
+  const before = err.rawPacket.toString('latin1', 0, end);
+  const previousEnd = before.lastIndexOf('\r\n\r\n');
+  return METHOD_AT_START.exec(previousEnd === -1 ? before : before.slice(previousEnd + 4))?.[1];
 }
 
 /**
@@ -54,13 +85,17 @@ export function rawErrorResponse({ status, code, detail }: ClientError): string 
  * request line, headers over the size limit, an unknown method, Content-Length with Transfer-Encoding,
  * a request not received within the timeouts) get a `{ detail }` error like every other route.
  */
-export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException & { reason?: string }, socket: Socket): void {
+export function clientErrorHandler(
+  this: FastifyInstance,
+  err: NodeJS.ErrnoException & { reason?: string; rawPacket?: unknown; bytesParsed?: unknown },
+  socket: Socket,
+): void {
   // A reset connection has nobody to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const error = describeClientError(err);
   this.log.info({ status: error.status, err: { code: err.code, message: err.message } }, 'client error');
   // When a response to this request has already started, a second one would corrupt the stream.
   const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && response?.headersSent !== true) socket.write(rawErrorResponse(error));
+  if (socket.writable && response?.headersSent !== true) socket.write(rawErrorResponse(error, methodOfRefusedRequest(err, socket)));
   socket.destroy();
 }

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_BODY_DEPTH, offsetBeyondDepth } from './json-depth.js';
 import { mayHoldPrototypeKey, pathOfPrototypeKey } from './prototype-keys.js';
 import { errors } from '../../error-factories.js';
+import { numberBeyondRange, pathOfInfinity } from '../../model/json-number-range.js';
 
 /**
  * The one parser of every JSON request body. Before the parse, its depth is bounded (a 400
  * BODY_TOO_DEEP), so that nothing after it (the NUL check, validation, a route) can recurse into a deep
- * body; after it, a key that could replace a prototype is refused by name (a 400 BODY_KEY_REFUSED).
+ * body; after it, a key that could replace a prototype is refused by name (a 400 BODY_KEY_REFUSED),
+ * and so is a number beyond a double's range, as sent (`1e309`, a 400 BODY_MALFORMED): parsed, it
+ * would be Infinity, which every later check would report as `null`.
  * Otherwise Fastify's JSON parser, except that an empty body on a route without a body schema (run,
  * reset, cancel) is no body at all rather than a 400: clients and libraries often send
  * `Content-Type: application/json` on every POST.
@@ -28,12 +31,21 @@ export function installJsonParser(app: FastifyInstance): void {
     }
     // Fastify's default JSON parser is the callback form: it answers through `done` and returns nothing.
     void parseJson(request, text, (err, value) => {
-      const refused = err === null && mayHoldPrototypeKey(text) ? pathOfPrototypeKey(value) : undefined;
-      if (refused === undefined) {
+      if (err !== null) {
         done(err, value);
         return;
       }
-      done(errors.bodyKeyRefused(refused));
+      const refused = mayHoldPrototypeKey(text) ? pathOfPrototypeKey(value) : undefined;
+      if (refused !== undefined) {
+        done(errors.bodyKeyRefused(refused));
+        return;
+      }
+      const huge = numberBeyondRange(text);
+      if (huge !== undefined) {
+        done(errors.bodyNumberOutOfRange(huge.literal, pathOfInfinity(value) ?? `character ${huge.offset + 1}`));
+        return;
+      }
+      done(null, value);
     });
   });
 }

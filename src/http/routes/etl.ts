@@ -18,7 +18,7 @@ const EtlMessage = Type.Object({
   message: Type.String(),
 });
 
-const EtlResult = Type.Object({
+export const EtlResult = Type.Object({
   dataset_name: Type.String(),
   success: Type.Boolean(),
   keys: Type.Array(Type.String()),

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { RESULT_FORMATS } from '../../experiments/results-export.js';
+import { RESULT_FORMATS, RESULT_STYLES } from '../../experiments/results-export.js';
 import { decodeCursor, encodeCursor } from '../../model/list-cursor.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
@@ -95,7 +95,14 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
         summary: 'One row per scenario (axis values, status, KPIs), streamed as JSON, CSV or XLSX',
         tags,
         params: ExperimentParams,
-        querystring: Type.Object({ format: Type.Optional(Type.Union(RESULT_FORMATS.map((f) => Type.Literal(f)), { description: 'json (default), csv or xlsx' })) }),
+        querystring: Type.Object({
+          format: Type.Optional(Type.Union(RESULT_FORMATS.map((f) => Type.Literal(f)), { description: 'json (default), csv or xlsx' })),
+          style: Type.Optional(
+            Type.Union(RESULT_STYLES.map((s) => Type.Literal(s)), {
+              description: 'machine (default): the API names, values as stored; readable (csv, xlsx): labelled columns with units, rounded KPIs, repeat and seed',
+            }),
+          ),
+        }),
         response: {
           200: {
             description: 'the results',
@@ -110,7 +117,7 @@ export const experimentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     },
     async (request, reply) => {
       const sessionId = await sessionOf(request.params.sid);
-      const file = await experiments.results(sessionId, request.params.eid, request.query.format ?? 'json');
+      const file = await experiments.results(sessionId, request.params.eid, request.query.format ?? 'json', request.query.style ?? 'machine');
       return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
     },
   );

@@ -11,6 +11,14 @@ const Health = Type.Object({
   auth: Type.Union(AUTH_MODES.map((m) => Type.Literal(m)), { description: '`token`: routes but the public ones need a bearer token' }),
 });
 const Live = Type.Object({ status: Type.Literal('ok') });
+const Ready = Type.Object({
+  status: Type.Literal('ok'),
+  notes: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'What this ready process does less well than it could, e.g. external programs contained by their process group only; informational',
+    }),
+  ),
+});
 const NotReady = Type.Object({ status: Type.Literal('unavailable'), reason: Type.String() });
 
 export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
@@ -39,12 +47,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       schema: {
         summary: 'Readiness probe: the database answers, migrations are current, the process is not shutting down',
         tags: ['global'],
-        response: { 200: Live, 503: NotReady },
+        response: { 200: Ready, 503: NotReady },
       },
     },
     async (request, reply) => {
       const answer = await services.readiness.check();
-      if (answer.ready) return { status: 'ok' as const };
+      if (answer.ready) return answer.notes === undefined ? { status: 'ok' as const } : { status: 'ok' as const, notes: [...answer.notes] };
       // The public body says what is wrong; what the driver said (addresses, ports) goes to the log only.
       if (answer.cause !== undefined) request.log.warn({ err: answer.cause, reason: answer.reason }, 'not ready');
       return reply.code(503).send({ status: 'unavailable' as const, reason: answer.reason });

@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { DomainRegistry } from '../../domain/registry.js';
+import { noteAuditTarget } from '../../model/audit/audit-scope.js';
+import type { Database } from '../../store/database.js';
 import { ScenaristError } from '../../errors.js';
 import { errors } from '../../error-factories.js';
 import type { ParamDecls } from '../../params/kinds.js';
@@ -8,7 +11,7 @@ import type { Store } from '../../store/store.js';
 import type { ScenarioService } from '../service.js';
 import type { ScenarioView } from '../view.js';
 import { branchDatasetKeys } from './branch-key.js';
-import type { DerivedDataset, TreeDatasets } from './dataset-port.js';
+import type { DerivedDataset, PreparedDataset, TreeDatasets } from './dataset-port.js';
 
 /** `POST .../scenarios/{id}/branch`: what changes against the base; everything else is the base's. */
 export interface BranchInput {
@@ -47,11 +50,18 @@ function merged(decls: ParamDecls, baseJson: string, given: Readonly<Record<stri
   return { ...kept, ...(given ?? {}) };
 }
 
+/** How often a branch is tried again when its base's dataset is replaced between reading and storing its derive. */
+const DERIVE_ATTEMPTS = 3;
+
+/** Thrown inside a branch's transaction to roll it back when its derive must be worked out again. */
+class SourceChanged extends Error {}
+
 /**
  * Branches a scenario, in any state: a new scenario whose parent is the base, with the base's
  * algorithm, its parameters with the given ones merged over them, and, with edits, a dataset derived
- * from the base's. Everything the request can get wrong is checked before a dataset is derived; a
- * derived dataset whose scenario could not be stored after all (its tag taken meanwhile) is removed.
+ * from the base's. Everything the request can get wrong is checked before anything is stored; the
+ * derived dataset, the scenario and (with `run`) its queueing are then one transaction, so a crash
+ * leaves all of them or none, and the request's audit entry commits with them, naming each.
  */
 export class ScenarioBranches {
   constructor(private readonly deps: BranchDeps) {}
@@ -66,39 +76,50 @@ export class ScenarioBranches {
     validateScenarioParams(domain.parametersOf(algorithm), algoParams, domain.dataParameters, dataParams);
     if (await store.scenarios.tagExists(base.sessionId, input.tag)) throw errors.tagTaken(input.tag);
 
-    const derived = input.edits && input.edits.length > 0 ? await this.derive(base.sessionId, record.datasetKey, input.tag, input.edits) : null;
-    let created: ScenarioView;
-    try {
-      created = await scenarios.create(base.sessionId, {
-        tag: input.tag,
-        datasetKey: derived?.key ?? record.datasetKey,
-        algoName: record.algoName,
-        algoParams,
-        dataParams,
-        parentId: record.id,
-      });
-    } catch (err) {
-      if (derived) await this.deps.datasets.discard(base.sessionId, derived.key);
-      throw err;
+    const scenario = { tag: input.tag, algoName: record.algoName, algoParams, dataParams, parentId: record.id };
+    const run = input.run === true;
+    if (!input.edits || input.edits.length === 0) {
+      return { ...(await scenarios.createWith(base.sessionId, { ...scenario, datasetKey: record.datasetKey }, { run })), derived_dataset: null };
     }
-    // With autorun the branch is queued already.
-    if (input.run === true && created.status === 'CREATED') created = await scenarios.run({ sessionId: base.sessionId, id: created.id });
-    return { ...created, derived_dataset: derived };
+    // The entry names the base's dataset as `dataset` and the derived one as `new_dataset`, as a derive's does.
+    noteAuditTarget('dataset', record.datasetKey);
+    let [replaced, taken] = [0, 0];
+    while (replaced < DERIVE_ATTEMPTS) {
+      const prepared = await this.prepare(base.sessionId, record.datasetKey, input.tag, input.edits);
+      if (prepared === undefined) {
+        replaced++;
+        continue;
+      }
+      const alongside = async (trx: Kysely<Database>) => {
+        const outcome = await prepared.write(trx);
+        if (outcome === 'missing') throw errors.datasetNotFound(record.datasetKey);
+        if (outcome === 'changed') throw new SourceChanged();
+      };
+      try {
+        const created = await scenarios.createWith(base.sessionId, { ...scenario, datasetKey: prepared.derived.key }, { run, alongside });
+        return { ...created, derived_dataset: prepared.derived };
+      } catch (err) {
+        if (err instanceof SourceChanged) replaced++;
+        // Another request took the key since it was found free: the next free one (`prepare` skips it now).
+        else if (!(err instanceof ScenaristError && err.code === 'DATASET_KEY_TAKEN') || ++taken >= MAX_KEY_TRIES) throw err;
+      }
+    }
+    throw errors.datasetChangedWhileDerived(record.datasetKey);
   }
 
-  /** Derives the branch's dataset under the first free key its tag gives (another request may take one first). */
-  private async derive(sessionId: string, baseKey: string, tag: string, edits: readonly unknown[]): Promise<DerivedDataset> {
+  /**
+   * The branch's derive under the first key its tag gives that no dataset has now (another request
+   * may take it before the branch commits); undefined when the base's dataset was replaced while it
+   * was read.
+   */
+  private async prepare(sessionId: string, baseKey: string, tag: string, edits: readonly unknown[]): Promise<PreparedDataset | undefined> {
     const { datasets } = this.deps;
     let tries = 0;
     for (const key of branchDatasetKeys(tag)) {
       if (++tries > MAX_KEY_TRIES) break;
       if (await datasets.exists(sessionId, key)) continue;
-      try {
-        return await datasets.derive(sessionId, baseKey, key, edits);
-      } catch (err) {
-        if (err instanceof ScenaristError && err.code === 'DATASET_KEY_TAKEN') continue;
-        throw err;
-      }
+      noteAuditTarget('dataset', key);
+      return datasets.prepareDerive(sessionId, baseKey, key, edits);
     }
     throw errors.datasetKeyTaken(tag);
   }

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import type { Tables } from '../../domain/dataset-model.js';
+import type { Database } from '../../store/database.js';
 
 /**
  * One edit a derived dataset was made with, as its dataset records it (docs/api/what-ifs.md): the edit
@@ -31,15 +33,27 @@ export interface DerivedDataset {
   readonly warnings: EditWarning[];
 }
 
+/** A derived dataset worked out and not stored yet (`src/datasets/derive.ts`). */
+export interface PreparedDataset {
+  readonly derived: DerivedDataset;
+  /**
+   * Stores it as one write of `db`, the branch's transaction: `missing` when the source is gone,
+   * `changed` when it was replaced since it was read; `DATASET_KEY_TAKEN` when the key is taken.
+   */
+  write(db: Kysely<Database>): Promise<'derived' | 'missing' | 'changed'>;
+}
+
 /**
  * What scenario trees ask of datasets. Datasets sit above scenarios in the layers
  * (docs/architecture.md), so the dataset service is handed in as this port (runtime/assemble.ts).
  */
 export interface TreeDatasets {
-  /** Derives `newKey` from `key` with `edits`, refusing bad edits with the dataset service's codes. */
-  derive(sessionId: string, key: string, newKey: string, edits: readonly unknown[]): Promise<DerivedDataset>;
-  /** Removes a dataset a branch derived when the branch itself could not be stored. */
-  discard(sessionId: string, key: string): Promise<void>;
+  /**
+   * Works out the derive of `newKey` from `key` with `edits`, refusing bad edits with the dataset
+   * service's codes, and stores nothing: the branch stores it with its scenario. Undefined when the
+   * source was replaced while it was read (ask again).
+   */
+  prepareDerive(sessionId: string, key: string, newKey: string, edits: readonly unknown[]): Promise<PreparedDataset | undefined>;
   /** Whether the session has a dataset of this key. */
   exists(sessionId: string, key: string): Promise<boolean>;
   /** Where the dataset came from; undefined when the session has no such dataset. */

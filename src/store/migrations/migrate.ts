@@ -20,6 +20,7 @@ import { auditMigration } from './0017-audit.js';
 import { statusPathIndexesMigration } from './0019-status-path-indexes.js';
 import { runJobsMigration } from './0020-run-jobs.js';
 import { auditHeadTriggerMigration } from './0021-audit-head-trigger.js';
+import { gatesMigration } from './0026-gates.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -43,6 +44,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0019-status-path-indexes': statusPathIndexesMigration,
     '0020-run-jobs': runJobsMigration(dialect),
     '0021-audit-head-trigger': auditHeadTriggerMigration(dialect),
+    '0026-gates': gatesMigration(dialect),
   };
 }
 

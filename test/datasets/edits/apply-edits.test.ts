@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyEdits } from '../../../src/datasets/edits/apply-edits.js';
-import type { DataEdit } from '../../../src/datasets/edits/edit-model.js';
+import type { DataEdit } from '../../../src/domain/edits/edit-model.js';
 import { shapes, tables } from './edit-fixtures.js';
 
 const apply = (edits: readonly DataEdit[]) => applyEdits(tables, edits, shapes);

@@ -33,7 +33,7 @@ function errorOf(text: string): string {
     readJsonForm(domain, text);
   } catch (err) {
     expect(err).toBeInstanceOf(ScenaristError);
-    expect((err as ScenaristError).code).toMatch(/^(DATASET_FORM_INVALID|BODY_EMPTY|BODY_MALFORMED)$/);
+    expect((err as ScenaristError).code).toMatch(/^(DATASET_FORM_INVALID|BODY_EMPTY|BODY_MALFORMED|BODY_TOO_DEEP)$/);
     return (err as Error).message;
   }
   throw new Error('expected a 400');

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import type { Dataset } from '../../../src/domain/dataset-model.js';
 import { loadDomain } from '../../../src/domain/load.js';
 import type { DomainRegistry } from '../../../src/domain/registry.js';
 import type { RunReport } from '../../../src/domain/run-context.js';
+import { containment } from '../../../src/executor/run/external/containment.js';
 import { DEFAULT_EXTERNAL_LIMITS, type ExternalLimits } from '../../../src/executor/run/external/external-limits.js';
 import type { RunOutcome } from '../../../src/executor/run/job.js';
 import { runScenario } from '../../../src/executor/run/run-scenario.js';
@@ -165,5 +166,47 @@ describe('an external algorithm', () => {
     expect(seen.outcome.status).toBe('COMPLETE');
     const pids = readPids(pidFile)!;
     await until('the forked child to be gone', () => !pids.some(isAlive), { within: 10_000 });
+  });
+
+  describe('started in a session of its own by the program (setsid, a double fork)', () => {
+    it('runs in a cgroup on this machine: the kernel mechanism the tests below rely on is there', () => {
+      expect(containment()).toMatchObject({ kind: 'cgroup' });
+    });
+
+    it.each(['setsid', 'daemon'])('is ended on abort (%s): no process of the program is left', async (mode) => {
+      const pidFile = join(scratch, `${mode}-abort.pids`);
+      const abort = new AbortController();
+      const running = run({ mode, pid_file: pidFile }, { signal: abort.signal, limits: { killGraceMs: 200 } });
+      await until('the program and its detached process to start', () => readPids(pidFile) !== undefined, { within: 30_000 });
+      const pids = readPids(pidFile)!;
+      expect(pids.every(isAlive)).toBe(true);
+      abort.abort(new Error('cancelled'));
+      expect(failed(await running).message).toBe('cancelled');
+      await until('no process of the program left', () => !pids.some(isAlive), { within: 10_000 });
+    });
+
+    it.each(['setsid-and-exit', 'daemon-and-exit'])('is ended when the program completes (%s)', async (mode) => {
+      const pidFile = join(scratch, `${mode}.pids`);
+      const seen = await run({ mode, pid_file: pidFile });
+      expect(seen.outcome.status).toBe('COMPLETE');
+      const pids = readPids(pidFile)!;
+      await until('the detached process to be gone', () => !pids.some(isAlive), { within: 10_000 });
+    });
+
+    it('is ended when the program fails', async () => {
+      const pidFile = join(scratch, 'daemon-and-crash.pids');
+      expect(failed(await run({ mode: 'daemon-and-crash', pid_file: pidFile })).message).toMatch(/crashed after starting a daemon/);
+      const pids = readPids(pidFile)!;
+      await until('the daemon to be gone', () => !pids.some(isAlive), { within: 10_000 });
+    });
+
+    it('leaves no cgroup behind', async () => {
+      const found = containment();
+      if (found.kind !== 'cgroup') throw new Error(`no cgroup containment: ${found.reason}`);
+      const ours = () => readdirSync(found.parent).filter((name) => name.startsWith(`scenarist-${process.pid}-`));
+      expect(ours()).toEqual([]);
+      await run({ mode: 'daemon-and-exit', pid_file: join(scratch, 'cgroup-check.pids') });
+      expect(ours()).toEqual([]);
+    });
   });
 });

@@ -28,8 +28,10 @@ export interface InspectOptions {
  * there and enabled.
  */
 export async function setTheme(page: Page, theme: Theme): Promise<void> {
-  const toggle = page.getByRole('button', { name: 'Dark theme' });
-  if ((await toggle.getAttribute('aria-pressed')) !== String(theme === 'dark')) {
+  // The header's button names the theme it switches to ("Use dark theme" while the light one shows).
+  await page.waitForFunction(() => document.documentElement.dataset.theme !== undefined);
+  if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
+    const toggle = page.getByRole('button', { name: `Use ${theme} theme` });
     await toggle.focus();
     await page.keyboard.press('Enter');
   }

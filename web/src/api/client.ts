@@ -128,9 +128,12 @@ export function createApi(config: ApiConfig, fetchImpl: typeof fetch = (input, i
     experiment: (sid: string, eid: string) => unwrap(config, http.GET('/sessions/{sid}/experiments/{eid}', { params: { path: { sid, eid } } })),
     experimentResults: (sid: string, eid: string) =>
       unwrap(config, http.GET('/sessions/{sid}/experiments/{eid}/results', { params: { path: { sid, eid }, query: { format: 'json' } } })),
-    /** The results as a file to save: one row per scenario, its axis values and KPIs (the JSON rows' columns). */
+    /**
+     * The results as a file for people: one row per scenario, its repeat and seed, its axis values and
+     * KPIs, the columns labelled with their units and the KPIs rounded (`style=readable`).
+     */
     experimentResultsFile: (sid: string, eid: string, format: ExportFormat) =>
-      unwrap(config, http.GET('/sessions/{sid}/experiments/{eid}/results', { params: { path: { sid, eid }, query: { format } }, parseAs: 'blob' })),
+      unwrap(config, http.GET('/sessions/{sid}/experiments/{eid}/results', { params: { path: { sid, eid }, query: { format, style: 'readable' } }, parseAs: 'blob' })),
     async actOnExperiment(sid: string, eid: string, action: BatchAction) {
       const options = { params: { path: { sid, eid } } };
       if (action === 'run') return unwrap(config, http.POST('/sessions/{sid}/experiments/{eid}/run', options));

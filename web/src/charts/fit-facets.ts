@@ -61,5 +61,41 @@ export function fitFacets(spec: VegaLiteSpec, box: Box): VegaLiteSpec {
   return { ...spec, columns, spec: { ...spec.spec, width, height }, config: { ...config, legend } };
 }
 
-/** Whether the spec's size depends on its box (then the chart is drawn again when the box changes size). */
-export const fitsToBox = (spec: VegaLiteSpec): boolean => isWrappedFacet(spec);
+/** Narrower than this (a phone), a legend beside the marks would push the chart past its box: it goes under them. */
+const NARROW = 640;
+/** Room for one legend entry under a chart on a phone: its symbol, a label cut at `LEGEND_LABEL_LIMIT`, the gap. */
+const LEGEND_ENTRY = 120;
+const LEGEND_LABEL_LIMIT = 90;
+const LEGEND_CHANNELS = ['color', 'fill', 'stroke', 'shape', 'size', 'opacity'] as const;
+
+/** Whether a (layered, or faceted) spec encodes a field in a channel that draws a legend. */
+function hasLegend(spec: unknown): boolean {
+  if (!isRecord(spec)) return false;
+  const encoding = isRecord(spec.encoding) ? spec.encoding : {};
+  const own = LEGEND_CHANNELS.some((c) => {
+    const channel = encoding[c];
+    return isRecord(channel) && typeof channel.field === 'string' && channel.legend !== null;
+  });
+  const parts: unknown[] = [...(Array.isArray(spec.layer) ? (spec.layer as unknown[]) : []), ...(isRecord(spec.spec) ? [spec.spec] : [])];
+  return own || parts.some(hasLegend);
+}
+
+/**
+ * A chart with a legend laid out for a phone's box: every legend under the marks, its entries in as
+ * many columns as the width holds (rows wrap below), labels cut to fit (the tooltip names them whole).
+ * Beside the marks, as Vega-Lite puts it by default, a legend of scenario tags pushed the chart past a
+ * 390-px box and was cut off. Wider boxes keep the spec's own layout.
+ */
+export function fitLegend(spec: VegaLiteSpec, box: Box): VegaLiteSpec {
+  if (box.width <= 0 || box.width >= NARROW || !hasLegend(spec)) return spec;
+  const config = isRecord(spec.config) ? spec.config : {};
+  const columns = Math.max(1, Math.floor(box.width / LEGEND_ENTRY));
+  const legend = { ...(isRecord(config.legend) ? config.legend : {}), orient: 'bottom', direction: 'horizontal', columns, labelLimit: LEGEND_LABEL_LIMIT };
+  return { ...spec, config: { ...config, legend } };
+}
+
+/** A spec laid out for its box: a wrapped facet's panels (`fitFacets`), else its legend (`fitLegend`). */
+export const fitToBox = (spec: VegaLiteSpec, box: Box): VegaLiteSpec => (isWrappedFacet(spec) ? fitFacets(spec, box) : fitLegend(spec, box));
+
+/** Whether the spec's layout depends on its box (then the chart is drawn again when the box changes size). */
+export const fitsToBox = (spec: VegaLiteSpec): boolean => isWrappedFacet(spec) || hasLegend(spec);

@@ -44,6 +44,7 @@ function KpisTogether({ result }: { result: CompareResult }) {
       </h2>
       <ScrollTable
         className="plain kpis-together"
+        label="All KPIs together"
         testId="kpis-together"
         headings={[
           'Scenario',

@@ -9,6 +9,7 @@ export const KNOWN_ACTIONS = [
   'session.delete',
   'dataset.upload',
   'dataset.ingest',
+  'dataset.load-sample',
   'dataset.derive',
   'dataset.delete',
   'scenario.create',

@@ -6,7 +6,7 @@ import { saveBlob } from '../csv.ts';
 
 const FORMATS: readonly ExportFormat[] = ['csv', 'xlsx'];
 
-/** Saves an experiment's results table (one row per scenario, as the page's table) as CSV or XLSX, through the API's export. */
+/** Saves an experiment's results table (one row per scenario, labelled for people: the API's readable style) as CSV or XLSX, through the API's export. */
 export function ResultsDownloads({ sid, eid, name }: { sid: string; eid: string; name: string }) {
   const api = useApi();
   const download = useMutation({

@@ -1,12 +1,14 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useId, useState, type FormEvent } from 'react';
 import { useApi } from '../api/context.tsx';
-import { auditCsv, auditPage, type AuditEntry, type AuditFilter } from '../api/decisions.ts';
+import { auditCsv, auditPage, type AuditFilter } from '../api/decisions.ts';
 import { keys } from '../api/keys.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { saveBlob } from '../csv.ts';
+import { phraseOf } from '../decisions/activity-phrases.ts';
+import { ActivitySentence } from '../decisions/ActivitySentence.tsx';
 import { KNOWN_ACTIONS, outcomeOf } from '../decisions/audit-actions.ts';
+import { useActivityNames } from '../decisions/use-activity-names.ts';
 import { formatTime } from '../format.ts';
 import { usePageTitle } from '../page-title.ts';
 import { useSid } from '../session.ts';
@@ -44,10 +46,11 @@ export function ActivityPage() {
     setPage(page + 1);
   };
   const rows = entries.data?.entries ?? [];
+  const names = useActivityNames(sid);
   return (
     <>
       <h1>Activity</h1>
-      <p className="muted">Every write in this session: who made it, from where, what it did and how it ended. Newest first.</p>
+      <p className="muted">Every change asked of this session: who asked, what it was, how it ended and from where. Newest first.</p>
       <ActivityFilter current={filter} onApply={apply} />
       <ErrorNote error={entries.error ?? csv.error} />
       {entries.isPending && <p role="status">Loading…</p>}
@@ -59,31 +62,30 @@ export function ActivityPage() {
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">On</th>
+                <th scope="col">What</th>
                 <th scope="col">Outcome</th>
                 <th scope="col">From</th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((e) => (
-                <tr key={e.seq} data-testid="activity-entry" data-action={e.action} data-outcome={outcomeOf(e.status)}>
-                  <td>{formatTime(e.at)}</td>
-                  <td>{e.who.name}</td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>
-                    <Targets sid={sid} entry={e} />
-                  </td>
-                  <td>
-                    <span className="badge" data-outcome={outcomeOf(e.status)}>
-                      {outcomeOf(e.status)} {e.status}
-                    </span>
-                  </td>
-                  <td className="small">{e.address ?? '—'}</td>
-                </tr>
-              ))}
+              {rows.map((e) => {
+                const phrase = phraseOf(e, names);
+                return (
+                  <tr key={e.seq} data-testid="activity-entry" data-action={e.action} data-outcome={outcomeOf(e.status)}>
+                    <td>{formatTime(e.at)}</td>
+                    <td>{e.who.name}</td>
+                    <td className="activity-what" title={e.action}>
+                      <ActivitySentence sid={sid} phrase={phrase} />
+                    </td>
+                    <td>
+                      <span className="badge" data-outcome={outcomeOf(e.status)} title={`HTTP ${e.status}`}>
+                        {phrase.outcome}
+                      </span>
+                    </td>
+                    <td className="small">{e.address ?? '—'}</td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
@@ -142,28 +144,5 @@ function ActivityFilter({ current, onApply }: { current: AuditFilter; onApply: (
         </button>
       )}
     </form>
-  );
-}
-
-/** What an entry touched: a scenario as a link to its page, other ids as text (the session is the page's own). */
-function Targets({ sid, entry }: { sid: string; entry: AuditEntry }) {
-  const parts = Object.entries(entry.targets).filter(([kind]) => kind !== 'session');
-  if (parts.length === 0) return <span className="muted">the session</span>;
-  return (
-    <>
-      {parts.map(([kind, id], n) => (
-        <span key={kind}>
-          {n > 0 && ', '}
-          {kind}{' '}
-          {kind === 'scenario' ? (
-            <Link to="/s/$sid/scenarios/$id" params={{ sid, id }}>
-              <code>{id.slice(0, 8)}</code>
-            </Link>
-          ) : (
-            <code>{id.length > 12 ? id.slice(0, 8) : id}</code>
-          )}
-        </span>
-      ))}
-    </>
   );
 }

@@ -3,6 +3,7 @@ import { useNavigate, useParams } from '@tanstack/react-router';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import { STATUSES } from '../api/types.ts';
+import { scenariosNow } from '../experiments/counts.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { BatchActions } from '../experiments/BatchActions.tsx';
@@ -45,7 +46,10 @@ export function ExperimentPage() {
     placeholderData: (previous) => previous,
   });
   const finished = e ? e.counts.COMPLETE + e.counts.FAILED : 0;
-  const eta = useEta(finished, e?.size ?? 0, experiment.dataUpdatedAt);
+  // The scenarios it has now: `size` is what its axes and repeats made, and a scenario deleted since
+  // leaves the counts (and every action on all of them) one short of it.
+  const total = e ? scenariosNow(e.counts) : 0;
+  const eta = useEta(finished, total, experiment.dataUpdatedAt);
   const datasetAxis = e?.axes.dataset_key;
   const labelOf = useParameterLabels(sid, e ? [e.algo_name] : [], e?.dataset_key ? [e.dataset_key] : Array.isArray(datasetAxis) ? datasetAxis.map(String) : []);
 
@@ -56,7 +60,12 @@ export function ExperimentPage() {
     <>
       <h1>Experiment “{e.name}”</h1>
       <p className="muted small">
-        {e.algo_name} · {e.dataset_key ?? 'several datasets'} · {e.size} scenarios · varies {axisPaths.map(labelOf).join(', ')} · {e.repeats} repeat{e.repeats === 1 ? '' : 's'}
+        {e.algo_name} · {e.dataset_key ?? 'several datasets'} ·{' '}
+        <span data-testid="experiment-size">
+          {total} scenario{total === 1 ? '' : 's'}
+          {total < e.size && ` (of the ${e.size} it made: ${e.size - total} deleted)`}
+        </span>{' '}
+        · varies {axisPaths.map(labelOf).join(', ')} · {e.repeats} repeat{e.repeats === 1 ? '' : 's'}
       </p>
       <section className="card" aria-labelledby="progress-title">
         <h2 id="progress-title" style={{ marginTop: 0 }}>
@@ -76,10 +85,10 @@ export function ExperimentPage() {
           <span data-testid="experiment-progress">{Math.round(e.progress * 100)}%</span>
         </div>
         <p className="small" aria-live="polite" data-testid="experiment-eta">
-          {running(e.counts) ? etaText(eta) || 'estimating the time left…' : finished === e.size ? 'All runs finished.' : ''}
+          {running(e.counts) ? etaText(eta) || 'estimating the time left…' : finished === total && total > 0 ? 'All runs finished.' : ''}
         </p>
         <BatchActions
-          count={e.size}
+          count={total}
           what={`all of experiment “${e.name}”`}
           act={(action) => api.actOnExperiment(sid, eid, action)}
           onDone={(action) => {

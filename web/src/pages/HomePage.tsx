@@ -11,6 +11,7 @@ import { useSid } from '../session.ts';
 import { InlineMarkdown, Markdown } from '../views/markdown.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { HomePlan } from '../decisions/HomePlan.tsx';
+import { SampleDataOffer } from '../home/SampleDataOffer.tsx';
 
 /**
  * A session's first page: what to do next. Without data, the files to upload (with a template each);
@@ -69,6 +70,7 @@ function UploadFirst({ sid }: { sid: string }) {
       {schemas.data?.map((g) => (
         <GroupFiles key={g.name} group={g} onDownload={(format) => download.mutate({ group: g.name, format })} busy={download.isPending} />
       ))}
+      <SampleDataOffer sid={sid} />
     </section>
   );
 }

@@ -1,5 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useApi } from '../api/context.tsx';
 import { report as fetchReport, reportWorkbook, type Report } from '../api/decisions.ts';
 import { keys } from '../api/keys.ts';
@@ -14,14 +16,17 @@ import { usePageTitle } from '../page-title.ts';
 import { frozenViews } from '../reports/frozen-view.ts';
 import { FrozenViewCard } from '../reports/FrozenViewCard.tsx';
 import { ReportKpis, SideBySide } from '../reports/ReportTables.tsx';
+import { printFrameCss } from '../reports/print-frame.ts';
 import { usePrinting } from '../reports/use-printing.ts';
 import { useSid } from '../session.ts';
 import { ThemeContext, useTheme } from '../theme.ts';
 
 /**
  * A saved report at its permalink (`#/s/{sid}/reports/{rid}`): everything it froze, drawn from the
- * frozen specs with the dashboard's view components, its workbook, and a print layout (styles.css,
- * `@media print`): no navigation, each section on a page of its own, charts and tables whole.
+ * frozen specs with the dashboard's view components, its workbook, and a print layout (decisions.css,
+ * `@media print`): no navigation, each section on a page of its own, charts and tables whole, the title
+ * atop and "Page n of m" under every page. **Print summary…** prints one or two pages instead: the
+ * title and note, the KPIs and deltas, the parameters that differ and the inputs.
  */
 export function ReportPage() {
   const api = useApi();
@@ -46,10 +51,26 @@ export function ReportPage() {
   return <ReportDocument sid={sid} report={report.data} />;
 }
 
+/** What a print holds: everything, or the summary (the browser's own print is the full one). */
+type PrintMode = 'full' | 'summary';
+
 function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
   const theme = useTheme();
   // Paper is white: while printing, charts are drawn in the light theme whatever the screen shows.
   const printing = usePrinting();
+  const [mode, setMode] = useState<PrintMode>('full');
+  // A summary print is over when its print is: the browser's own print (Ctrl+P) is the full report again.
+  useEffect(() => {
+    if (mode === 'full') return;
+    const done = () => setMode('full');
+    window.addEventListener('afterprint', done);
+    return () => window.removeEventListener('afterprint', done);
+  }, [mode]);
+  const print = (next: PrintMode) => {
+    // The layout must be the summary's before the print dialog reads the page.
+    flushSync(() => setMode(next));
+    window.print();
+  };
   const tagOf = (id: string) => r.scenarios.find((s) => s.id === id)?.tag ?? id;
   const labelOf = useParameterLabels(
     sid,
@@ -61,8 +82,10 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
   const comparison = frozenViews(r.views.comparison);
   return (
     <ThemeContext.Provider value={printing ? 'light' : theme}>
-      <article className="report" data-testid="report" data-printing={printing}>
-        <header className="report-section report-head">
+      <article className="report" data-testid="report" data-printing={printing} data-print-mode={mode}>
+        {/* The running header and page numbers of the printed pages. */}
+        <style>{printFrameCss(r.title)}</style>
+        <header className="report-section report-head in-summary">
           <p className="small no-print" style={{ margin: '0 0 0.25rem' }}>
             <Link to="/s/$sid/reports" params={{ sid }}>
               Reports
@@ -74,19 +97,20 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
               {r.title}
             </h1>
             <span className="spacer" />
-            <ReportActions sid={sid} report={r} />
+            <ReportActions sid={sid} report={r} onPrint={print} />
           </div>
           <p className="small muted" data-testid="report-meta">
             Saved by {actorName(r.created_by)} on {formatTime(r.created_at)} · {r.scenarios.length} scenarios, baseline {tagOf(r.baseline)}
           </p>
           {r.note && <blockquote className="plan-note">{r.note}</blockquote>}
         </header>
-        <section className="report-section" aria-labelledby="report-kpis-title">
+        <section className="report-section in-summary" aria-labelledby="report-kpis-title">
           <h2 id="report-kpis-title">KPIs and deltas</h2>
           <ReportKpis report={r} />
         </section>
-        <section className="report-section" aria-labelledby="report-params-title">
+        <section className="report-section report-params in-summary" aria-labelledby="report-params-title">
           <h2 id="report-params-title">Parameters</h2>
+          <p className="small muted summary-only">Only those that differ between the scenarios.</p>
           <SideBySide
             report={r}
             rows={r.parameters}
@@ -95,7 +119,7 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
             extra={{ name: 'Algorithm', value: (s) => s.algorithm }}
           />
         </section>
-        <section className="report-section" aria-labelledby="report-inputs-title">
+        <section className="report-section in-summary" aria-labelledby="report-inputs-title">
           <h2 id="report-inputs-title">Inputs</h2>
           <SideBySide report={r} rows={r.inputs} label="Inputs" first="Input" />
         </section>
@@ -135,7 +159,7 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
   );
 }
 
-function ReportActions({ sid, report: r }: { sid: string; report: Report }) {
+function ReportActions({ sid, report: r, onPrint }: { sid: string; report: Report; onPrint: (mode: PrintMode) => void }) {
   const api = useApi();
   const download = useMutation({ mutationFn: async () => saveBlob(await reportWorkbook(api, sid, r.id), `${r.title}.xlsx`) });
   return (
@@ -143,8 +167,11 @@ function ReportActions({ sid, report: r }: { sid: string; report: Report }) {
       <button type="button" onClick={() => download.mutate()} disabled={download.isPending}>
         Download XLSX
       </button>
-      <button type="button" onClick={() => window.print()}>
+      <button type="button" onClick={() => onPrint('full')} title="Every section, each from a new page">
         Print…
+      </button>
+      <button type="button" onClick={() => onPrint('summary')} title="One or two pages: the KPIs and deltas, what differs, the note">
+        Print summary…
       </button>
       <ErrorNote error={download.error} />
     </div>

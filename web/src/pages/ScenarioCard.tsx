@@ -12,6 +12,7 @@ import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
 import { PlanMark } from '../decisions/PlanBadge.tsx';
+import { usePlanLock } from '../decisions/PlanLock.tsx';
 import { formatNumber, formatTime } from '../format.ts';
 import { directionText } from '../kpis/direction.ts';
 import { ACTIVE } from '../scenarios/active.ts';
@@ -27,12 +28,15 @@ export function ScenarioCard({
   selected,
   onSelect,
   isPlan = false,
+  seedParameter = null,
 }: {
   sid: string;
   scenario: Scenario;
   bestIn?: readonly string[];
   /** It is the session's published plan: the card carries the plan's badge. */
   isPlan?: boolean;
+  /** The algorithm's seed parameter (`seed_parameter`): left unset, the card shows the run seed in its place. */
+  seedParameter?: string | null;
   /** With `onSelect`, a checkbox ticks the card for the page's batch actions. */
   selected?: boolean;
   onSelect?: (on: boolean) => void;
@@ -59,7 +63,11 @@ export function ScenarioCard({
   const kpis = Object.values(s.kpis);
   const titleId = `scenario-${s.id}`;
   const duration = finishedRunDuration(s);
-  const params = keyParameters(s);
+  const params = keyParameters(s, 3, seedParameter);
+  // The seed this run drew (or was given), named as on the scenario page.
+  const runSeed = s.seed ?? null;
+  // The published plan cannot be reset or deleted (the server refuses): its buttons say why instead.
+  const lock = usePlanLock(isPlan);
 
   return (
     <article className="card" aria-labelledby={titleId} data-testid="scenario-card" data-tag={s.tag} data-status={s.status} style={{ marginBottom: 0 }}>
@@ -79,7 +87,7 @@ export function ScenarioCard({
         {s.algorithm.name} · {s.input_data_id}
         {duration && <span data-testid="duration"> · ran {duration}</span>}
       </p>
-      {params.length > 0 && (
+      {(params.length > 0 || runSeed !== null) && (
         <p className="small key-params" data-testid="key-params" style={{ margin: '0.25rem 0' }}>
           {params.map((p, i) => (
             <span key={p.name}>
@@ -87,6 +95,12 @@ export function ScenarioCard({
               {p.label} <strong className={p.numeric ? 'number' : undefined}>{p.value}</strong>
             </span>
           ))}
+          {runSeed !== null && (
+            <span data-testid="card-seed" title="The random seed of this run">
+              {params.length > 0 && ' · '}
+              Run seed <strong className="number">{runSeed}</strong>
+            </span>
+          )}
         </p>
       )}
       <RunProgress scenario={s} active={active} />
@@ -135,7 +149,13 @@ export function ScenarioCard({
           </button>
         )}
         {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
-          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirming('reset') : act.mutate('reset'))} disabled={act.isPending} aria-label={`Reset ${s.tag}`}>
+          <button
+            type="button"
+            onClick={() => (resetNeedsConfirm(s) ? setConfirming('reset') : act.mutate('reset'))}
+            disabled={act.isPending || lock.note !== null}
+            aria-label={`Reset ${s.tag}`}
+            aria-describedby={lock.describedBy}
+          >
             Reset
           </button>
         )}
@@ -144,10 +164,11 @@ export function ScenarioCard({
             Logs
           </button>
         )}
-        <button type="button" className="danger" onClick={() => setConfirming('delete')} aria-label={`Delete ${s.tag}`}>
+        <button type="button" className="danger" onClick={() => setConfirming('delete')} disabled={lock.note !== null} aria-label={`Delete ${s.tag}`} aria-describedby={lock.describedBy}>
           Delete
         </button>
       </div>
+      {lock.note}
       {confirming === null && <ErrorNote error={act.error} />}
       {showLogs && !logsUnavailable && <RunLogPanel sid={sid} id={s.id} running={active} onUnavailable={hideLogs} />}
       <ScenarioConfirmations scenario={s} active={active} confirming={confirming} act={act} onDismiss={() => setConfirming(null)} />

@@ -27,6 +27,8 @@ import { ViewList } from '../views/ViewList.tsx';
 import { ChainLine, LineageSection } from '../whatif/ScenarioChain.tsx';
 import { PlanBadge } from '../decisions/PlanBadge.tsx';
 import { PublishControl } from '../decisions/PublishControl.tsx';
+import { usePlanLock } from '../decisions/PlanLock.tsx';
+import { usePlanScenarioId } from '../decisions/use-plan.ts';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
@@ -294,6 +296,8 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState<Confirming>(null);
   const active = ACTIVE.has(s.status);
+  // The published plan cannot be reset or deleted (the server refuses): its buttons say why instead.
+  const lock = usePlanLock(usePlanScenarioId(sid) === s.id);
   const act = useMutation({
     mutationFn: (action: ScenarioAction) => sendScenarioAction(api, sid, s.id, action),
     onSuccess: (_r, action) => {
@@ -321,7 +325,12 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
           </button>
         )}
         {(s.status === 'COMPLETE' || s.status === 'FAILED') && (
-          <button type="button" onClick={() => (resetNeedsConfirm(s) ? setConfirming('reset') : act.mutate('reset'))} disabled={act.isPending}>
+          <button
+            type="button"
+            onClick={() => (resetNeedsConfirm(s) ? setConfirming('reset') : act.mutate('reset'))}
+            disabled={act.isPending || lock.note !== null}
+            aria-describedby={lock.describedBy}
+          >
             Reset
           </button>
         )}
@@ -332,10 +341,11 @@ function ScenarioActions({ sid, scenario: s }: { sid: string; scenario: Scenario
         <Link className="button" to="/s/$sid/scenarios" params={{ sid }} search={{ copy: s.id }}>
           Copy as new scenario
         </Link>
-        <button type="button" className="danger" onClick={() => setConfirming('delete')}>
+        <button type="button" className="danger" onClick={() => setConfirming('delete')} disabled={lock.note !== null} aria-describedby={lock.describedBy}>
           Delete
         </button>
       </div>
+      {lock.note}
       {confirming === null && <ErrorNote error={act.error} />}
       <ScenarioConfirmations scenario={s} active={active} confirming={confirming} act={act} onDismiss={() => setConfirming(null)} />
     </>

@@ -13,6 +13,7 @@ import { newestFirst } from './card-facts.ts';
 import { ScenarioBatchBar } from './ScenarioBatchBar.tsx';
 import { ScenarioCard } from './ScenarioCard.tsx';
 import { usePlanScenarioId } from '../decisions/use-plan.ts';
+import { useSeedParameters } from '../scenarios/seed-parameter.ts';
 
 /**
  * `?dataset=` preselects the create form's dataset (the home page's button); `?tag=` fills the tag filter;
@@ -39,6 +40,7 @@ export function ScenariosPage() {
   const copying = useCopyPrefill(sid, search.copy);
   const list = useScenarioList(sid);
   const planId = usePlanScenarioId(sid);
+  const seedParameterOf = useSeedParameters(sid);
   const shown = useMemo(
     () => (list.data ?? []).filter((s) => (filter === '' || s.status === filter) && s.tag.toLowerCase().includes(query.toLowerCase())).sort(newestFirst),
     [list.data, filter, query],
@@ -118,6 +120,7 @@ export function ScenariosPage() {
                 selected={ticked.has(s.id)}
                 onSelect={(on) => tick(s.id, on)}
                 isPlan={s.id === planId}
+                seedParameter={seedParameterOf(s.algorithm.name)}
               />
             </div>
           ))}

@@ -1,3 +1,4 @@
+import type { CsvValue } from 'scenarist/client';
 import type { Scenario } from '../api/types.ts';
 import { cellText } from '../csv.ts';
 
@@ -9,7 +10,8 @@ import { cellText } from '../csv.ts';
  */
 export interface OverviewCsv {
   readonly header: string[];
-  readonly body: string[][];
+  /** Numbers stay numbers: the CSV writer guards text that a spreadsheet would run as a formula, never a number. */
+  readonly body: CsvValue[][];
 }
 
 /**
@@ -19,12 +21,18 @@ export interface OverviewCsv {
  */
 const SIGNIFICANT_DIGITS = 15;
 
-/** A KPI value without float noise, written plainly (no grouping, a dot, a hyphen-minus) for spreadsheets. */
-export function csvNumber(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+/**
+ * A KPI value without float noise, kept a number: the writer prints it plainly (no grouping, a dot, a
+ * hyphen-minus) for spreadsheets, and a negative one is not taken for a formula. No value: an empty field.
+ */
+export function csvNumber(value: number | null | undefined): number | null {
+  if (value === null || value === undefined || !Number.isFinite(value)) return null;
   const clean = Number(value.toPrecision(SIGNIFICANT_DIGITS));
-  return String(Object.is(clean, -0) ? 0 : clean);
+  return Object.is(clean, -0) ? 0 : clean;
 }
+
+/** A parameter's value as one cell: numbers and booleans as they are, text as it is, anything else as JSON. */
+const paramCell = (value: unknown): CsvValue => (typeof value === 'number' || typeof value === 'boolean' ? value : cellText(value));
 
 const unique = (names: Iterable<string>) => [...new Set(names)];
 
@@ -48,9 +56,9 @@ export function overviewCsv(rows: readonly Scenario[], kpiNames: readonly string
     ...kpiNames.map((k) => csvNumber(s.kpis[k]?.value)),
     ...algoParams.map((n) => {
       const p = s.algorithm.parameters.find((q) => q.name === n);
-      return p ? cellText(p.value) : '';
+      return p ? paramCell(p.value) : null;
     }),
-    ...dataParams.map((n) => cellText(s.data_parameters?.[n])),
+    ...dataParams.map((n) => paramCell(s.data_parameters?.[n])),
   ]);
   return { header, body };
 }

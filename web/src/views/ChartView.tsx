@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { ChartSpec, VegaLiteSpec } from '../api/views.ts';
-import { fitFacets, fitsToBox, type Box } from '../charts/fit-facets.ts';
+import { fitsToBox, fitToBox, type Box } from '../charts/fit-facets.ts';
 import { chartPalette } from '../charts/palette.ts';
 import { useTheme } from '../theme.ts';
 import { loadVega } from './load-vega.ts';
@@ -23,7 +23,7 @@ export function ChartView({ spec, title }: { spec: ChartSpec; title: string }) {
   const fits = fitsToBox(vegaLite);
   const box = useBox(host, fits);
   // A chart laid out for its box waits for the box's first measure: it is drawn once, at its size.
-  const drawn = useMemo(() => (!fits ? vegaLite : box ? fitFacets(vegaLite, box) : null), [vegaLite, fits, box]);
+  const drawn = useMemo(() => (!fits ? vegaLite : box ? fitToBox(vegaLite, box) : null), [vegaLite, fits, box]);
 
   useEffect(() => {
     const el = host.current;

@@ -3,11 +3,12 @@ import type { FieldError } from '../api/http.ts';
 import type { Column } from '../api/types.ts';
 import { cellText } from '../csv.ts';
 import { AddRowForm } from './AddRowForm.tsx';
-import { applyEdits, matcher, type TableForm } from './apply-edits.ts';
+import { rowMatcher } from 'scenarist/edit-rules';
+import { applyEdits, ruleColumns, type TableForm } from './apply-edits.ts';
 import { ChangeRows, type RowsChange } from './ChangeRows.tsx';
 import { EditableGrid } from './EditableGrid.tsx';
 import { withCellValue, withoutEdit } from './edit-list.ts';
-import type { Edit } from './edits.ts';
+import type { Cell, Edit } from './edits.ts';
 import { EditSentences } from './EditSentences.tsx';
 import { FilterPanel } from './FilterPanel.tsx';
 import { toWhere, type FilterCondition } from './filter.ts';
@@ -37,8 +38,9 @@ export function DataEditor({ base, keyColumns, edits, onEdits, errors }: {
   const where = useMemo(() => (table ? toWhere(table.columns, conditions) : null), [table, conditions]);
   const shown = useMemo(() => {
     if (!table || !where?.ok || Object.keys(where.where).length === 0) return table?.rows ?? [];
-    const matches = matcher(table.columns, where.where);
-    return table.rows.filter((row) => matches(row));
+    // The server's own matcher: the rows shown are the rows a change of them will edit.
+    const matches = rowMatcher(where.where, ruleColumns(table.columns));
+    return table.rows.filter((row) => matches(row as readonly Cell[]));
   }, [table, where]);
   const keys = keyColumns.get(chosen) ?? [];
   const rowName = (row: Row) => {
@@ -102,7 +104,7 @@ export function DataEditor({ base, keyColumns, edits, onEdits, errors }: {
         </div>
       )}
       <h3>Edits</h3>
-      <EditSentences edits={edits} rows={preview.rows} errors={errors} onRemove={(index) => onEdits(withoutEdit(edits, index))} />
+      <EditSentences edits={edits} rows={preview.rows} scaled={preview.scaled} errors={errors} onRemove={(index) => onEdits(withoutEdit(edits, index))} />
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { csvUnguarded } from '../../../exports/csv.js';
 import { etlErrors } from '../error-factories.js';
 import { decodeText } from '../decode-text.js';
 import { rootTables } from '../group-tables.js';
@@ -13,7 +14,7 @@ export const readCsv: GroupReader = async (data, context) => {
   csvRecordGuard(context.file, context.limits.maxFieldBytes).feed(data);
   const text = decodeText(context.file, data);
   const cursor = new CsvRecordCursor(context.file, text, detectDialect(text), context.limits.maxFieldBytes);
-  const header = [...(cursor.next() ?? [])];
+  const header = (cursor.next() ?? []).map(csvUnguarded);
   const tables = new Map<string, RawTable>();
   if (table !== undefined) tables.set(table, { header, forEachRow: (visit) => visitRecords(cursor, visit, context) });
   return tables;
@@ -24,8 +25,20 @@ function visitRecords(cursor: CsvRecordCursor, visit: (row: readonly string[], i
   let index = 0;
   for (let record = cursor.next(); record !== undefined; record = cursor.next()) {
     cells.charge(file, 1, record.length);
-    visit(record, index++);
+    visit(unguarded(record), index++);
   }
+}
+
+const APOSTROPHE = 0x27;
+
+/**
+ * The record with the formula guard of our CSV exports taken off (`'=...` reads `=...`, see
+ * src/exports/csv.ts), so an export uploaded back holds what was exported. Most records have no field
+ * starting with `'`: those are passed on as they are, without a copy.
+ */
+function unguarded(record: readonly string[]): readonly string[] {
+  for (const field of record) if (field.charCodeAt(0) === APOSTROPHE) return record.map(csvUnguarded);
+  return record;
 }
 
 /** The table a CSV file can fill, logging an error for every table of the group it cannot. */

@@ -2,13 +2,16 @@ import { spawn } from 'node:child_process';
 import type { ExternalCommand } from '../../../domain/external-algorithm.js';
 import type { RunLogger, RunReport } from '../../../domain/run-context.js';
 import { childEnvironment } from './child-environment.js';
+import { containment } from './containment.js';
 import { writeContractInput, type ContractInput } from './contract-input.js';
 import { ExternalFailure } from './external-failure.js';
 import type { ExternalLimits } from './external-limits.js';
 import { exitFailure } from './exit-failure.js';
 import { signalGroup } from './process-group.js';
 import { programArgv } from './program-argv.js';
+import { programUnstartable } from './program-lookup.js';
 import { progressLine } from './progress-line.js';
+import { RunCgroup } from './run-cgroup.js';
 import { StderrLines } from './stderr-lines.js';
 import { StdoutResult } from './stdout-result.js';
 
@@ -19,7 +22,7 @@ export interface ExternalRun {
   /** The domain module's directory: relative paths of the command resolve against it. */
   readonly baseDir: string;
   readonly limits: ExternalLimits;
-  /** Aborted on cancel or time limit: the program's group gets SIGTERM, then SIGKILL after the grace. */
+  /** Aborted on cancel or time limit: the program's processes get SIGTERM, then SIGKILL after the grace. */
   readonly signal: AbortSignal;
   readonly progress: (fraction: number) => void;
   readonly report: (report: RunReport) => void;
@@ -33,14 +36,41 @@ type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | nu
  * Runs the program under the contract (docs/external-algorithms.md) and resolves with its stdout as
  * text (not empty); the caller parses it or checks it as text (result-text-check.ts). Rejects with an `ExternalFailure` naming the
  * run error code, or with the signal's reason once aborted. Whatever happens, no process of the
- * program's group outlives the run: once its leader exits, what is left of the group is killed.
+ * program outlives the run: once the program exits, every process it started is killed, by its run's
+ * cgroup where the machine allows one (containment.ts), else by its process group.
  */
 export async function runExternal(run: ExternalRun): Promise<string> {
+  const cgroup = runCgroup(run.log);
+  try {
+    return await contained(run, cgroup);
+  } finally {
+    if (cgroup !== undefined && !(await cgroup.remove(run.limits.killGraceMs))) {
+      run.log.warn(`the run's cgroup ${cgroup.dir} could not be removed: a process in it does not end`);
+    }
+  }
+}
+
+/** The run's cgroup, or undefined where the machine offers none (or, unexpectedly, refuses this one). */
+function runCgroup(log: RunLogger): RunCgroup | undefined {
+  const found = containment();
+  if (found.kind !== 'cgroup') return undefined;
+  try {
+    return RunCgroup.create(found.parent);
+  } catch (err) {
+    log.warn(`no cgroup for this run (${(err as NodeJS.ErrnoException).code ?? String(err)}): only the program's process group is ended with it`);
+    return undefined;
+  }
+}
+
+async function contained(run: ExternalRun, cgroup: RunCgroup | undefined): Promise<string> {
   const { limits } = run;
-  const argv = programArgv(run.external, run.baseDir, limits.memoryBytes);
+  const argv = programArgv(run.external, run.baseDir, limits.memoryBytes, cgroup?.procsFile);
+  const env = childEnvironment(run.external.env);
+  const unstartable = programUnstartable(argv.program, argv.cwd, env.PATH);
+  if (unstartable !== undefined) throw new ExternalFailure('ALGORITHM_ERROR', startFailure(run, unstartable));
   const child = spawn(argv.file, argv.args, {
     cwd: argv.cwd,
-    env: childEnvironment(run.external.env),
+    env,
     // Leads its own process group, so one signal reaches every process it starts.
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -50,6 +80,9 @@ export async function runExternal(run: ExternalRun): Promise<string> {
   let killTimer: NodeJS.Timeout | undefined;
   const kill = (signal: NodeJS.Signals) => {
     if (child.pid !== undefined) signalGroup(child.pid, signal);
+    // A process that left the group (`setsid`) is still in the cgroup.
+    if (signal === 'SIGKILL') cgroup?.kill();
+    else cgroup?.signal(signal);
   };
   const fail = (err: unknown) => {
     if (failure !== undefined || over) return;
@@ -91,7 +124,7 @@ export async function runExternal(run: ExternalRun): Promise<string> {
 
   void writeContractInput(child.stdin, run.input, () => over || failure !== undefined || run.signal.aborted).catch(() => undefined);
   const exit = await exited;
-  // The leader is gone; a child it forked must not outlive the run.
+  // The program is gone; a process it started must not outlive the run.
   kill('SIGKILL');
   await closedOrGiveUp(closed, limits.killGraceMs, () => {
     child.stdout.destroy();
@@ -105,9 +138,13 @@ export async function runExternal(run: ExternalRun): Promise<string> {
   run.signal.removeEventListener('abort', terminate);
   if (run.signal.aborted) throw run.signal.reason;
   if (failure !== undefined) throw failure;
-  if ('error' in exit) throw new ExternalFailure('ALGORITHM_ERROR', `the program could not be started (${run.external.command[0]}): ${exit.error.message}`);
+  if ('error' in exit) throw new ExternalFailure('ALGORITHM_ERROR', startFailure(run, exit.error.message));
   if (exit.code !== 0) throw exitFailure(exit, stderr.tail, limits.memoryBytes);
   return stdout.text();
+}
+
+function startFailure(run: ExternalRun, why: string): string {
+  return `the program could not be started (${run.external.command[0]}): ${why}`;
 }
 
 function guard(step: () => void, fail: (err: unknown) => void): void {
@@ -119,8 +156,8 @@ function guard(step: () => void, fail: (err: unknown) => void): void {
 }
 
 /**
- * Waits for the program's pipes to close. A process that left the group (`setsid`) may hold them open;
- * past `waitMs` they are destroyed rather than waited for.
+ * Waits for the program's pipes to close. Without a cgroup, a process that left the group (`setsid`)
+ * may hold them open; past `waitMs` they are destroyed rather than waited for.
  */
 async function closedOrGiveUp(closed: Promise<void>, waitMs: number, giveUp: () => void): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

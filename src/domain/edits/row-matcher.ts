@@ -1,4 +1,4 @@
-import type { Cell, Column, ColumnType } from '../../domain/dataset-model.js';
+import type { Cell, Column, ColumnType } from '../dataset-model.js';
 import { isRange, type Condition, type Where } from './edit-model.js';
 
 export type RowMatcher = (row: readonly Cell[]) => boolean;

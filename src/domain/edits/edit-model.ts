@@ -1,4 +1,4 @@
-import type { Cell } from '../../domain/dataset-model.js';
+import type { Cell } from '../dataset-model.js';
 
 /**
  * The edit language of `derive` (docs/api/what-ifs.md, "Data edits"): each edit names one table and
