@@ -154,26 +154,12 @@ export class ScenarioService {
     options: { readonly run: boolean; readonly alongside?: (trx: Kysely<Database>) => Promise<void> },
   ): Promise<ScenarioView> {
     const { domain, store, settings, executor } = this.deps;
-    const algorithm = domain.algorithm(input.algoName);
-    if (!algorithm) throw errors.algorithmNotFound(input.algoName);
-    const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
-    const id = randomUUID();
-    noteAuditTarget('scenario', id);
+    const newScenario = this.newScenario(sessionId, input);
+    const { id } = newScenario;
     const ref = { sessionId, id };
     const row = await store.db.transaction().execute(async (trx) => {
       await options.alongside?.(trx);
-      const scenario = {
-        id,
-        sessionId,
-        tag: input.tag,
-        datasetKey: input.datasetKey,
-        algoName: input.algoName,
-        algoParamsJson: JSON.stringify(algoParams),
-        dataParamsJson: JSON.stringify(dataParams),
-        createdAt: now(),
-        parentId: input.parentId ?? null,
-      };
-      const created = await this.repo.insert(scenario, trx).catch((err: unknown) => {
+      const created = await this.repo.insert({ ...newScenario, createdAt: now() }, trx).catch((err: unknown) => {
         if (isUniqueViolation(err)) throw errors.tagTaken(input.tag);
         throw err;
       });
@@ -263,26 +249,13 @@ export class ScenarioService {
    * (no `row` when another request changed it before autorun could queue it: read it again).
    */
   private async insert(sessionId: string, input: CreateScenarioInput): Promise<{ id: string; row: ScenarioRecord | undefined } | undefined> {
-    const { domain, store } = this.deps;
-    const algorithm = domain.algorithm(input.algoName);
-    if (!algorithm) throw errors.algorithmNotFound(input.algoName);
-    if (!(await store.datasets.getMeta(sessionId, input.datasetKey))) throw errors.datasetNotFound(input.datasetKey);
-    const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
-    const id = randomUUID();
-    noteAuditTarget('scenario', id);
+    if (!this.deps.domain.algorithm(input.algoName)) throw errors.algorithmNotFound(input.algoName);
+    if (!(await this.deps.store.datasets.getMeta(sessionId, input.datasetKey))) throw errors.datasetNotFound(input.datasetKey);
+    const newScenario = this.newScenario(sessionId, input);
+    const { id } = newScenario;
     let row: ScenarioRecord | undefined;
     try {
-      row = await this.repo.insert({
-        id,
-        sessionId,
-        tag: input.tag,
-        datasetKey: input.datasetKey,
-        algoName: input.algoName,
-        algoParamsJson: JSON.stringify(algoParams),
-        dataParamsJson: JSON.stringify(dataParams),
-        createdAt: now(),
-        parentId: input.parentId ?? null,
-      });
+      row = await this.repo.insert({ ...newScenario, createdAt: now() });
     } catch (err) {
       if (isUniqueViolation(err)) return undefined;
       throw err;
@@ -292,6 +265,29 @@ export class ScenarioService {
     this.deps.executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
     if (!this.deps.settings.autorun) return { id, row };
     return { id, row: await this.enqueue({ sessionId, id }, changeFor('run')) };
+  }
+
+  /**
+   * A new scenario's row but its creation time (taken at the insert): the algorithm and the parameter
+   * values checked (400 naming what is wrong), a fresh id, noted as the request's audit target.
+   */
+  private newScenario(sessionId: string, input: CreateScenarioInput) {
+    const { domain } = this.deps;
+    const algorithm = domain.algorithm(input.algoName);
+    if (!algorithm) throw errors.algorithmNotFound(input.algoName);
+    const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
+    const id = randomUUID();
+    noteAuditTarget('scenario', id);
+    return {
+      id,
+      sessionId,
+      tag: input.tag,
+      datasetKey: input.datasetKey,
+      algoName: input.algoName,
+      algoParamsJson: JSON.stringify(algoParams),
+      dataParamsJson: JSON.stringify(dataParams),
+      parentId: input.parentId ?? null,
+    };
   }
 
   private async enqueue(ref: ScenarioRef, change: StatusChange): Promise<ScenarioRecord | undefined> {
