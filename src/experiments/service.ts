@@ -15,6 +15,7 @@ import { sweepTags } from './sweep-tags.js';
 import type { ExportFile } from '../exports/dataset-export.js';
 import { errors } from '../error-factories.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
+import { pageBySeq } from '../model/list-cursor.js';
 
 /** What is stored of a request, enough to lay the grid out again (values listed, ranges expanded). */
 interface ExperimentSpec {
@@ -141,9 +142,7 @@ export class ExperimentService {
   }
 
   async list(sessionId: string, limit: number, afterSeq: number | undefined): Promise<{ items: ExperimentView[]; lastSeq: number | undefined }> {
-    const rows = await this.repo.page(sessionId, limit, afterSeq);
-    const page = rows.slice(0, limit);
-    return { items: page.map(view), lastSeq: rows.length > limit ? page.at(-1)?.seq : undefined };
+    return pageBySeq(await this.repo.page(sessionId, limit, afterSeq), limit, view);
   }
 
   async get(sessionId: string, id: string): Promise<ExperimentDetailView> {

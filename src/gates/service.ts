@@ -3,6 +3,7 @@ import type { DomainRegistry } from '../domain/registry.js';
 import { errors } from '../error-factories.js';
 import type { Executor } from '../executor/executor.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
+import { pageBySeq } from '../model/list-cursor.js';
 import { newSeed } from '../model/run-state/run-insight.js';
 import { STATUSES } from '../model/run-state/state-machine.js';
 import type { BatchResult, ScenarioBatchActions } from '../scenarios/batch-actions.js';
@@ -140,9 +141,7 @@ export class GateService {
   }
 
   async list(sessionId: string, limit: number, afterSeq: number | undefined): Promise<{ items: GateView[]; lastSeq: number | undefined }> {
-    const rows = await this.repo.page(sessionId, limit, afterSeq);
-    const page = rows.slice(0, limit);
-    return { items: page.map(view), lastSeq: rows.length > limit ? page.at(-1)?.seq : undefined };
+    return pageBySeq(await this.repo.page(sessionId, limit, afterSeq), limit, view);
   }
 
   /** The gate with its progress and, once none of its runs is queued or running, its verdict. */

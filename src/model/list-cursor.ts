@@ -37,3 +37,12 @@ export function decodeCursor(token: string, sort: string): ListCursor {
 
   return { sort, value, seq };
 }
+
+/**
+ * One page of a list read with one row more than asked (`limit + 1`): the extra row only says that
+ * another page follows, which then starts after the page's last `seq`.
+ */
+export function pageBySeq<R extends { readonly seq: number }, V>(rows: readonly R[], limit: number, view: (row: R) => V): { items: V[]; lastSeq: number | undefined } {
+  const page = rows.slice(0, limit);
+  return { items: page.map(view), lastSeq: rows.length > limit ? page.at(-1)?.seq : undefined };
+}
