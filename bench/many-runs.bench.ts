@@ -24,7 +24,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { generateWarehouse } from '../examples/warehouse/generate-samples.js';
-import { LAYERS_OFF_ENV } from '../src/config/speed-layers.js';
 import { bareSequential, timeCreates, timeHealth, timeInstantRuns, timeQueueDrain, timeRunRequests, withServer, withWorkerProcesses, type Build, type Dialect } from './run-figures.js';
 import { REPO_ROOT, report, type BenchServer } from './support.js';
 
@@ -135,11 +134,9 @@ for (let round = 1; round <= repeat; round++) {
         const where = dialect === 'postgres' ? ', 2 worker processes' : '';
         reportRatio(`1,000 Instant runs, one session (${label}${where})`, one, floor.posts, RATIO_BUDGETS.oneSession[dialect], RATIO_BUDGETS.oneSession.original);
         if (dialect === 'sqlite') {
-          // Beside it, the same with the run chain switched off: what the run threads' own bookkeeping saves.
+          // Beside it, a session's queue drained with no client request between its runs: the run bookkeeping alone.
           const queued = await withServer(dialect, build, ['--workers', '2'], (s) => timeQueueDrain(s, 1_000));
-          const unchained = await withServer(dialect, { ...build, env: { ...build.env, [LAYERS_OFF_ENV]: 'run-chain' } }, ['--workers', '2'], (s) => timeQueueDrain(s, 1_000));
           reportRatio(`1,000 queued Instant runs of one session drained (${label})`, queued, floor.posts, Number.POSITIVE_INFINITY);
-          report(`  the same, run chain off (${label})`, `${unchained.toFixed(2)} s`, `the chain saves ${(((unchained - queued) / unchained) * 100).toFixed(0)} %`, true);
         }
         const drain = await withServer(dialect, build, ['--workers', '2'], (s) => timeInstantRuns(s, 20, 10));
         reportRatio(`200 Instant runs, 20 sessions (${label})`, drain, floor.posts200, RATIO_BUDGETS.drain[dialect], RATIO_BUDGETS.drain.original);

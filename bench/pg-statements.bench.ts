@@ -9,10 +9,16 @@
  * Each includes the background work of its time (the reaper's look each second, graphile's poll),
  * which the by-kind listing (`--kinds`) shows apart.
  *
+ * With `--times`, where each shape's time per run goes: its wall time per run, the time each process
+ * waited for the database (from a round trip's last message to its `ReadyForQuery`, at the proxy),
+ * by statement kind, beside a flushed commit and an unflushed one of a one-row INSERT measured in
+ * the same run (the floor of any statement that commits).
+ *
  * Run: npm run build && node --import tsx bench/pg-statements.bench.ts [--database-url postgres://.../postgres]
- *   [--root /path/to/other/build] [--runs N] [--kinds]
+ *   [--root /path/to/other/build] [--runs N] [--kinds] [--times]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
 import { join } from 'node:path';
 import { KeepAliveClient } from './keep-alive-client.js';
 import { PgWireCounter, type WireCounts } from './pg-wire-counter.js';
@@ -25,6 +31,7 @@ const argument = (name: string): string | undefined => {
 const root = argument('root') ?? REPO_ROOT;
 const runs = Number(argument('runs') ?? 100);
 const showKinds = process.argv.includes('--kinds');
+const showTimes = process.argv.includes('--times');
 
 interface Scenario {
   readonly id: string;
@@ -71,18 +78,46 @@ async function untilFinal(client: KeepAliveClient, scenarios: readonly { session
   }
 }
 
-function print(label: string, counts: WireCounts, per: number): void {
+function print(label: string, counts: WireCounts, per: number, wallMs?: number): void {
   console.log(`${label.padEnd(58)} ${(counts.statements / per).toFixed(2).padStart(7)} statements ${(counts.roundTrips / per).toFixed(2).padStart(7)} round trips per run`);
+  if (showTimes) {
+    const wall = wallMs === undefined ? '' : `wall ${(wallMs / per).toFixed(2)} ms per run; `;
+    console.log(`    ${wall}waited for the database ${(counts.waitMs / per).toFixed(2)} ms per run (ms per run, per statement, statements per run):`);
+    for (const [text, ms] of [...counts.msByText].sort((a, b) => b[1] - a[1])) {
+      const n = counts.byText.get(text) ?? 1;
+      console.log(`    ${(ms / per).toFixed(3).padStart(7)} ${(ms / n).toFixed(3).padStart(7)} ${(n / per).toFixed(2).padStart(5)}  ${text}`);
+    }
+  }
   if (!showKinds) return;
   for (const [text, n] of [...counts.byText].sort((a, b) => b[1] - a[1])) console.log(`    ${(n / per).toFixed(2).padStart(6)}  ${text}`);
+}
+
+/** The median time of a one-row INSERT committed on its own, flushed (`synchronous_commit` on) or not. */
+async function commitFloor(databaseUrl: string, flushed: boolean): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('create temporary table commit_floor (n int)');
+    await client.query(`set synchronous_commit = ${flushed ? 'on' : 'off'}`);
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const started = performance.now();
+      await client.query({ name: 'commit-floor', text: 'insert into commit_floor values ($1)', values: [i] });
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[100]!;
+  } finally {
+    await client.end();
+  }
 }
 
 /** The API node's statements per run request: `runs` single run requests, one after another. */
 async function measureRequests(client: KeepAliveClient, api: PgWireCounter): Promise<void> {
   const scenarios = await createScenarios(client, 1, runs);
   api.take();
+  const started = performance.now();
   for (const { session, id } of scenarios) await client.request('POST', `${API}/${session}/scenarios/${id}/run`);
-  print('run request (POST .../run), API node', api.take(), runs);
+  print('run request (POST .../run), API node', api.take(), runs, performance.now() - started);
   await untilFinal(client, scenarios);
 }
 
@@ -94,6 +129,7 @@ async function measureRequests(client: KeepAliveClient, api: PgWireCounter): Pro
 async function measureWorker(client: KeepAliveClient, worker: PgWireCounter, sessions: number): Promise<void> {
   const scenarios = await createScenarios(client, sessions, runs);
   worker.take();
+  const started = performance.now();
   if (sessions === 1) {
     await client.request('POST', `${API}/${scenarios[0]!.session}/scenarios:run`, { ids: scenarios.map((s) => s.id) });
   } else {
@@ -101,7 +137,7 @@ async function measureWorker(client: KeepAliveClient, worker: PgWireCounter, ses
   }
   await untilFinal(client, scenarios);
   const shape = sessions === 1 ? `${runs} runs queued at once in one session` : `${runs} runs over ${sessions} sessions`;
-  print(`claim to complete, worker process [${shape}]`, worker.take(), runs);
+  print(`claim to complete, worker process [${shape}]`, worker.take(), runs, performance.now() - started);
 }
 
 await withScratchDatabase(adminDatabaseUrl(), async (databaseUrl) => {
@@ -119,6 +155,10 @@ await withScratchDatabase(adminDatabaseUrl(), async (databaseUrl) => {
     for (const { session, id } of warmUp) await warm.request('POST', `${API}/${session}/scenarios/${id}/run`);
     await untilFinal(warm, warmUp);
     warm.close();
+    if (showTimes) {
+      const [flushed, unflushed] = [await commitFloor(databaseUrl, true), await commitFloor(databaseUrl, false)];
+      console.log(`a one-row INSERT committed alone (median of 200): flushed ${flushed.toFixed(3)} ms, unflushed ${unflushed.toFixed(3)} ms`);
+    }
     const client = new KeepAliveClient(server.url);
     try {
       await measureRequests(client, api);

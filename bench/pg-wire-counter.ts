@@ -10,6 +10,11 @@
  *   a query at once, and waits for the answer).
  * Each statement is counted under its text with literals and parameters collapsed, so the figures
  * can be told apart by kind.
+ *
+ * It also times each round trip: from the frontend message that ends it (`Query` or `Sync`) to the
+ * backend's `ReadyForQuery`, as the proxy sees them, so the database's share of a path (its work, the
+ * WAL flush of a commit, the loopback) is told apart by statement from the processes' own time. The
+ * time is shared equally among the statements the round trip carried (node-postgres sends one).
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
@@ -18,9 +23,25 @@ export interface WireCounts {
   roundTrips: number;
   /** Statement count per normalized text. */
   readonly byText: Map<string, number>;
+  /** Milliseconds waited for the database, in all and per normalized text. */
+  waitMs: number;
+  readonly msByText: Map<string, number>;
 }
 
-const emptyCounts = (): WireCounts => ({ statements: 0, roundTrips: 0, byText: new Map() });
+const emptyCounts = (): WireCounts => ({ statements: 0, roundTrips: 0, byText: new Map(), waitMs: 0, msByText: new Map() });
+
+/** A round trip sent and not yet answered: the statements it carried, and when it was sent. */
+interface Pending {
+  readonly texts: readonly string[];
+  readonly at: number;
+}
+
+/** What the two directions of one connection share: the round trips in flight, oldest first. */
+interface Connection {
+  readonly pending: Pending[];
+  /** SSL or GSS requests sent: each is answered by one untyped byte. */
+  negotiations: number;
+}
 
 /** Startup, SSL and cancel requests carry no type byte; every later frontend message does. */
 const UNTYPED_FIRST_MESSAGE = true;
@@ -42,8 +63,13 @@ class FrontendReader {
   private startup = UNTYPED_FIRST_MESSAGE;
   private readonly prepared = new Map<string, string>();
   private readonly portals = new Map<string, string>();
+  /** Statements executed since the last `Sync`. */
+  private batch: string[] = [];
 
-  constructor(private readonly counts: () => WireCounts) {}
+  constructor(
+    private readonly counts: () => WireCounts,
+    private readonly connection: Connection,
+  ) {}
 
   feed(chunk: Buffer): void {
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
@@ -55,6 +81,7 @@ class FrontendReader {
         const code = this.buffer.readInt32BE(4);
         // An SSL or GSS request is followed by another untyped startup message.
         const negotiation = code === 80877103 || code === 80877104;
+        if (negotiation) this.connection.negotiations++;
         this.buffer = this.buffer.subarray(length);
         this.startup = negotiation;
         continue;
@@ -72,7 +99,7 @@ class FrontendReader {
     const strings = () => body.toString('utf8').split('\0');
     if (type === 'Q') {
       counts.roundTrips++;
-      this.count(counts, strings()[0] ?? '');
+      this.connection.pending.push({ texts: [this.count(counts, strings()[0] ?? '')], at: performance.now() });
     } else if (type === 'P') {
       const [name = '', text = ''] = strings();
       this.prepared.set(name, text);
@@ -80,16 +107,56 @@ class FrontendReader {
       const [portal = '', statement = ''] = strings();
       this.portals.set(portal, this.prepared.get(statement) ?? '(unknown prepared statement)');
     } else if (type === 'E') {
-      this.count(counts, this.portals.get(strings()[0] ?? '') ?? '(unknown portal)');
+      this.batch.push(this.count(counts, this.portals.get(strings()[0] ?? '') ?? '(unknown portal)'));
     } else if (type === 'S') {
       counts.roundTrips++;
+      this.connection.pending.push({ texts: this.batch, at: performance.now() });
+      this.batch = [];
     }
   }
 
-  private count(counts: WireCounts, text: string): void {
+  private count(counts: WireCounts, text: string): string {
     counts.statements++;
     const key = normalizeStatement(text);
     counts.byText.set(key, (counts.byText.get(key) ?? 0) + 1);
+    return key;
+  }
+}
+
+/** Reads one connection's backend messages, ending the oldest round trip in flight at each `ReadyForQuery`. */
+class BackendReader {
+  private buffer: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly counts: () => WireCounts,
+    private readonly connection: Connection,
+  ) {}
+
+  feed(chunk: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      if (this.connection.negotiations > 0) {
+        if (this.buffer.length < 1) return;
+        this.connection.negotiations--;
+        this.buffer = this.buffer.subarray(1);
+        continue;
+      }
+      if (this.buffer.length < 5) return;
+      const length = this.buffer.readInt32BE(1);
+      if (this.buffer.length < 1 + length) return;
+      if (this.buffer[0] === 0x5a) this.readyForQuery();
+      this.buffer = this.buffer.subarray(1 + length);
+    }
+  }
+
+  /** The start-up's own `ReadyForQuery` finds nothing in flight. */
+  private readyForQuery(): void {
+    const done = this.connection.pending.shift();
+    if (done === undefined) return;
+    const ms = performance.now() - done.at;
+    const counts = this.counts();
+    counts.waitMs += ms;
+    for (const text of done.texts) counts.msByText.set(text, (counts.msByText.get(text) ?? 0) + ms / done.texts.length);
   }
 }
 
@@ -105,13 +172,16 @@ export class PgWireCounter {
   async start(): Promise<void> {
     this.server = createServer((client) => {
       const upstream = connect(this.target.port, this.target.host);
-      const reader = new FrontendReader(() => this.counts);
+      const connection: Connection = { pending: [], negotiations: 0 };
+      const reader = new FrontendReader(() => this.counts, connection);
+      const answers = new BackendReader(() => this.counts, connection);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => {});
       }
       client.on('data', (chunk: Buffer) => reader.feed(chunk));
+      upstream.on('data', (chunk: Buffer) => answers.feed(chunk));
       client.pipe(upstream);
       upstream.pipe(client);
       client.on('close', () => upstream.destroy());

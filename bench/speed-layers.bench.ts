@@ -40,17 +40,17 @@ const ALL_PATHS: readonly { name: string; layers: readonly SpeedLayer[]; time: (
   },
   {
     name: '1,000 Instant runs, one session, SQLite',
-    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain', 'write-gate'],
+    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches'],
     time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeInstantRuns(s, 1, 1_000)),
   },
   {
     name: '1,000 queued Instant runs of one session drained, SQLite',
-    layers: ['run-chain'],
+    layers: ['quiet-queue'],
     time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeQueueDrain(s, 1_000)),
   },
   {
     name: '200 Instant runs, 20 sessions, SQLite',
-    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches', 'run-chain', 'write-gate'],
+    layers: ['statement-cache', 'compiled-queries', 'quiet-queue', 'caches'],
     time: (build) => withServer('sqlite', build, ['--workers', '2'], (s) => timeInstantRuns(s, 20, 10)),
   },
   {

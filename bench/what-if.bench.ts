@@ -64,7 +64,7 @@ async function benchDialect(dialect: StoreDialect, databaseUrl: string, floor: n
   // A second handle reads the store's figures (SQLite: a reader beside the server's writer).
   const store = await openStore(databaseUrl, { migrate: false });
   const contents = async () => {
-    const { rows } = await sql<{ n: string | number; bytes: string | number | null }>`select count(*) as n, sum(length(content)) as bytes from table_contents`.execute(store.db);
+    const { rows } = await sql<{ n: string | number; bytes: string | number | null }>`select count(*) as n, (select sum(length(text)) from table_packs) as bytes from table_contents`.execute(store.db);
     return { count: Number(rows[0]!.n), bytes: Number(rows[0]!.bytes ?? 0) };
   };
   try {
@@ -80,9 +80,10 @@ async function benchDialect(dialect: StoreDialect, databaseUrl: string, floor: n
     const millionBase = `${server.url}/api/v1/sessions/million`;
     await post(`${server.url}/api/v1/sessions`, { display_name: 'million' });
     await upload(millionBase, 'huge', 1_000_000, 1_000);
-    const layout = await sql<{ bytes: string | number }>`select length(c.content) as bytes from table_contents c join dataset_tables dt on dt.hash = c.hash
+    // Tables' rows are stored in chunks (src/store/table-contents.ts): content bytes are the chunks' texts.
+    const layout = await sql<{ hash: string }>`select dt.hash from dataset_tables dt
       join datasets d on d.seq = dt.dataset_seq where d.key = 'huge' and dt.name = 'warehouse_layout'`.execute(store.db);
-    const tableBytes = Number(layout.rows[0]!.bytes);
+    const tableBytes = (await store.datasets.content(layout.rows[0]!.hash))!.length;
     const before = await contents();
     await derive(millionBase, 'huge', { new_key: 'huge edited', edits: [TEN_EDITS[7]] });
     const added = (await contents()).bytes - before.bytes;

@@ -174,6 +174,9 @@ export const errors = {
     make('SESSION_NOT_FOUND', `session '${sessionId}' was deleted while its dataset '${key}' was being stored`),
   scenarioNotFound: (id: string) => make('SCENARIO_NOT_FOUND', `scenario '${id}' not found`),
   datasetNotFound: (key: string) => make('DATASET_NOT_FOUND', `dataset '${key}' not found`),
+  // DATASET_VERSION_NOT_FOUND
+  datasetVersionNotFound: (key: string, version: number) =>
+    make('DATASET_VERSION_NOT_FOUND', `dataset '${key}' has no version ${version}: GET .../data/${key}/versions lists the versions it keeps`),
   reportNotFound: (id: string) => make('REPORT_NOT_FOUND', `report '${id}' not found`),
   /** Several datasets an experiment names, each listed in `errors` under `path`. */
   datasetsNotFound: (keys: readonly string[], path: string) =>
@@ -186,6 +189,7 @@ export const errors = {
   tableNotFound: (key: string, table: string, tables: readonly string[]) =>
     make('TABLE_NOT_FOUND', `dataset '${key}' has no table '${table}'; its tables are ${quotedList(tables) || 'none'}`),
   webhookNotFound: (id: string) => make('WEBHOOK_NOT_FOUND', `webhook '${id}' not found`),
+  scheduleNotFound: (id: string) => make('SCHEDULE_NOT_FOUND', `schedule '${id}' not found; GET the session's schedules for their ids`),
   experimentNotFound: (id: string) => make('EXPERIMENT_NOT_FOUND', `experiment '${id}' not found`),
   gateNotFound: (id: string) => make('GATE_NOT_FOUND', `gate '${id}' not found`),
 
@@ -211,9 +215,13 @@ export const errors = {
   datasetKeyTaken: (key: string) => make('DATASET_KEY_TAKEN', `dataset '${key}' already exists`),
   gateNameTaken: (name: string) => make('GATE_NAME_TAKEN', `a gate named '${name}' already exists in the session`),
   gateTagsTaken: (name: string) => make('GATE_NAME_TAKEN', `a scenario tag '${name}/<side>/<n>' is already taken in the session; choose another gate name`),
+  gateRunning: (id: string, open: number) => make('GATE_RUNNING', `gate '${id}' has ${open} run(s) queued or running; it can be saved as a report once its verdict is in`),
   experimentNameTaken: (name: string) => make('EXPERIMENT_NAME_TAKEN', `an experiment named '${name}' already exists in the session`),
   experimentTagsTaken: (name: string) =>
     make('EXPERIMENT_NAME_TAKEN', `a scenario tag '${name}/…' of this experiment is already taken in the session; choose another experiment name`),
+  scheduleNameTaken: (name: string) => make('SCHEDULE_NAME_TAKEN', `a schedule named ${quote(name)} already exists in the session; choose another name`),
+  schedulePlanMissing: () =>
+    make('SCHEDULE_PLAN_MISSING', "action 'replan' re-plans the session's published plan, and the session has none: publish a scenario first, or use action { kind: 'rerun', scenario }"),
   webhookLimitReached: (max: number) => make('WEBHOOK_LIMIT_REACHED', `the session already has ${max} webhooks; delete one first`),
 
   // PLAN_SCENARIO_NOT_COMPLETE, PLAN_ALREADY_PUBLISHED, PLAN_NOT_PUBLISHED
@@ -221,13 +229,24 @@ export const errors = {
     make('PLAN_SCENARIO_NOT_COMPLETE', `scenario '${id}' is ${status}; only a COMPLETE scenario can be published as the plan`),
   planAlreadyPublished: (id: string) => make('PLAN_ALREADY_PUBLISHED', `scenario '${id}' is already the session's current plan`),
   planNotPublished: () => make('PLAN_NOT_PUBLISHED', 'the session has no current plan to withdraw'),
+  planNotPublishedToReplan: () => make('PLAN_NOT_PUBLISHED', 'the session has no current plan to re-plan from; publish a COMPLETE scenario first'),
+
+  // REBASE_CONFLICT
+  /** `conflicts`: every edit that no longer fits, each naming its scenario (id and tag), dataset, path and why. */
+  rebaseConflict: (conflicts: readonly { scenario_id: string; tag: string; dataset: string; path: string; message: string }[]) =>
+    new ScenaristError(
+      'REBASE_CONFLICT',
+      `${conflicts.length} edit${conflicts.length === 1 ? ' does' : 's do'} not fit the new data, nothing was stored: ${listed(conflicts.map((c) => ({ path: `'${c.tag}' ${c.dataset} ${c.path}`, message: c.message })))}`,
+      [],
+      { conflicts },
+    ),
 
   // PLAN_SCENARIO_PROTECTED, PLAN_DATASET_PROTECTED, PLAN_SESSION_PROTECTED
   /** `action`: what was refused (reset, run, delete, edit); without `id`, a concurrent publication was met by the store. */
   planScenarioProtected: (action: string, id?: string) =>
     make('PLAN_SCENARIO_PROTECTED', `cannot ${action} ${id === undefined ? 'a scenario that is' : `scenario '${id}': it is`} the session's published plan; withdraw the plan or publish another scenario first`),
   planDatasetProtected: (action: string, key?: string) =>
-    make('PLAN_DATASET_PROTECTED', `cannot ${action} ${key === undefined ? 'a dataset that is' : `dataset '${key}': it is`} used by the session's published plan; withdraw the plan first (or store new data under another key)`),
+    make('PLAN_DATASET_PROTECTED', `cannot ${action} ${key === undefined ? 'a dataset that is' : `dataset '${key}': it is`} used by the session's published plan; withdraw the plan first`),
   planSessionProtected: (ref: string) => make('PLAN_SESSION_PROTECTED', `cannot delete session '${ref}': it has a published plan; withdraw the plan first`),
 
   // TOO_LARGE, BODY_TOO_LARGE, UPLOAD_TIME_LIMIT, EXPERIMENT_TOO_LARGE
@@ -272,6 +291,7 @@ export const errors = {
   requestInvalid: (fields: readonly FieldError[]) => make('INVALID_REQUEST', `invalid request: ${listed(fields)}`, fields),
   // WEBHOOK_TARGET_REFUSED
   /** `refusal` is the address policy's account of why the host is refused (it words delivery refusals too). */
+  scheduleInvalid: (fields: readonly FieldError[]) => make('SCHEDULE_INVALID', `invalid schedule: ${listed(fields)}`, fields),
   webhookTargetRefused: (refusal: string) => field('WEBHOOK_TARGET_REFUSED', 'url', refusal, `url: ${refusal}`),
 
   // VIEW_ERROR

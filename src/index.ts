@@ -25,13 +25,29 @@ export {
   type NoAlgorithmReturnsThisKpisResult,
   type ResultOf,
   type ResultTable,
+  type PreviousPlan,
+  type ResultKeys,
   type ResultType,
+  type ResultTypeOptions,
   type RunContext,
   type RunLogger,
   type RunRandom,
   type RunReport,
   type Unprepared,
 } from './domain/define.js';
+export {
+  defineExplanations,
+  defineTerms,
+  SEVERITIES,
+  type Explanation,
+  type ExplanationKit,
+  type KpiTerms,
+  type RowKeyOf,
+  type RowRef,
+  type SchemaRowRef,
+  type Severity,
+  type Violation,
+} from './domain/explanation.js';
 export type { AnyDataset, AnyRow, CellOf, CellTypes, DatasetOf, RowOf, TableName, TablesOf, TypedTable } from './domain/typed-tables.js';
 export {
   defineComparisonView,

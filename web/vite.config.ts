@@ -14,6 +14,8 @@ export default defineConfig({
     alias: {
       'scenarist/client': fileURLToPath(new URL('../src/client/index.ts', import.meta.url)),
       'scenarist/edit-rules': fileURLToPath(new URL('../src/domain/edits/index.ts', import.meta.url)),
+      // The row comparison Compare's inputs use (src/scenarios/tree/table-diff.ts): the Data page diffs two versions with it.
+      'scenarist/table-diff': fileURLToPath(new URL('../src/scenarios/tree/table-diff.ts', import.meta.url)),
     },
   },
   build: {

@@ -35,7 +35,8 @@ const slottingSchema = Type.Object({
 });
 
 /** The result type of every slotting algorithm; the slotting KPIs apply to exactly these. */
-export const slotting = defineResultType<SlottingResult>('slotting', slottingSchema);
+// Assignments are keyed by SKU: Compare lists the SKUs a plan moves, and `plan_churn` counts them.
+export const slotting = defineResultType<SlottingResult>('slotting', slottingSchema, { keys: { assignments: ['sku'] } });
 
 export const ORIGIN: Point = { x: 0, y: 0 };
 

@@ -39,6 +39,7 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     notices,
     domain: settings.domain,
     workers: concurrency,
+    maxRunningPerSession: settings.maxRunningPerSession,
     timeLimits: domain.timeLimits(settings.runTimeLimitMs),
     externalLimits: externalLimitsOf(settings),
     // The thread of a stopped run sends its external program's SIGKILL: it must outlive that grace.

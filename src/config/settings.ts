@@ -15,10 +15,18 @@ export interface Settings {
   readonly defaultAlgoParams: Readonly<Record<string, unknown>>;
   readonly autorun: boolean;
   readonly dataDir: string;
+  /** Where data drops for schedules' refreshes are taken from (`<dropDir>/<session>/<dataset key>/`). */
+  readonly dropDir: string;
   /** `sqlite:<path>` (default: `<dataDir>/scenarist.db`) or `postgres://...`. */
   readonly databaseUrl: string;
   /** Algorithm worker threads in this process; 0 makes a pure API node. */
   readonly workers: number;
+  /**
+   * How many scenarios of one session may be PROCESSING at once; 1 (the default) is the spec's rule.
+   * Above 1 a session's runs (an experiment's, a gate's) spread over that many worker slots, started
+   * in FIFO order (docs/api/runs.md, "Several runs of a session at once").
+   */
+  readonly maxRunningPerSession: number;
   /** Module specifier or path of the domain module. */
   readonly domain: string;
   readonly bodyLimitBytes: number;
@@ -64,6 +72,11 @@ export interface Settings {
   readonly externalMemoryLimitBytes: number;
   /** How long audit entries are kept, in ms; older ones are pruned (the chain keeps an anchor). */
   readonly auditRetentionMs: number;
+  /**
+   * How many versions each dataset key keeps (docs/api/cycles.md): after a write the oldest beyond it
+   * go, except those a scenario, report or plan uses; `all` (the default) keeps every one.
+   */
+  readonly datasetVersionsKept: number | 'all';
   /** Each run thread's V8 heap limit in MiB: past it the thread ends and its run FAILS. */
   readonly workerHeapLimitMb: number;
   /** The run threads stop after this long without a run, in ms; the next run starts them again. */
@@ -100,8 +113,10 @@ export const SETTING_NAMES = [
   'default_algo_params',
   'autorun',
   'data_dir',
+  'drop_dir',
   'database_url',
   'workers',
+  'max_running_per_session',
   'domain',
   'body_limit',
   'upload_limit',
@@ -126,6 +141,7 @@ export const SETTING_NAMES = [
   'external_stderr_rate',
   'external_memory_limit',
   'audit_retention',
+  'dataset_versions_kept',
   'worker_heap_limit',
   'worker_idle_timeout',
   'bench_layers_off',

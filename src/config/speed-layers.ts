@@ -17,10 +17,6 @@ export const SPEED_LAYERS = [
   'quiet-queue',
   /** Session names resolved and run statuses answered from memory (status-cache.ts, sessions/service.ts). */
   'caches',
-  /** A run thread records its runs' ends and goes on with its session's queue itself (run-chain.ts). */
-  'run-chain',
-  /** SQLite's writers in one process take turns on a shared cell, not in SQLite's busy sleeps (write-gate.ts). */
-  'write-gate',
 ] as const;
 
 export type SpeedLayer = (typeof SPEED_LAYERS)[number];

@@ -17,6 +17,8 @@ import type { Dataset, Tables } from '../domain/dataset-model.js';
 import type { Page } from '../scenarios/list-page.js';
 import { datasetPage, type DatasetListParams, type DatasetSummary } from './list-page.js';
 import { errors } from '../error-factories.js';
+import type { VersionSummary, VersionsKept } from '../store/dataset-versions-repository.js';
+import { versionMarks } from './version-marks.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
 
 export interface DatasetHooks {
@@ -48,6 +50,8 @@ export class DatasetService {
     private readonly hooks: DatasetHooks,
     /** Where uploads are parsed and stored: the server's ingest worker pool; by default this thread. */
     private readonly ingestRunner: IngestRunner = inProcessRunner({ store, domain }),
+    /** How many versions a key keeps (the `dataset_versions_kept` setting); every one by default. */
+    private readonly versionsKept: VersionsKept = 'all',
   ) {}
 
   listKeys(sessionId: string): Promise<string[]> {
@@ -59,17 +63,24 @@ export class DatasetService {
     return datasetPage(this.store, sessionId, params, defaultLimit);
   }
 
-  /** The dataset's JSON form as text; the stored tables are spliced in unless the domain encodes its own. */
-  async jsonForm(sessionId: string, key: string): Promise<string> {
-    const record = await this.require(sessionId, key);
+  /** The dataset's JSON form as text (of version `version` when given); the stored tables are spliced in unless the domain encodes its own. */
+  async jsonForm(sessionId: string, key: string, version?: number): Promise<string> {
+    const record = await this.require(sessionId, key, version);
     const source = this.domain.dataSource;
     if (!source?.encode) return encodeStored(record, record.tablesJson, lineageView(key, record));
     return JSON.stringify(source.encode(toDataset(record)));
   }
 
-  /** Loads a dataset as typed tables. */
-  async load(sessionId: string, key: string): Promise<Dataset> {
-    return toDataset(await this.require(sessionId, key));
+  /** Loads a dataset (version `version` when given) as typed tables. */
+  async load(sessionId: string, key: string, version?: number): Promise<Dataset> {
+    return toDataset(await this.require(sessionId, key, version));
+  }
+
+  /** The key's versions, newest first (docs/api/cycles.md, "Versions"). */
+  async versions(sessionId: string, key: string): Promise<VersionSummary[]> {
+    const versions = await this.store.datasetVersions.listVersions(sessionId, key);
+    if (versions.length === 0) throw errors.datasetNotFound(key);
+    return versions;
   }
 
   /**
@@ -79,7 +90,7 @@ export class DatasetService {
    */
   async ingestStaged(sessionId: string, path: string, signal?: AbortSignal): Promise<string[]> {
     const { key } = await this.ingestRunner.run({ kind: 'from-json', sessionId, path }, { signal });
-    await this.hooks.datasetStored(sessionId, key);
+    await this.stored(sessionId, key);
     return this.listKeys(sessionId);
   }
 
@@ -91,7 +102,7 @@ export class DatasetService {
   async derive(sessionId: string, key: string, options: DeriveOptions): Promise<{ keys: string[]; derived: Derived }> {
     noteAuditTarget('dataset', options.newKey);
     const derived = await deriveDataset(this.store, this.domain, sessionId, key, options, this.parsedTables);
-    await this.hooks.datasetStored(sessionId, options.newKey);
+    await this.stored(sessionId, options.newKey);
     return { keys: await this.listKeys(sessionId), derived };
   }
 
@@ -106,9 +117,9 @@ export class DatasetService {
 
   /** The dataset's parent and edits (each with its effect); parent null and no edits for a dataset not derived. */
   async lineage(sessionId: string, key: string): Promise<DatasetLineageView> {
-    const lineage = await this.store.datasets.getLineage(sessionId, key);
+    const [lineage, versions] = await Promise.all([this.store.datasets.getLineage(sessionId, key), this.store.datasetVersions.currentVersions(sessionId)]);
     if (!lineage) throw errors.datasetNotFound(key);
-    return lineageView(key, lineage);
+    return { ...lineageView(key, lineage), ...versionMarks(key, versions) };
   }
 
   /**
@@ -158,7 +169,7 @@ export class DatasetService {
 
   private async etlDone(sessionId: string, datasetName: string, result: EtlTaskResult): Promise<EtlResult> {
     if (!result.success) return { dataset_name: datasetName, success: false, keys: [], messages: result.messages, rows: 0 };
-    await this.hooks.datasetStored(sessionId, datasetName);
+    await this.stored(sessionId, datasetName);
     return { dataset_name: datasetName, success: true, keys: [datasetName], messages: result.messages, rows: result.rows };
   }
 
@@ -173,7 +184,22 @@ export class DatasetService {
     }
   }
 
-  private async require(sessionId: string, key: string): Promise<DatasetRecord> {
+  /**
+   * After a dataset was stored: its oldest versions beyond `versionsKept` that nothing uses go (in a
+   * transaction of their own; the write has committed), then the hooks hear of it.
+   */
+  private async stored(sessionId: string, key: string): Promise<void> {
+    await this.store.datasetVersions.prune(sessionId, key, this.versionsKept);
+    await this.hooks.datasetStored(sessionId, key);
+  }
+
+  private async require(sessionId: string, key: string, version?: number): Promise<DatasetRecord> {
+    if (version !== undefined) {
+      const old = await this.store.datasetVersions.getVersion(sessionId, key, version);
+      if (old) return old;
+      if (!(await this.store.datasets.getMeta(sessionId, key))) throw errors.datasetNotFound(key);
+      throw errors.datasetVersionNotFound(key, version);
+    }
     const record = await this.store.datasets.get(sessionId, key);
     if (!record) throw errors.datasetNotFound(key);
     return record;

@@ -5,14 +5,18 @@ import type { Actor } from '../model/actor.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
 import { scenarioView } from '../scenarios/view.js';
 import type { ScenarioRecord, ScenarioRef } from '../store/scenarios-repository.js';
+import type { PlanRow } from '../store/plans-repository.js';
 import type { Store } from '../store/store.js';
 import { planView, type PlanView, type SessionPlanView } from './plan-view.js';
+import type { PlanChurns } from '../scenarios/results/plan-churn.js';
 
 export interface PlanServiceDeps {
   readonly store: Store;
   readonly domain: DomainRegistry;
   /** Something was committed that logged an event (the plan events): wake the feed and the webhooks. */
   readonly committed: () => void;
+  /** Measures every scenario's churn against a newly published plan, off the request (absent: readers measure it). */
+  readonly churns?: PlanChurns;
 }
 
 /**
@@ -24,8 +28,9 @@ export class PlanService {
   constructor(private readonly deps: PlanServiceDeps) {}
 
   async get(sessionId: string): Promise<SessionPlanView> {
-    const [current, history] = await Promise.all([this.deps.store.plans.current(sessionId), this.deps.store.plans.history(sessionId)]);
-    return { current: current ? planView(current) : null, history: history.map(planView) };
+    const { plans, datasetVersions } = this.deps.store;
+    const [current, history, versions] = await Promise.all([plans.current(sessionId), plans.history(sessionId), datasetVersions.currentVersions(sessionId)]);
+    return { current: current ? planView(current, versions) : null, history: history.map((row) => planView(row, versions)) };
   }
 
   /** The id of the session's published plan's scenario; undefined when none is published. */
@@ -57,7 +62,9 @@ export class PlanService {
       }
     }
     this.deps.committed();
-    return planView(outcome.published);
+    const churns = this.deps.churns;
+    churns?.inBackground('a publication', () => churns.published(ref.sessionId));
+    return this.viewOf(ref.sessionId, outcome.published);
   }
 
   /** Withdraws the current plan with a note; answers it as ended. 409 when there is none. */
@@ -65,7 +72,17 @@ export class PlanService {
     const ended = await this.deps.store.plans.withdraw({ sessionId, note, by, now: () => new Date().toISOString() });
     if (!ended) throw errors.planNotPublished();
     this.deps.committed();
-    return planView(ended);
+    return this.viewOf(sessionId, ended);
+  }
+
+  /**
+   * A plan just written, read back by id: its `dataset_version` is set by trigger (migration 0027),
+   * which SQLite's RETURNING does not show. With the stale mark from the session's current versions.
+   */
+  private async viewOf(sessionId: string, written: PlanRow): Promise<PlanView> {
+    const { db, datasetVersions } = this.deps.store;
+    const [row, versions] = await Promise.all([db.selectFrom('plans').selectAll().where('id', '=', written.id).executeTakeFirst(), datasetVersions.currentVersions(sessionId)]);
+    return planView(row ?? written, versions);
   }
 
   /** The scenario's KPI entries exactly as its GET answers them (values of a COMPLETE scenario). */

@@ -1,6 +1,8 @@
 import type { BetterWhen } from '../domain/define.js';
 import type { Actor } from '../model/actor.js';
 import type { PlanRow } from '../store/plans-repository.js';
+import type { CurrentVersions } from '../store/dataset-versions-repository.js';
+import { staleOf, type StaleMark } from '../model/stale-mark.js';
 
 /** A KPI of the plan as it was when published: the scenario's KPI entry. */
 export interface PlanKpi {
@@ -32,6 +34,10 @@ export interface PlanView {
   readonly published_by: Actor;
   readonly published_at: string;
   readonly ended: PlanEnd | null;
+  /** The version of its dataset its result was computed on (docs/api/cycles.md); null for a plan ended before versions. */
+  readonly dataset_version: number | null;
+  /** Null while its dataset (and each ancestor) is at that version; else which moved, from which version to which. */
+  readonly stale: StaleMark | null;
 }
 
 /** `GET /sessions/{sid}/plan`: the current plan (null when none) and the earlier ones, the latest first. */
@@ -40,7 +46,8 @@ export interface SessionPlanView {
   readonly history: PlanView[];
 }
 
-export function planView(row: PlanRow): PlanView {
+/** The plan on the wire; `versions` (the session's current dataset versions) gives its stale mark. */
+export function planView(row: PlanRow, versions?: CurrentVersions): PlanView {
   const ended: PlanEnd | null =
     row.ended_at === null || row.ended_how === null
       ? null
@@ -56,5 +63,7 @@ export function planView(row: PlanRow): PlanView {
     published_by: { id: row.published_by_id, name: row.published_by_name },
     published_at: row.published_at,
     ended,
+    dataset_version: row.dataset_version ?? null,
+    stale: versions === undefined || row.dataset_version === null ? null : staleOf(row.dataset_key, row.dataset_version, versions),
   };
 }

@@ -1,7 +1,10 @@
 import type { InputDifference } from '../scenarios/tree/compare-inputs.js';
 import type { Actor } from '../model/actor.js';
+import type { ReportKind } from '../store/database.js';
 import type { CompareView, ParameterComparison } from '../scenarios/compare.js';
 import type { WholeView } from '../views/rendered.js';
+import type { FrozenExplanation } from '../scenarios/explanations/explanation-service.js';
+import type { Waterfall } from '../scenarios/explanations/waterfall.js';
 
 /** One input of the compared scenarios side by side (the dataset each read), in the shape of a parameter row. */
 export type InputComparison = ParameterComparison;
@@ -32,6 +35,8 @@ export interface ReportBody {
   readonly inputs: InputComparison[];
   /** Compare's `inputs` as they were: for each scenario but the baseline, the parameters and data that differ. */
   readonly input_changes: InputDifference[];
+  /** Compare's waterfalls and each scenario's explanation as they were; absent from reports saved before explanations. */
+  readonly explanations?: { readonly waterfalls: Waterfall[]; readonly scenarios: FrozenExplanation[] };
   readonly views: {
     readonly comparison: WholeView[];
     readonly scenarios: ScenarioViews[];
@@ -41,6 +46,8 @@ export interface ReportBody {
 /** A report in a list: what it is about, without its body. */
 export interface ReportSummary {
   readonly id: string;
+  /** A frozen comparison, or a gate's frozen verdict (`GateReportBody`, docs/api/gates.md). */
+  readonly kind: ReportKind;
   readonly title: string;
   readonly note: string | null;
   readonly scenario_ids: string[];

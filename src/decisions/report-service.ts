@@ -15,6 +15,7 @@ import type { ViewService } from '../views/view-service.js';
 import { labelledParameters } from './parameter-labels.js';
 import { compareInputs, type ReportBody, type ReportSummary, type ScenarioViews } from './report-body.js';
 import { reportWorkbook } from './report-xlsx.js';
+import { ExplanationService } from '../scenarios/explanations/explanation-service.js';
 
 export interface NewReportInput {
   readonly title: string;
@@ -31,7 +32,12 @@ export interface ReportServiceDeps {
   readonly views: ViewService;
   /** Compare's `inputs` (what each scenario changes against the baseline), frozen with the rest. */
   readonly tree: Pick<ScenarioTree, 'inputs'>;
+  /** The workbook of a gate's report (`kind` gate) from its stored body; gates sit beside decisions, so it is handed in. */
+  readonly gateWorkbook: (body: string) => ExportFile;
 }
+
+/** Violations a report keeps per scenario (with their count): the first, hard and largest, ones. */
+const FROZEN_VIOLATIONS = 100;
 
 /** Reports are listed in creation order only; the cursor names that order. */
 const REPORT_ORDER = 'created_at';
@@ -66,6 +72,11 @@ export class ReportService {
       scenarioViews.push({ scenario_id: r.id, tag: r.tag, views: r.status === 'COMPLETE' ? await views.wholeScenarioViews(sessionId, r.id) : [] });
     }
     const comparisonViews = await views.wholeComparisonViews(sessionId, ids, baseline);
+    const explaining = new ExplanationService(store.explanations);
+    const explanations = {
+      waterfalls: await explaining.waterfalls(sessionId, records, baseline),
+      scenarios: await explaining.frozen(sessionId, records, FROZEN_VIOLATIONS),
+    };
     const id = randomUUID();
     noteAuditTarget('report', id);
     const report: ReportBody = {
@@ -80,6 +91,7 @@ export class ReportService {
       parameters: labelledParameters(comparison.parameters, records, domain),
       inputs: compareInputs(comparison.scenarios),
       input_changes: inputChanges,
+      explanations,
       views: { comparison: comparisonViews, scenarios: scenarioViews },
     };
     await store.reports.insert({
@@ -105,6 +117,7 @@ export class ReportService {
     return {
       items: page.map((row) => ({
         id: row.id,
+        kind: row.kind,
         title: row.title,
         note: row.note,
         scenario_ids: JSON.parse(row.scenario_ids) as string[],
@@ -120,9 +133,12 @@ export class ReportService {
     return (await this.row(sessionId, id)).body;
   }
 
-  /** The report as a workbook (Summary, Parameters, Inputs, a sheet per table view, About). */
+  /** The report as a workbook (Summary, Parameters, Inputs, a sheet per table view, About; a gate's: Verdict, Differences, About). */
   async xlsx(sessionId: string, id: string): Promise<ExportFile> {
-    return reportWorkbook(JSON.parse((await this.row(sessionId, id)).body) as ReportBody);
+    const row = await this.row(sessionId, id);
+    // A gate's report has sheets of its own: Verdict, Differences, About.
+    if (row.kind === 'gate') return this.deps.gateWorkbook(row.body);
+    return reportWorkbook(JSON.parse(row.body) as ReportBody);
   }
 
   private async row(sessionId: string, id: string): Promise<ReportRow> {

@@ -25,4 +25,12 @@ export interface AlgorithmDeclaration<P extends ParamDecls = ParamDecls, N exten
    * refused (every repeat would be the same run), and `GET .../algorithms` names it (`seed_parameter`).
    */
   readonly seedParameter?: keyof P & string;
+  /**
+   * Whether the algorithm starts from a previous plan. When it does, each run receives the session's
+   * published plan's result whenever that plan's dataset has the run's dataset key (and, when the
+   * algorithm declares a result type, the plan's algorithm declares the same one): a TypeScript
+   * algorithm as `ctx.previousPlan`, an external program as `previous_plan` in its input. The scenario
+   * records which plan it got (`warm_start_from`). docs/api/cycles.md, "Result diffs, churn and warm start".
+   */
+  readonly warmStart?: boolean;
 }

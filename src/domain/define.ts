@@ -7,11 +7,13 @@ import type { RunContext } from './run-context.js';
 import type { AnyView, ComparisonView, DatasetView, ResultView } from './views.js';
 import type { ExternalAlgorithm } from './external-algorithm.js';
 import type { ResultType } from './result-type.js';
+import type { KpiTerms } from './explanation.js';
 
-export { defineResultType, type ResultType } from './result-type.js';
+export { defineResultType, type ResultKeys, type ResultType, type ResultTypeOptions } from './result-type.js';
 export { defineExternalAlgorithm, type ExternalAlgorithm, type ExternalCommand } from './external-algorithm.js';
+export { defineExplanations, defineTerms, type Explanation, type ExplanationKit, type KpiTerms, type RowRef, type Severity, type Violation } from './explanation.js';
 
-export type { RunContext, RunLogger, RunRandom, RunReport } from './run-context.js';
+export type { PreviousPlan, RunContext, RunLogger, RunRandom, RunReport } from './run-context.js';
 
 /**
  * `P` parameters, `TData` the data it takes, `R` what it returns, `N` its name, `RT` the result type it
@@ -23,7 +25,7 @@ export interface Algorithm<P extends ParamDecls = ParamDecls, TData = unknown, R
   readonly result?: ResultType<RT>;
   // A function property, not a method: the compiler then checks `data` strictly (contravariantly), so a
   // `prepare` output an algorithm cannot take is a compile error in `defineDomain`.
-  readonly run: (data: TData, params: ParamValues<P>, ctx: RunContext) => R | Promise<R>;
+  readonly run: (data: TData, params: ParamValues<P>, ctx: RunContext<RT>) => R | Promise<R>;
   /**
    * @deprecated Declare a result view of kind `table` (`defineResultView`) instead: the result export
    * uses the first table view of the result, and this table only for an algorithm that has none.
@@ -92,6 +94,11 @@ export interface Kpi<R = unknown, TData = unknown> extends KpiFields {
    * KPI_ERROR) with its result kept. A function property, so `result` and `data` are checked strictly.
    */
   readonly compute: (result: R, data: TData) => number;
+  /**
+   * The terms whose values add up to this KPI (docs/api/explanations.md): Travel Distance by zone. An
+   * algorithm's explanation may give their values; else `terms.compute` does, when declared.
+   */
+  readonly terms?: KpiTerms<R, TData>;
 }
 
 /**
@@ -99,11 +106,17 @@ export interface Kpi<R = unknown, TData = unknown> extends KpiFields {
  * what they take; with `appliesTo: resultType`, `result` is that type.
  */
 export function defineKpi<const A extends readonly AnyAlgorithm[]>(
-  kpi: KpiFields & { readonly appliesTo: A; readonly compute: (result: ResultOf<A[number]>, data: IntersectAll<DataOfEach<A>>) => number },
+  kpi: KpiFields & {
+    readonly appliesTo: A;
+    readonly compute: (result: ResultOf<A[number]>, data: IntersectAll<DataOfEach<A>>) => number;
+    readonly terms?: KpiTerms<ResultOf<A[number]>, IntersectAll<DataOfEach<A>>>;
+  },
 ): Kpi<ResultOf<A[number]>, IntersectAll<DataOfEach<A>>>;
-export function defineKpi<R, TData = unknown>(kpi: KpiFields & { readonly appliesTo: ResultType<R>; readonly compute: (result: R, data: TData) => number }): Kpi<R, TData>;
+export function defineKpi<R, TData = unknown>(
+  kpi: KpiFields & { readonly appliesTo: ResultType<R>; readonly compute: (result: R, data: TData) => number; readonly terms?: KpiTerms<R, TData> },
+): Kpi<R, TData>;
 export function defineKpi<R = unknown, TData = unknown>(
-  kpi: KpiFields & { readonly appliesTo?: undefined; readonly compute: (result: R, data: TData) => number },
+  kpi: KpiFields & { readonly appliesTo?: undefined; readonly compute: (result: R, data: TData) => number; readonly terms?: KpiTerms<R, TData> },
 ): Kpi<R, TData>;
 export function defineKpi(kpi: AnyKpi): AnyKpi {
   return Object.freeze({ ...kpi });

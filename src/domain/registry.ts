@@ -3,6 +3,7 @@ import { checkDecls } from '../params/check-decls.js';
 import type { ParamDecls } from '../params/kinds.js';
 import type { AnyAlgorithm, AnyDataSource, AnyKpi, Domain } from './define.js';
 import { checkExternal } from './check-external.js';
+import { checkResultKeys } from './check-result-keys.js';
 import { isExternal } from './external-algorithm.js';
 import { DomainViews } from './view-registry.js';
 
@@ -32,6 +33,7 @@ export class DomainRegistry {
         throw new Error(`domain: algorithm "${algorithm.name}" has timeLimitMs ${String(limit)}; give a whole number of ms from 1 to ${MAX_DURATION_MS}`);
       }
       checkSeedParameter(algorithm, this.parametersOf(algorithm));
+      checkResultKeys(algorithm);
       if (algorithm.tags !== undefined && (!Array.isArray(algorithm.tags) || !algorithm.tags.every((t) => typeof t === 'string' && t !== ''))) {
         throw new Error(`domain: algorithm "${algorithm.name}" has tags that are not an array of non-empty strings`);
       }

@@ -1,8 +1,10 @@
+import type { Explanation } from './explanation.js';
+
 /**
  * What an algorithm gets besides its data and parameters (`run(data, params, ctx)`). Everything here
  * crosses no thread: the executor builds it inside the worker thread running the algorithm.
  */
-export interface RunContext {
+export interface RunContext<R = unknown> {
   /** Report progress in [0, 1]; values are clamped and never move backwards. */
   progress(fraction: number): void;
   /**
@@ -22,6 +24,29 @@ export interface RunContext {
   readonly random: RunRandom;
   /** When the run's time limit ends it: its start plus the limit (`timeLimitMs` or `run_time_limit`). */
   readonly deadline: Date;
+  /**
+   * Says why the result is what it is: KPI terms' values, broken constraints with their rows, whether
+   * the problem is infeasible (docs/api/explanations.md). Checked and stored with the result when the
+   * run returns; a later call replaces an earlier one. Build it with `defineExplanations(schemas)` to
+   * have row references checked by the compiler.
+   */
+  explain(explanation: Explanation): void;
+  /**
+   * The published plan this run starts from: present only for an algorithm declaring `warmStart: true`,
+   * and only when a plan applies (its dataset has this run's dataset key and its algorithm returns this
+   * algorithm's result type). Whenever it is present the scenario records it as `warm_start_from`.
+   */
+  readonly previousPlan?: PreviousPlan<R>;
+}
+
+/** The published plan a warm-started run receives (`ctx.previousPlan`). */
+export interface PreviousPlan<R = unknown> {
+  /** The plan's scenario id: what the warm-started scenario records as `warm_start_from`. */
+  readonly scenarioId: string;
+  /** The plan's id (`GET /sessions/{sid}/plan`). */
+  readonly planId: string;
+  /** The plan scenario's result, as its payload serves it. */
+  readonly result: R;
 }
 
 /** What `ctx.report` takes; every field is optional. */

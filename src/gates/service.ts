@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainRegistry } from '../domain/registry.js';
 import { errors } from '../error-factories.js';
 import type { Executor } from '../executor/executor.js';
+import type { Actor } from '../model/actor.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
 import { pageBySeq } from '../model/list-cursor.js';
 import { newSeed } from '../model/run-state/run-insight.js';
@@ -10,6 +11,7 @@ import type { BatchResult, ScenarioBatchActions } from '../scenarios/batch-actio
 import type { StoredStatus } from '../store/database.js';
 import { GatesRepository, type GateRecord, type NewGateScenario } from '../store/gates-repository.js';
 import type { Store } from '../store/store.js';
+import { gateReportBody, type GateReportBody, type GateReportInput } from './gate-report.js';
 import { resolveInputs } from './inputs.js';
 import { planGate, type GatePlan, type PlannedSide } from './plan.js';
 import type { GateInputs, GateRequest } from './request.js';
@@ -155,6 +157,33 @@ export class GateService {
     if (open > 0) return { ...view(record), status: 'running', counts, progress, verdict: null, kpis: null };
     const verdict = gateVerdict(spec, spec.alpha, await this.repo.runs(sessionId, id));
     return { ...view(record), status: 'complete', counts, progress, verdict: verdict.verdict, kpis: verdict.kpis };
+  }
+
+  /**
+   * Freezes the gate's verdict as a report (kind `gate`) in the session's reports: 409 GATE_RUNNING
+   * while a run of it is queued or running. The report's `scenario_ids` are the gate's runs then.
+   */
+  async saveReport(sessionId: string, id: string, input: GateReportInput, by: Actor): Promise<GateReportBody> {
+    const gate = await this.get(sessionId, id);
+    if (gate.verdict === null || gate.kpis === null) throw errors.gateRunning(id, gate.counts.QUEUED + gate.counts.PROCESSING);
+    const reportId = randomUUID();
+    noteAuditTarget('report', reportId);
+    const unitOf = (kpi: string) => this.deps.domain.kpis.find((k) => k.name === kpi)?.unit ?? '';
+    const body = gateReportBody({ ...gate, verdict: gate.verdict, kpis: gate.kpis }, input, { id: reportId, createdAt: new Date().toISOString(), by, unitOf });
+    const runIds = (await this.repo.runs(sessionId, id)).map((r) => r.id);
+    await this.deps.store.reports.insert({
+      id: reportId,
+      session_id: sessionId,
+      title: body.title,
+      note: body.note,
+      scenario_ids: JSON.stringify(runIds),
+      created_by_id: by.id,
+      created_by_name: by.name,
+      created_at: body.created_at,
+      body: JSON.stringify(body),
+      kind: 'gate',
+    });
+    return body;
   }
 
   /** Deletes the gate and every scenario of it (queued and running ones are cancelled first). */

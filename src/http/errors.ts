@@ -78,7 +78,7 @@ interface ErrorPayload {
 /** An error of ours as its answer: the status of its code and its `{ detail, code }` body. */
 function payloadOf(err: ScenaristError): ErrorPayload {
   const status = STATUS_BY_CODE[err.code];
-  const body = errorBody(err.code, err.message);
+  const body = { ...errorBody(err.code, err.message), ...err.extra };
   // A 422, and any error that lists what is wrong field by field (an experiment's invalid combinations), carry `errors`.
   return { status, body: status === 422 || err.fields.length > 0 ? withErrors(body, err.fields) : body };
 }

@@ -13,11 +13,14 @@ import type { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import type { ScenarioService } from '../scenarios/service.js';
 import type { ScenarioBranches } from '../scenarios/tree/branch.js';
 import type { ScenarioTree } from '../scenarios/tree/scenario-tree.js';
+import type { ScenarioRebase } from '../datasets/rebase/rebase-service.js';
 import type { SessionService } from '../sessions/service.js';
 import type { Store } from '../store/store.js';
 import type { ViewService } from '../views/view-service.js';
 import type { WebhookService } from '../webhooks/webhook-service.js';
 import type { AuditService } from '../audit/audit-service.js';
+import type { ScheduleService } from '../schedules/service.js';
+import type { ExplanationService } from '../scenarios/explanations/explanation-service.js';
 
 /** Everything route plugins need, built by the app factory's caller and injected (no singletons). */
 export interface Services {
@@ -46,12 +49,18 @@ export interface Services {
   readonly branches: ScenarioBranches;
   /** Lineage of a scenario, and compare's `inputs`. */
   readonly tree: ScenarioTree;
+  /** `POST .../scenarios/{id}/rebase` and `POST .../plan/replan` (docs/api/cycles.md). */
+  readonly rebase: ScenarioRebase;
   /** The session's published plan and its history. */
   readonly plans: PlanService;
   /** Frozen comparisons. */
   readonly reports: ReportService;
   /** The audit trail: reading, exporting, pruning, verifying. */
   readonly audit: AuditService;
+  /** Schedules of a session and their ticks. */
+  readonly schedules: ScheduleService;
+  /** Explanations of runs: the explanation route, compare's waterfalls, reports. */
+  readonly explanations: ExplanationService;
 }
 
 export interface RouteOptions {

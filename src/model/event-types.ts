@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'experiment.completed',
   'plan.published',
   'plan.withdrawn',
+  'schedule.alert',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ExplanationService } from '../scenarios/explanations/explanation-service.js';
 import type { Settings } from '../config/settings.js';
 import { speedLayerOn } from '../config/speed-layers.js';
 import { createDataTaskPool } from '../datasets/ingest/data-task-pool.js';
@@ -14,13 +15,16 @@ import { LocalExecutor } from '../executor/local/local-executor.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { ExperimentService } from '../experiments/service.js';
 import { GateService } from '../gates/service.js';
+import { gateReportWorkbookOf } from '../gates/gate-report-xlsx.js';
 import { AuditService } from '../audit/audit-service.js';
 import { AuditPruner } from '../audit/audit-pruner.js';
 import type { Services } from '../http/services.js';
 import { ScenarioBatchActions } from '../scenarios/batch-actions.js';
 import { ScenarioService } from '../scenarios/service.js';
+import { PlanChurns } from '../scenarios/results/plan-churn.js';
 import { ScenarioBranches } from '../scenarios/tree/branch.js';
 import { ScenarioTree } from '../scenarios/tree/scenario-tree.js';
+import { ScenarioRebase } from '../datasets/rebase/rebase-service.js';
 import { treeDatasets } from './tree-datasets.js';
 import { StatusCache } from '../scenarios/status-cache.js';
 import { SessionService } from '../sessions/service.js';
@@ -31,11 +35,16 @@ import { openStore } from '../store/store.js';
 import { ViewService } from '../views/view-service.js';
 import { AddressPolicy } from '../webhooks/address-policy.js';
 import { WebhookService } from '../webhooks/webhook-service.js';
+import { widenAllEventWebhooks } from '../webhooks/webhook-events.js';
 import { checkSettingsAgainstDomain } from './domain-settings.js';
 import { Readiness } from '../store/readiness.js';
 import { isSingleWriter } from './single-writer.js';
 import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from './external-limits.js';
 import { announceContainment } from './external-containment.js';
+import { ScheduleService } from '../schedules/service.js';
+import { Ticker } from '../schedules/ticker.js';
+import { dropFolderChecks } from '../schedules/drop-checks.js';
+import { ScheduleTicksRepository } from '../store/schedule-ticks-repository.js';
 
 /** Uploads in parallel, and one more thread for small ones (see `createDataTaskPool`). */
 const UPLOAD_POOL = { work: 'upload', threads: 2, expressThreads: 1 } as const;
@@ -55,7 +64,7 @@ export interface Runtime {
 export async function assemble(settings: Settings, log: Logger, loadedDomain?: DomainRegistry): Promise<Runtime> {
   const domain = loadedDomain ?? (await loadDomain(settings.domain));
   checkSettingsAgainstDomain(settings, domain);
-  const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff, writeGate: true });
+  const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Before the executor starts: its recovery announces requeued runs.
   const webhookPolicy = new AddressPolicy(settings.webhookAllowNetworks);
@@ -78,6 +87,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
     events,
     log,
     workers: settings.workers,
+    maxRunningPerSession: settings.maxRunningPerSession,
     databaseUrl: settings.databaseUrl,
     notices,
     domain: settings.domain,
@@ -100,6 +110,9 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const caches = singleWriter && speedLayerOn('caches', settings.speedLayersOff);
   const statusCache = caches ? new StatusCache() : undefined;
   statusCache?.follow(events);
+  // Churn against the published plan is measured as a run completes and as a plan is published (docs/api/cycles.md).
+  const churns = new PlanChurns({ store, domain, log });
+  const stopChurns = events.on('run:completed', (run) => churns.inBackground('a run', () => churns.completed(run.sessionId, run.scenarioId)));
   const scenarios = new ScenarioService({ store, domain, executor, settings, log, statusCache });
   // Uploads and domain views run on these pools: off the HTTP thread, whatever the `workers` setting.
   const poolSettings = {
@@ -124,6 +137,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       datasetDeleted: () => serverEvents.committed(),
     },
     uploadPool,
+    settings.datasetVersionsKept,
   );
   const views = new ViewService({ store, domain, runner: viewPool, log });
   const sessions = new SessionService(
@@ -148,6 +162,8 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   const stopExperimentEvents = experimentProgress.follow(events);
   await experimentProgress.settleLeftovers();
   await sessions.ensureMain();
+  // Webhooks that want every event get the types this version added (src/webhooks/webhook-events.ts).
+  await widenAllEventWebhooks(store.db);
   const audit = new AuditService(store.audit, settings.auditRetentionMs);
   const auditPruner = new AuditPruner(audit, log);
   // An API-only node (workers 0) runs no program: it has nothing to contain.
@@ -156,6 +172,7 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   // Last: recovery and the worker threads need the migrated store; a failed start leaves nothing open.
   await executor.start().catch(async (err: unknown) => {
     stopRunMetrics();
+    stopChurns();
     await serverEvents.close();
     await notices?.close();
     await store.close();
@@ -163,6 +180,25 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
   });
   log.debug({ dialect: store.dialect }, 'store open');
   auditPruner.start();
+  const plans = new PlanService({ store, domain, committed: serverEvents.committed, churns });
+  const rebase = new ScenarioRebase({ store, domain, scenarios, committed: serverEvents.committed });
+  // Every API node ticks; the database makes each due tick run once (src/schedules/ticker.ts).
+  const ticker = new Ticker({
+    store,
+    ticks: new ScheduleTicksRepository(store.db),
+    domain,
+    sessions,
+    datasets,
+    scenarios,
+    experiments,
+    plans,
+    replanner: (sessionId) => rebase.replan(sessionId, { run: true }),
+    dropDir: settings.dropDir,
+    committed: serverEvents.committed,
+    log,
+  });
+  readiness.addChecks(dropFolderChecks(store, sessions, settings.dropDir));
+  ticker.start();
   return {
     services: {
       settings,
@@ -182,16 +218,22 @@ export async function assemble(settings: Settings, log: Logger, loadedDomain?: D
       gates: new GateService({ store, domain, executor, batch, maxSize: settings.maxExperimentSize }),
       branches,
       tree,
-      plans: new PlanService({ store, domain, committed: serverEvents.committed }),
-      reports: new ReportService({ store, domain, views, tree }),
+      rebase,
+      plans,
+      reports: new ReportService({ store, domain, views, tree, gateWorkbook: gateReportWorkbookOf }),
       audit,
+      explanations: new ExplanationService(store.explanations),
+      schedules: new ScheduleService({ store, domain, sessions, plans, dropDir: settings.dropDir, ticker }),
     },
     close: async () => {
       auditPruner.stop();
+      // Before the executor: a tick in flight ends its step while the services it calls still run.
+      await ticker.stop();
       // Running scenarios are stopped and queued again before the store goes away. That requeue
       // announces no event, so the status cache is dropped with it.
       await executor.close();
       stopRunMetrics();
+      stopChurns();
       await datasets.close();
       await viewPool.close();
       statusCache?.clear();

@@ -5,6 +5,7 @@ import { listScenarioPage, type ScenarioFilter, type ScenarioSort } from '../sto
 import type { Store } from '../store/store.js';
 import { scenarioView, type ScenarioView } from './view.js';
 import { errors } from '../error-factories.js';
+import { PlanChurns, type PlanChurn } from './results/plan-churn.js';
 
 /** The top-level fields of a scenario, any of which `fields` may select. */
 export const SCENARIO_FIELDS = [
@@ -24,6 +25,11 @@ export const SCENARIO_FIELDS = [
   'report',
   'seed',
   'parent_id',
+  'warm_start_from',
+  'plan_churn',
+  'dataset_version',
+  'result_dataset_version',
+  'stale',
 ] as const satisfies readonly (keyof ScenarioView)[];
 type ScenarioField = (typeof SCENARIO_FIELDS)[number];
 
@@ -89,6 +95,8 @@ export async function scenarioPage(deps: ScenarioPageDeps, sessionId: string, pa
   const fields = parseFields(params.fields);
   const limit = params.limit ?? DEFAULT_PAGE_SIZE;
   const after = params.cursor === undefined ? undefined : decodeCursor(params.cursor, sortText);
+  // Stale marks: one read of the session's current versions for the page, made while the page is read.
+  const versions = deps.store.datasetVersions.currentVersions(sessionId);
   const rows = await listScenarioPage(deps.store.db, deps.store.adapter, {
     sessionId,
     filter: { status: params.status, algo: params.algo, dataset: params.dataset, q: params.q, experiment: params.experiment, parent: params.parent },
@@ -98,10 +106,15 @@ export async function scenarioPage(deps: ScenarioPageDeps, sessionId: string, pa
     withResult: fields === undefined || fields.includes('result'),
   });
   const page = rows.slice(0, limit);
+  // Only when asked for: churn is read from kept measurements, one query for the page.
+  const churns = fields === undefined || fields.includes('plan_churn') ? await new PlanChurns(deps).of(sessionId, page.map(({ record }) => record)) : new Map<string, PlanChurn>();
+  const current = await versions;
   const last = page.at(-1);
   const next = rows.length > limit && last ? encodeCursor({ sort: sortText, value: last.sortValue, seq: last.seq }) : null;
   return {
-    items: page.map(({ record }) => pick(scenarioView(record, deps.domain, deps.executor.live(record.id)), fields)),
+    items: page.map(({ record }) =>
+      pick(scenarioView({ ...record, planChurn: churns.get(record.id) ?? null }, deps.domain, deps.executor.live(record.id), current), fields),
+    ),
     next_cursor: next,
   };
 }

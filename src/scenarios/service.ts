@@ -19,6 +19,7 @@ import { scenarioView, statusView, type ScenarioView, type StatusView } from './
 import { errors } from '../error-factories.js';
 import { explainRefusedRun, refusedByPlan } from './plan-guard.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
+import { PlanChurns } from './results/plan-churn.js';
 
 export interface CreateScenarioInput {
   readonly tag: string;
@@ -29,6 +30,8 @@ export interface CreateScenarioInput {
   readonly dataParams?: unknown;
   /** The scenario it branches (`POST .../branch`); absent for a root. */
   readonly parentId?: string;
+  /** Its id, given when others made in the same transaction name it as their parent (a rebased tree); else a fresh one. */
+  readonly id?: string;
 }
 
 export type ScenarioSettings = Pick<Settings, 'autorun' | 'autocreate' | 'defaultAlgo' | 'defaultAlgoParams'>;
@@ -61,7 +64,9 @@ const now = () => new Date().toISOString();
  * UPDATE on the allowed from-states, so concurrent requests on one scenario have exactly one winner.
  */
 export class ScenarioService {
-  constructor(private readonly deps: ScenarioServiceDeps) {}
+  constructor(private readonly deps: ScenarioServiceDeps) {
+    this.churns = new PlanChurns(deps);
+  }
 
   private get repo() {
     return this.deps.store.scenarios;
@@ -71,14 +76,33 @@ export class ScenarioService {
     return this.deps.store.runs;
   }
 
+  /** `plan_churn` of the payloads that read a result (get, list). */
+  private readonly churns: PlanChurns;
+
+  /**
+   * The payloads of `records` of one session, with their stale marks and versions (docs/api/cycles.md):
+   * one read of the session's current dataset versions for them all, made while the records are read
+   * (on PostgreSQL, on another connection at the same time: no round trip added to the answer).
+   */
+  private async marked(sessionId: string, records: readonly ScenarioRecord[] | Promise<readonly ScenarioRecord[]>): Promise<ScenarioView[]> {
+    const versions = this.deps.store.datasetVersions.currentVersions(sessionId);
+    const [read, current] = await Promise.all([records, versions]);
+    return read.map((record) => scenarioView(record, this.deps.domain, this.deps.executor.live(record.id), current));
+  }
+
+  private async markedOne(sessionId: string, record: ScenarioRecord | Promise<ScenarioRecord>): Promise<ScenarioView> {
+    return (await this.marked(sessionId, Promise.resolve(record).then((r) => [r])))[0]!;
+  }
+
   async list(sessionId: string): Promise<ScenarioView[]> {
-    const records = await this.repo.list(sessionId);
-    return records.map((record) => scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)));
+    return this.marked(sessionId, this.repo.list(sessionId).then((records) => this.churns.attach(sessionId, records)));
   }
 
   async get(ref: ScenarioRef): Promise<ScenarioView> {
-    const record = await this.record(ref);
-    return scenarioView(record, this.deps.domain, this.deps.executor.live(record.id));
+    return this.markedOne(
+      ref.sessionId,
+      this.record(ref).then(async (record) => (await this.churns.attach(ref.sessionId, [record]))[0]!),
+    );
   }
 
   /** The stored scenario, result included (the result and export routes); 404 when it does not exist. */
@@ -131,14 +155,14 @@ export class ScenarioService {
 
   async processing(sessionId: string): Promise<ScenarioView | null> {
     const record = await this.repo.processing(sessionId);
-    return record ? scenarioView(record, this.deps.domain, this.deps.executor.live(record.id)) : null;
+    return record ? this.markedOne(sessionId, record) : null;
   }
 
   /** Creates a CREATED scenario (QUEUED at once with autorun), answered from the row as written. */
   async create(sessionId: string, input: CreateScenarioInput): Promise<ScenarioView> {
     const written = await this.insert(sessionId, input);
     if (written === undefined) throw errors.tagTaken(input.tag);
-    return written.row ? scenarioView(written.row, this.deps.domain) : this.get({ sessionId, id: written.id });
+    return written.row ? this.markedOne(sessionId, written.row) : this.get({ sessionId, id: written.id });
   }
 
   /**
@@ -153,7 +177,7 @@ export class ScenarioService {
     input: CreateScenarioInput,
     options: { readonly run: boolean; readonly alongside?: (trx: Kysely<Database>) => Promise<void> },
   ): Promise<ScenarioView> {
-    const { domain, store, settings, executor } = this.deps;
+    const { store, settings, executor } = this.deps;
     const newScenario = this.newScenario(sessionId, input);
     const { id } = newScenario;
     const ref = { sessionId, id };
@@ -172,13 +196,57 @@ export class ScenarioService {
     });
     executor.events.emit('run:created', { scenarioId: id, sessionId, tag: input.tag });
     if (row.status === 'QUEUED') executor.queued({ scenarioId: id, sessionId });
-    return scenarioView(row, domain);
+    return this.markedOne(sessionId, row);
+  }
+
+  /**
+   * Creates several scenarios in one transaction (a rebased tree, parents before children), as
+   * `createWith` creates one: `alongside` writes first (their datasets), `afterwards` last (what links
+   * them to the scenarios they follow); with `run` or autorun each is queued, in order. One commit, so
+   * a crash leaves all or none; `TAG_TAKEN` when a tag is taken, and nothing is stored then.
+   */
+  async createAll(
+    sessionId: string,
+    inputs: readonly CreateScenarioInput[],
+    options: {
+      readonly run: boolean;
+      readonly alongside?: (trx: Kysely<Database>) => Promise<void>;
+      readonly afterwards?: (trx: Kysely<Database>) => Promise<void>;
+    },
+  ): Promise<ScenarioView[]> {
+    const { store, settings, executor } = this.deps;
+    const news = inputs.map((input) => this.newScenario(sessionId, input));
+    const rows = await store.db.transaction().execute(async (trx) => {
+      await options.alongside?.(trx);
+      const written: ScenarioRecord[] = [];
+      for (const [i, scenario] of news.entries()) {
+        const created = await this.repo.insert({ ...scenario, createdAt: now() }, trx).catch((err: unknown) => {
+          if (isUniqueViolation(err)) throw errors.tagTaken(inputs[i]!.tag);
+          throw err;
+        });
+        if (!created) throw errors.datasetNotFound(inputs[i]!.datasetKey);
+        written.push(created);
+      }
+      await options.afterwards?.(trx);
+      if (!options.run && !settings.autorun) return written;
+      const queued: ScenarioRecord[] = [];
+      for (const row of written) {
+        const change = await this.runs.queue({ sessionId, id: row.id }, changeFor('run'), now(), trx);
+        if (!change) throw new Error(`scenario ${row.id} created in this transaction could not be queued in it`);
+        queued.push(change);
+      }
+      return queued;
+    });
+    for (const [i, row] of rows.entries()) executor.events.emit('run:created', { scenarioId: row.id, sessionId, tag: inputs[i]!.tag });
+    for (const row of rows) if (row.status === 'QUEUED') executor.queued({ scenarioId: row.id, sessionId });
+    return this.marked(sessionId, rows);
   }
 
   /** Queues a CREATED scenario; answers it as queued (a worker may claim it a moment later). */
   async run(ref: ScenarioRef): Promise<ScenarioView> {
     const queued = await this.change(ref, 'run', (change) => this.enqueue(ref, change)).catch(explainRefusedRun(this.deps.store, ref));
-    return queued ? scenarioView(queued, this.deps.domain) : this.get(ref);
+    // A rerun (from COMPLETE or FAILED: its row still names the version its last run read) started over.
+    return queued ? this.markedOne(ref.sessionId, queued.resultDatasetVersion == null ? queued : startedOver(queued)) : this.get(ref);
   }
 
   /** Back to CREATED with result, KPIs, error and progress cleared; a no-op from CREATED. */
@@ -186,7 +254,7 @@ export class ScenarioService {
     const reset = await this.change(ref, 'reset', (change) => this.runs.reset(ref, change)).catch(refusedByPlan('reset', ref.id));
     if (!reset) return this.get(ref);
     this.deps.executor.events.emit('run:reset', { scenarioId: ref.id, sessionId: ref.sessionId });
-    return scenarioView(reset, this.deps.domain);
+    return this.markedOne(ref.sessionId, startedOver(reset));
   }
 
   /**
@@ -202,7 +270,7 @@ export class ScenarioService {
     const event = { scenarioId: ref.id, sessionId: ref.sessionId };
     await this.deps.executor.abort(event);
     this.deps.executor.events.emit('run:failed', { ...event, message: cancelled.error ?? CANCELLED_MESSAGE, code: 'CANCELLED' });
-    return scenarioView(cancelled, this.deps.domain);
+    return this.markedOne(ref.sessionId, cancelled);
   }
 
   /** Deletes a scenario; a queued or running one is cancelled first and never runs afterwards. */
@@ -276,7 +344,7 @@ export class ScenarioService {
     const algorithm = domain.algorithm(input.algoName);
     if (!algorithm) throw errors.algorithmNotFound(input.algoName);
     const [algoParams, dataParams] = validateScenarioParams(algorithm.parameters, input.algoParams, domain.dataParameters, input.dataParams);
-    const id = randomUUID();
+    const id = input.id ?? randomUUID();
     noteAuditTarget('scenario', id);
     return {
       id,
@@ -337,4 +405,14 @@ export class ScenarioService {
     }
     throw errors.scenarioBusy();
   }
+}
+
+/**
+ * A row answered by the write that reset or reran it, which started it over on its dataset's current
+ * version (by trigger, migration 0027). On SQLite the write's RETURNING predates that trigger, so the
+ * versions are left to be filled from the current ones (`markScenario`).
+ */
+function startedOver(record: ScenarioRecord): ScenarioRecord {
+  const { datasetVersion: _created, ...rest } = record;
+  return { ...rest, resultDatasetVersion: null };
 }

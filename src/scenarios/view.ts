@@ -5,6 +5,9 @@ import type { ScenarioRecord, ScenarioStatusRecord } from '../store/scenarios-re
 import { isRunErrorCode, type RunErrorCode } from '../model/run-state/run-error.js';
 import { parseReport, type ReportView } from '../model/run-state/run-insight.js';
 import type { ScenarioStatus } from '../model/run-state/state-machine.js';
+import type { StaleMark } from '../model/stale-mark.js';
+import type { CurrentVersions } from '../store/dataset-versions-repository.js';
+import { createdOnVersion, scenarioStale } from './stale-marks.js';
 
 /** A KPI entry of the scenario payload (docs/api/contract.md, "Conventions"). */
 export interface KpiView {
@@ -38,6 +41,17 @@ export interface ScenarioView {
   readonly seed?: number;
   /** The scenario it was branched from (`POST .../branch`); null for a root. */
   readonly parent_id: string | null;
+  /** The plan's scenario its latest warm-started run received; its churn against the published plan (docs/api/cycles.md). */
+  readonly warm_start_from: string | null;
+  readonly plan_churn: { readonly rows_changed: number; readonly share: number } | null;
+  /** The scenario it was rebased from, and the published plan's scenario it re-plans (docs/api/cycles.md); null otherwise. */
+  readonly rebased_from: string | null;
+  readonly replans: string | null;
+  /** Its dataset's version when it was created (or reset), and the one its result was computed on (docs/api/cycles.md). */
+  readonly dataset_version: number | null;
+  readonly result_dataset_version: number | null;
+  /** Null when computed on the current data; else which dataset moved, from which version to which. */
+  readonly stale: StaleMark | null;
 }
 
 export interface StatusView {
@@ -59,14 +73,16 @@ export interface LiveState {
 
 /**
  * The wire form of a stored scenario. `live` (from the executor running it here) replaces the batched
- * progress and report of the database while it is PROCESSING.
+ * progress and report of the database while it is PROCESSING. `versions` (the session's current
+ * dataset versions, read once for a whole answer) gives its stale mark; without it, `record.stale`.
  */
-export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, live?: LiveState): ScenarioView {
+export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, live?: LiveState, versions?: CurrentVersions): ScenarioView {
   const complete = record.status === 'COMPLETE';
   const processingHere = live !== undefined && record.status === 'PROCESSING';
   const report = (processingHere ? live.report : undefined) ?? parseReport(record.reportJson);
   const kpiValues = complete ? parseObject(record.kpiValuesJson) : {};
   const algorithm = domain.algorithm(record.algoName);
+  const createdOn = versions === undefined ? (record.datasetVersion ?? null) : createdOnVersion(record, versions);
   return {
     id: record.id,
     tag: record.tag,
@@ -104,6 +120,13 @@ export function scenarioView(record: ScenarioRecord, domain: DomainRegistry, liv
     ...(report ? { report } : {}),
     ...(record.seed === null ? {} : { seed: record.seed }),
     parent_id: record.parentId,
+    warm_start_from: record.warmStartFrom ?? null,
+    plan_churn: record.planChurn ?? null,
+    rebased_from: record.rebasedFrom ?? null,
+    replans: record.replans ?? null,
+    dataset_version: createdOn,
+    result_dataset_version: record.resultDatasetVersion ?? null,
+    stale: versions === undefined ? (record.stale ?? null) : scenarioStale(record, createdOn, versions),
   };
 }
 

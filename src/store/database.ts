@@ -9,6 +9,9 @@ export interface Database {
   dataset_tables: DatasetTablesTable;
   /** Tables stored once by the SHA-256 of their JSON text, however many datasets hold them. */
   table_contents: TableContentsTable;
+  /** Tables' texts in packs (migration 0028). */
+  table_packs: TablePacksTable;
+  table_content_packs: TableContentPacksTable;
   scenarios: ScenariosTable;
   api_tokens: ApiTokensTable;
   event_log: EventLogTable;
@@ -26,6 +29,21 @@ export interface Database {
   audit_head: AuditHeadTable;
   /** Acceptance gates (migration 0026): their scenarios point to them by `gate_id`. */
   gates: GatesTable;
+  /** A scenario's latest explanation: KPI terms and the infeasible flag (migration 0031). */
+  scenario_explanations: ScenarioExplanationsTable;
+  /** Its violations, in served order, a few hundred per row (migration 0031). */
+  scenario_violation_chunks: ScenarioViolationChunksTable;
+  /** Every version of every dataset key, the current one included (migration 0027). */
+  dataset_versions: DatasetVersionsTable;
+  /** A version's tables by position, each naming its content by hash, like `dataset_tables`. */
+  dataset_version_tables: DatasetVersionTablesTable;
+  /** A scenario's keyed result against a published plan's, measured once (migration 0029). */
+  result_churn: ResultChurnTable;
+  /** Schedules (migration 0032): each tick is a `schedule_ticks` row, unique per (schedule, due time). */
+  schedules: SchedulesTable;
+  schedule_ticks: ScheduleTicksTable;
+  /** When any node last looked for due ticks (one row, `ticker`). */
+  scheduler_heartbeat: SchedulerHeartbeatTable;
 }
 
 export interface SessionsTable {
@@ -48,6 +66,36 @@ export interface DatasetsTable {
   parent_key: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON array of the edits made to the parent, each with its effect (`rows`); null when none. */
   edits_json: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON array of the edits a rebase skipped (`on_conflict: "skip"`), each with its path and why; null otherwise (migration 0030). */
+  rebase_skipped: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The key's current version number: 1 for its first write, one more at each replacement (migration 0027). */
+  version_no: ColumnType<number, number | undefined, number>;
+  /** The parent's `version_no` this dataset was derived from; null when not derived (migration 0027). */
+  parent_version: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** One version of a dataset key (migration 0027): what the key held from this write until the next. */
+export interface DatasetVersionsTable {
+  seq: Generated<number>;
+  session_id: string;
+  key: string;
+  version_no: number;
+  kind: 'master' | 'derived';
+  /** When this version was written. */
+  created_at: string;
+  /** Who wrote it, as the audit trail names them; null for a write outside audited work (the start-up seed). */
+  created_by: string | null;
+  parent_key: string | null;
+  parent_version: number | null;
+  edits_json: string | null;
+}
+
+export interface DatasetVersionTablesTable {
+  /** The version's `seq`; deleting the version deletes its rows here. */
+  version_seq: number;
+  position: number;
+  name: string;
+  hash: string;
 }
 
 export interface DatasetTablesTable {
@@ -60,13 +108,29 @@ export interface DatasetTablesTable {
 }
 
 export interface TableContentsTable {
-  /** SHA-256 (hex) of `content`. */
+  /** SHA-256 (hex) of the table's JSON text, `{"columns":[...],"rows":[...]}` as `JSON.stringify` writes it. */
   hash: string;
-  /** The table's JSON text, `{"columns":[...],"rows":[...]}` as `JSON.stringify` writes it. */
-  content: string;
-  /** Row count and columns, so lists of datasets never parse `content`. */
+  /**
+   * JSON `{"packs":[[id, length], ...],"segments":[[pack index, start, end], ...]}`: the table's text is
+   * those stretches of `table_packs` texts in order (migration 0028; read it with `packedTable` of
+   * `src/store/table-pack-text.ts`).
+   */
+  manifest: string;
+  /** Row count and columns, so lists of datasets never read the rows. */
   row_count: number;
   columns_json: string;
+}
+
+/** Texts of tables (migration 0028): a table's new text goes into one pack; later versions name stretches of it. */
+export interface TablePacksTable {
+  id: Generated<number>;
+  text: string;
+}
+
+/** Which packs a table content's manifest names, so a pack no content names is found and collected. */
+export interface TableContentPacksTable {
+  hash: string;
+  pack_id: number;
 }
 
 /** The `status` column holds the state machine's states (`src/model/run-state/state-machine.ts`). */
@@ -130,6 +194,16 @@ export interface ScenariosTable {
   gate_side: ColumnType<'baseline' | 'candidate' | null, 'baseline' | 'candidate' | null | undefined, 'baseline' | 'candidate' | null>;
   /** The seed every run of it takes for `ctx.random` (a gate's pair shares one); null: a fresh seed per run. */
   pinned_seed: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Its dataset's `version_no` when it was created, reset or queued again (set by trigger, migration 0027). */
+  dataset_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The version its latest run read, set by trigger at claim: its result's version once COMPLETE (migration 0027). */
+  result_dataset_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The published plan's scenario whose result its latest warm-started run received; null: none (migration 0029). */
+  warm_start_from: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The scenario it was rebased from (`POST .../rebase`); null otherwise (migration 0030). */
+  rebased_from: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The published plan's scenario it re-plans (`POST .../plan/replan`); null otherwise (migration 0030). */
+  replans: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ApiTokensTable {
@@ -260,6 +334,8 @@ export interface PlansTable {
   ended_note: string | null;
   ended_by_id: string | null;
   ended_by_name: string | null;
+  /** The dataset version its scenario's result was computed on, set by trigger at publication (migration 0027). */
+  dataset_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A frozen comparison: written once, never updated. */
@@ -274,9 +350,14 @@ export interface ReportsTable {
   created_by_id: string;
   created_by_name: string | null;
   created_at: string;
-  /** The report's JSON document (`ReportBody`), served as stored. */
+  /** The report's JSON document (`ReportBody`, or `GateReportBody` for a gate), served as stored. */
   body: string;
+  /** What it froze: a comparison of scenarios, or a gate's verdict (migration 0026-report-kind). */
+  kind: ColumnType<ReportKind, ReportKind | undefined, never>;
 }
+
+/** A report of a comparison (Compare's "Save as report") or of a gate (docs/api/gates.md). */
+export type ReportKind = 'comparison' | 'gate';
 
 /** One recorded write (see migrations/0017-audit.ts): who did what to which ids, and with what outcome. */
 export interface AuditLogTable {
@@ -320,4 +401,99 @@ export interface GatesTable {
   /** How many scenarios it created (both sides). */
   size: number;
   created_at: string;
+}
+
+/** How far a scenario's keyed result is from a plan's (docs/api/cycles.md); valid while both still match. */
+export interface ResultChurnTable {
+  scenario_id: string;
+  session_id: string;
+  /** The plan (`plans.id`) it was measured against. */
+  plan_id: string;
+  /** The scenario's `finished_at` when its result was read: a rerun's result no longer matches it. */
+  result_finished_at: string;
+  /** Result-table rows added, removed or changed against the plan's, over every keyed result table. */
+  rows_changed: number;
+  /** rows_changed / every row key on either side, in [0, 1]. */
+  share: number;
+}
+
+/** A schedule (docs/api/schedules.md); `action` and `notify` hold JSON text, `active` is 0 or 1. */
+export interface SchedulesTable {
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  name: string;
+  cron: string;
+  timezone: string;
+  active: number;
+  refresh_key: string | null;
+  action: string;
+  notify: string | null;
+  catch_up: 'none' | 'latest' | 'all';
+  catch_up_bound: number | null;
+  /** Ticks are due strictly after this instant (creation, resumption or a new cron moves it). */
+  ticks_from: string;
+  /** `catch_up: all`: ticks due up to this instant wait for the running one instead of being skipped. */
+  backlog_until: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type TickStatus = 'running' | 'done' | 'failed' | 'skipped';
+/** How far a running tick got; each step's effects are recorded on the row with it. */
+export type TickStage = 'claimed' | 'refreshed' | 'acted' | 'ended';
+
+export interface ScheduleTicksTable {
+  seq: Generated<number>;
+  id: string;
+  schedule_id: string;
+  session_id: string;
+  due_at: string;
+  /** 1 for a tick asked for with `POST .../run`. */
+  manual: number;
+  status: TickStatus;
+  stage: TickStage;
+  reason: string | null;
+  error: string | null;
+  /** Ticks missed while no node was up that this one stands for (`catch_up`). */
+  missed: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  lease_until: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+  /** JSON: the refresh's files and the ETL's answer. */
+  refresh: string | null;
+  data_version: number | null;
+  /** JSON: what the action found before acting, so a take-over can tell whether it acted. */
+  action_mark: string | null;
+  /** JSON array of the scenario ids the tick made or ran. */
+  scenario_ids: string | null;
+  /** JSON: KPI deltas, churn and the alerts raised. */
+  outcome: string | null;
+}
+
+export interface SchedulerHeartbeatTable {
+  name: string;
+  seen_at: string;
+}
+
+/** One explanation per scenario (migration 0031); served only while `finished_at` is the scenario's. */
+export interface ScenarioExplanationsTable {
+  scenario_seq: number;
+  session_id: string;
+  /** The `finished_at` of the run that gave it. */
+  finished_at: string;
+  /** 1 when the run is infeasible (a hard violation, or the algorithm said so), else 0. */
+  infeasible: number;
+  /** JSON array of the KPIs' explanations (`KpiExplanation`). */
+  kpis: string;
+  violation_count: number;
+}
+
+export interface ScenarioViolationChunksTable {
+  scenario_seq: number;
+  /** 0, 1, ...: chunk `c` holds violations `c × 500` to `c × 500 + 499`. */
+  chunk: number;
+  /** JSON array of violations, Brotli-compressed: `unpackChunk` reads it. */
+  body: Buffer;
 }

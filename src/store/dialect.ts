@@ -28,8 +28,6 @@ export interface OpenDatabaseOptions {
   readonly maxConnections: number | undefined;
   /** The speed layers switched off (a benchmark's comparison). */
   readonly speedLayersOff: ReadonlySet<SpeedLayer>;
-  /** Transactions pass through the process's write gate (see `OpenStoreOptions.writeGate`). */
-  readonly writeGate: boolean;
 }
 
 /**
@@ -63,6 +61,12 @@ export interface DialectAdapter {
   matchesIgnoringCase(column: string, pattern: string): RawBuilder<boolean>;
   /** Each table's name, columns and row count in order, as JSON text, of the dataset whose `seq` is in `datasetSeqColumn`. */
   tableSummaries(datasetSeqColumn: string): RawBuilder<string | null>;
+  /**
+   * The texts of the packs the table content `hashColumn` names (`table_content_packs`), each after its
+   * id and a space, joined in any order (src/store/table-pack-text.ts): an aggregate's `order by` would
+   * sort the packs' texts, which made a read of a 100k-row table ten times slower.
+   */
+  joinedPacks(hashColumn: RawBuilder<unknown>): RawBuilder<string | null>;
   /** The database's clock as ISO-8601 text shifted by `offsetMs` (see `databaseTime`). */
   databaseTime(offsetMs: number): RawBuilder<string>;
   /** The rows read stay as they are until the transaction ends (no concurrent change commits between). */
@@ -92,21 +96,21 @@ const SQLITE: DialectAdapter = {
   singleWriter: true,
   combinesWrites: false,
   databaseFile: (databaseUrl) => databaseUrl.slice(SQLITE_PREFIX.length),
-  open: async (databaseUrl, { owner, speedLayersOff, writeGate }) => {
+  open: async (databaseUrl, { owner, speedLayersOff }) => {
     const path = databaseUrl.slice(SQLITE_PREFIX.length);
     // Before the database is touched: a refused second process must not migrate or write anything.
     const lock = owner ? (await import('./sqlite/store-lock.js')).lockSqliteStore(path) : undefined;
     let audit: AuditingDialect | undefined;
     const db = (await import('./sqlite/sqlite-connection.js')).openSqlite(path, {
       statementCache: speedLayerOn('statement-cache', speedLayersOff),
-      writeGate: writeGate && speedLayerOn('write-gate', speedLayersOff) ? (await import('./sqlite/write-gate.js')).WriteGate.ofProcess() : undefined,
       wrap: (inner) => (audit = new AuditingDialect(inner, 'sqlite')),
     });
     // SQLite commits are not flushed one by one anyway (`synchronous = NORMAL`): one handle serves both.
     return { db, unflushed: db, lock, audit: audit! };
   },
   matchesIgnoringCase: (column, pattern) => sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`,
-  // The inner select's order is the order json_group_array sees its rows in.
+  joinedPacks: (hash) =>
+    sql<string | null>`(select group_concat(p.id || ' ' || p.text, '') from table_content_packs l join table_packs p on p.id = l.pack_id where l.hash = ${hash})`,
   tableSummaries: (column) =>
     sql<string | null>`(select json_group_array(json_object('name', t.name, 'columns', json(t.columns_json), 'rows', t.row_count))
         from (select dt.name, c.columns_json, c.row_count from dataset_tables dt join table_contents c on c.hash = dt.hash
@@ -140,6 +144,8 @@ const POSTGRES: DialectAdapter = {
     };
   },
   matchesIgnoringCase: (column, pattern) => sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`,
+  joinedPacks: (hash) =>
+    sql<string | null>`(select string_agg(p.id || ' ' || p.text, '') from table_content_packs l join table_packs p on p.id = l.pack_id where l.hash = ${hash})`,
   tableSummaries: (column) =>
     sql<string | null>`(select json_agg(json_build_object('name', dt.name, 'columns', c.columns_json::json, 'rows', c.row_count) order by dt.position)::text
         from dataset_tables dt join table_contents c on c.hash = dt.hash where dt.dataset_seq = ${sql.ref(column)})`,

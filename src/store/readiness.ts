@@ -10,8 +10,15 @@ import type { Store } from './store.js';
  * start-up): informational, they never make it not ready.
  */
 export type ReadyAnswer =
-  | { readonly ready: true; readonly notes?: readonly string[] }
+  | { readonly ready: true; readonly notes?: readonly string[]; readonly checks?: readonly ReadyCheck[] }
   | { readonly ready: false; readonly reason: string; readonly cause?: unknown };
+
+/** A part that can be unusable while the process serves (a schedule's drop folder): said, never not-ready. */
+export interface ReadyCheck {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
 
 const DATABASE_SILENT = 'the database does not answer';
 
@@ -36,6 +43,7 @@ export class Readiness {
   private migrationsCurrent = false;
 
   private readonly ready: ReadyAnswer;
+  private readonly checkers: (() => Promise<readonly ReadyCheck[]>)[] = [];
 
   private constructor(
     private readonly store: Store,
@@ -53,6 +61,11 @@ export class Readiness {
     return new Readiness(store, { path, dev, ino }, notes);
   }
 
+  /** Adds checks each ready answer carries (`checks`); they never make the process not ready. */
+  addChecks(checker: () => Promise<readonly ReadyCheck[]>): void {
+    this.checkers.push(checker);
+  }
+
   /** From now on, not ready (graceful shutdown). */
   shutdownStarted(): void {
     this.shuttingDown = true;
@@ -60,7 +73,9 @@ export class Readiness {
 
   async check(): Promise<ReadyAnswer> {
     if (this.shuttingDown) return SHUTTING_DOWN;
-    const answer = await this.probe();
+    const probed = await this.probe();
+    const checks = probed.ready && this.checkers.length > 0 ? (await Promise.all(this.checkers.map((c) => c()))).flat() : [];
+    const answer: ReadyAnswer = checks.length > 0 && probed.ready ? { ...probed, checks } : probed;
     // A shutdown that started while the probe awaited the database wins: no 200 leaves after it.
     return this.shuttingDown ? SHUTTING_DOWN : answer;
   }

@@ -1,14 +1,15 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, ReportsTable } from './database.js';
 
 export type ReportRow = Selectable<ReportsTable>;
-export type NewReport = Omit<ReportRow, 'seq'>;
+/** A new report; `kind` defaults to a comparison. */
+export type NewReport = Omit<Insertable<ReportsTable>, 'seq'>;
 /** A report as lists show it: everything but its body. */
 export type ReportSummaryRow = Omit<ReportRow, 'body'>;
 
-const summaryColumns = ['seq', 'id', 'session_id', 'title', 'note', 'scenario_ids', 'created_by_id', 'created_by_name', 'created_at'] as const;
+const summaryColumns = ['seq', 'id', 'session_id', 'title', 'note', 'scenario_ids', 'created_by_id', 'created_by_name', 'created_at', 'kind'] as const;
 
-/** Frozen comparisons: inserted once, read, never updated (they go with their session). */
+/** Frozen comparisons and gate verdicts: inserted once, read, never updated (they go with their session). */
 export class ReportsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

@@ -62,6 +62,9 @@ function columns(withResult: boolean) {
     's.started_at as startedAt',
     's.finished_at as finishedAt',
     's.parent_id as parentId',
+    's.dataset_version as datasetVersion',
+    's.result_dataset_version as resultDatasetVersion',
+    's.warm_start_from as warmStartFrom',
   ] as const;
 }
 

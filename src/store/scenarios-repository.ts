@@ -5,6 +5,8 @@ import { ENDED, NO_RUN } from './run-columns.js';
 import { prepared } from './prepared-query.js';
 import { copyLogLines, readLogLines } from './run-log-lines.js';
 import { copyKpiValues } from './scenario-kpis.js';
+import type { StaleMark } from '../model/stale-mark.js';
+import { ExplanationsRepository } from './explanations-repository.js';
 
 /** A scenario as stored; JSON columns stay text so callers parse only what they serve. */
 export interface ScenarioRecord {
@@ -31,6 +33,18 @@ export interface ScenarioRecord {
   readonly seed: number | null;
   /** The scenario it was branched from; null for a root. */
   readonly parentId: string | null;
+  /** The plan's scenario its latest warm-started run received (migration 0029); absent where a query does not read it. */
+  readonly warmStartFrom?: string | null;
+  /** Its churn against the published plan, when the reader attached it (`PlanChurns.attach`); absent: null on the wire. */
+  readonly planChurn?: { readonly rows_changed: number; readonly share: number } | null;
+  /** What it follows (migration 0030): the scenario it was rebased from, the plan's scenario it re-plans; absent where a query does not read them. */
+  readonly rebasedFrom?: string | null;
+  readonly replans?: string | null;
+  /** Its dataset's version when created (or reset), and the one its latest run read (migration 0027); absent where a query does not read them. */
+  readonly datasetVersion?: number | null;
+  readonly resultDatasetVersion?: number | null;
+  /** Its stale mark, when the reader attached it (`StaleMarks.attach`); absent: null on the wire. */
+  readonly stale?: StaleMark | null;
 }
 
 export type NewScenario = Pick<
@@ -97,6 +111,11 @@ export const recordColumns = [
   'report as reportJson',
   'seed',
   'parent_id as parentId',
+  'warm_start_from as warmStartFrom',
+  'rebased_from as rebasedFrom',
+  'replans',
+  'dataset_version as datasetVersion',
+  'result_dataset_version as resultDatasetVersion',
 ] as const;
 
 // The statements of the hot paths (create, run, status), compiled once (see prepared-query.ts).
@@ -315,6 +334,7 @@ export class ScenariosRepository {
     // Batches keep each statement under SQLite's bound-parameter limit.
     for (let i = 0; i < copies.length; i += 200) await db.insertInto('scenarios').values(copies.slice(i, i + 200)).execute();
     await copyKpiValues(db, fromSessionId, toSessionId);
+    await new ExplanationsRepository(db).copy(fromSessionId, toSessionId);
     await copyLogLines(db, fromSessionId, toSessionId);
   }
 }

@@ -4,11 +4,13 @@ import { NONE_OFF, speedLayerOn, type SpeedLayer } from '../config/speed-layers.
 import { compileEveryCall } from './prepared-query.js';
 import { dialectAdapter, dialectOf, type DialectAdapter, type StoreDialect } from './dialect.js';
 import { DatasetsRepository } from './datasets-repository.js';
+import { DatasetVersionsRepository } from './dataset-versions-repository.js';
 import { ExperimentsRepository } from './experiments-repository.js';
 import { migrateToLatest } from './migrations/migrate.js';
 import { PlansRepository } from './plans-repository.js';
 import { ReportsRepository } from './reports-repository.js';
 import { RunsRepository } from './runs-repository.js';
+import { ExplanationsRepository } from './explanations-repository.js';
 import { ScenariosRepository } from './scenarios-repository.js';
 import { SessionsRepository } from './sessions-repository.js';
 import type { StoreLock } from './sqlite/store-lock.js';
@@ -22,9 +24,13 @@ export interface Store {
   readonly db: Kysely<Database>;
   readonly sessions: SessionsRepository;
   readonly datasets: DatasetsRepository;
+  /** Every version of every dataset key (docs/api/cycles.md). */
+  readonly datasetVersions: DatasetVersionsRepository;
   readonly scenarios: ScenariosRepository;
   /** Run state of scenarios: every status transition after creation. */
   readonly runs: RunsRepository;
+  /** Explanations of runs: KPI terms and violations (docs/api/explanations.md). */
+  readonly explanations: ExplanationsRepository;
   readonly experiments: ExperimentsRepository;
   /** Each session's published plan and its history. */
   readonly plans: PlansRepository;
@@ -49,18 +55,13 @@ export interface OpenStoreOptions {
   readonly owner?: boolean;
   /** The speed layers switched off (the `bench_layers_off` setting); default none. */
   readonly speedLayersOff?: ReadonlySet<SpeedLayer>;
-  /**
-   * On SQLite, this connection's transactions take the process's write gate (`sqlite/write-gate.ts`):
-   * the server's main thread and its run threads, which write the same file all the time.
-   */
-  readonly writeGate?: boolean;
 }
 
 /** Opens the store named by a `sqlite:<path>` or `postgres://` URL and migrates it to the latest schema. */
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const adapter = dialectAdapter(dialectOf(databaseUrl));
   const speedLayersOff = options.speedLayersOff ?? NONE_OFF;
-  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections, speedLayersOff, writeGate: options.writeGate === true });
+  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections, speedLayersOff });
   if (!speedLayerOn('compiled-queries', speedLayersOff)) {
     compileEveryCall(db);
     compileEveryCall(unflushed);
@@ -82,8 +83,10 @@ export async function openStore(databaseUrl: string, options: OpenStoreOptions =
     db,
     sessions: new SessionsRepository(db),
     datasets: new DatasetsRepository(db),
+    datasetVersions: new DatasetVersionsRepository(db),
     scenarios: new ScenariosRepository(db),
     runs: new RunsRepository(db, adapter, unflushed),
+    explanations: new ExplanationsRepository(db),
     experiments: new ExperimentsRepository(db),
     plans: new PlansRepository(db),
     reports: new ReportsRepository(db),

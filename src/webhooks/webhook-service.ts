@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { EVENT_TYPES, type EventType } from '../model/event-types.js';
+import type { EventType } from '../model/event-types.js';
 import type { Database } from '../store/database.js';
 import { WebhooksRepository, type DeliveryRow } from '../store/webhooks-repository.js';
 import type { AddressPolicy } from './address-policy.js';
 import { checkWebhookUrl } from './webhook-url.js';
+import { eventsOf, storedEvents } from './webhook-events.js';
 import type { WebhookPresence } from './webhook-presence.js';
 import { errors } from '../error-factories.js';
 import { noteAuditTarget } from '../model/audit/audit-scope.js';
@@ -33,7 +34,7 @@ const DELIVERIES_LISTED = 100;
 const viewOf = (row: { id: string; url: string; events: string; created_at: string }): WebhookView => ({
   id: row.id,
   url: row.url,
-  events: JSON.parse(row.events) as EventType[],
+  events: eventsOf(row.events),
   created_at: row.created_at,
 });
 
@@ -54,9 +55,8 @@ export class WebhookService {
   /** Stores a webhook; the answer carries the secret, which is never shown again. */
   async create(sessionId: string, input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
     const url = checkWebhookUrl(input.url, this.policy);
-    const events = input.events === undefined ? [...EVENT_TYPES] : EVENT_TYPES.filter((t) => input.events!.includes(t));
     const secret = input.secret ?? `whsec_${randomBytes(24).toString('hex')}`;
-    const row = { id: randomUUID(), session_id: sessionId, url, events: JSON.stringify(events), secret, created_at: new Date().toISOString() };
+    const row = { id: randomUUID(), session_id: sessionId, url, events: storedEvents(input.events), secret, created_at: new Date().toISOString() };
     noteAuditTarget('webhook', row.id);
     if ((await this.repo.countOf(sessionId)) >= MAX_WEBHOOKS_PER_SESSION) {
       throw errors.webhookLimitReached(MAX_WEBHOOKS_PER_SESSION);

@@ -156,6 +156,21 @@ describe('scenarist init (scaffold)', () => {
     expect(readFileSync(join(dir, 'sample/orders.csv'), 'utf8')).toBe(CSV);
   });
 
+  it('writes the CI example and explains it in the README: what ci/gate.sh runs and what each exit code means', async () => {
+    const dir = join(root, 'with-ci');
+    const result = await scaffold({ dir, dataFiles: [] });
+    expect(result.files).toEqual(expect.arrayContaining(['ci/gate.json', 'ci/gate.sh']));
+    const gate = JSON.parse(readFileSync(join(dir, 'ci/gate.json'), 'utf8')) as { repeats: number; baseline: { algo_name: string } };
+    expect(readFileSync(join(dir, 'ci/gate.sh'), 'utf8')).toContain('scenarist gate ci/gate.json');
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    expect(readme).toContain('## Is a change better? The acceptance gate in `ci/`');
+    expect(readme).toContain('`ci/gate.sh` runs an acceptance gate, `ci/gate.json`');
+    expect(readme).toContain(`each run ${gate.repeats} times on the sample data`);
+    expect(readme).toContain(`(${gate.baseline.algo_name} picking 10 rows)`);
+    for (const [code, verdict] of [['0', 'pass'], ['1', 'fail'], ['2', 'inconclusive'], ['3', 'bad input']]) expect(readme).toMatch(new RegExp(`^\\| ${code} \\| ${verdict}`, 'm'));
+    expect(readme).toContain('`sh ci/gate.sh` fails unless the candidate passes');
+  });
+
   it('uses a built-in sample table without --from-data', async () => {
     const dir = join(root, 'plain');
     const result = await scaffold({ dir, dataFiles: [] });

@@ -96,7 +96,7 @@ describe.each(DIALECTS)('reports on %s', (dialect) => {
 
     // Listed in creation order, in pages, without bodies.
     const first = (await get('/reports?limit=1')).json<{ items: ReportSummary[]; next_cursor: string | null }>();
-    expect(first.items).toEqual([{ id: report.id, title: 'Slotting review', note: 'for Monday', scenario_ids: ids, created_at: report.created_at, created_by: { id: 'local', name: 'local' } }]);
+    expect(first.items).toEqual([{ id: report.id, kind: 'comparison', title: 'Slotting review', note: 'for Monday', scenario_ids: ids, created_at: report.created_at, created_by: { id: 'local', name: 'local' } }]);
     const second = (await get(`/reports?limit=1&cursor=${first.next_cursor}`)).json<{ items: ReportSummary[]; next_cursor: string | null }>();
     expect(second.items.map((r) => r.id)).toEqual([pair.id]);
     expect(second.next_cursor).toBeNull();

@@ -154,7 +154,7 @@ describe('a domain manifest', () => {
 
   it('refuses each kind of mistake with one line naming the file and the path in it', async () => {
     const cases: [string, (m: Json) => void, string][] = [
-      ['unknown top-level field', (m) => { m.algoritms = []; }, 'M: algoritms: unknown field (allowed here: $schema, name, description, schemas, resultTypes, algorithms, kpis, views, seed)'],
+      ['unknown top-level field', (m) => { m.algoritms = []; }, 'M: algoritms: unknown field (allowed here: $schema, name, description, schemas, resultTypes, resultKeys, algorithms, kpis, views, seed)'],
       ['no name', (m) => { delete m.name; }, 'M: name: is required'],
       ['a column of an unknown type', (m) => { ((m.schemas as Json).orders as { tables: { orders: { columns: Json } } }).tables.orders.columns.amount = { type: 'money' }; }, 'M: schemas.orders.tables.orders.columns.amount.type: must be one of string, integer, float, boolean, datetime, got "money"'],
       ['a parameter default of the wrong type', (m) => { params(m).count = { kind: 'integer', default: 1.5 }; }, 'M: algorithms[0].parameters.count.default: must be an integer, got 1.5'],

@@ -43,10 +43,10 @@ export interface HarnessOptions {
   readonly cancelGraceMs?: number;
   readonly progressFlushMs?: number;
   readonly timeLimits?: TimeLimits;
-  /** How long a run thread waits for its session's next run (`chainLingerMs`). */
-  readonly chainLingerMs?: number;
   /** Each run thread's heap limit in MiB. */
   readonly threadHeapLimitMb?: number;
+  /** How many runs of one session may be PROCESSING at once (`max_running_per_session`). */
+  readonly maxRunningPerSession?: number;
   /** Open the store as its owning process (SQLite: take the store lock). */
   readonly owner?: boolean;
 }
@@ -58,8 +58,24 @@ const ITEMS = JSON.stringify({
 /** How long `next` waits for an event before failing the test with what it saw. */
 const EVENT_DEADLINE_MS = 30_000;
 
+/**
+ * Stores with a running executor of this file. A store has one executor (on SQLite its owner holds
+ * the store lock; on PostgreSQL the distributed executor is the one for many): two local executors on
+ * one store take each other's runs (one's queue sweep claims a run the other was told of, which the
+ * other then waits for in vain), so a test that starts a second is refused here rather than flaky.
+ */
+const storesWithExecutor = new Set<string>();
+
 export async function startHarness(database: TestDatabase, options: HarnessOptions = {}): Promise<Harness> {
-  const store = await openStore(database.url, { owner: options.owner ?? false });
+  const runsScenarios = (options.workers ?? 2) > 0;
+  if (runsScenarios && storesWithExecutor.has(database.url)) {
+    throw new Error(`an executor already runs on ${database.url}: give this harness a test database of its own`);
+  }
+  if (runsScenarios) storesWithExecutor.add(database.url);
+  const store = await openStore(database.url, { owner: options.owner ?? false }).catch((err: unknown) => {
+    storesWithExecutor.delete(database.url);
+    throw err;
+  });
   const domain = await loadDomain(TEST_DOMAIN);
   const recorded: RecordedEvent[] = [];
   const logs: Record<string, unknown>[] = [];
@@ -77,13 +93,14 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     ...(options.cancelGraceMs === undefined ? {} : { cancelGraceMs: options.cancelGraceMs }),
     ...(options.progressFlushMs === undefined ? {} : { progressFlushMs: options.progressFlushMs }),
     ...(options.timeLimits === undefined ? {} : { timeLimits: options.timeLimits }),
-    ...(options.chainLingerMs === undefined ? {} : { chainLingerMs: options.chainLingerMs }),
     ...(options.threadHeapLimitMb === undefined ? {} : { threadHeapLimitMb: options.threadHeapLimitMb }),
+    ...(options.maxRunningPerSession === undefined ? {} : { maxRunningPerSession: options.maxRunningPerSession }),
   });
   const settings = { autorun: false, autocreate: false, defaultAlgo: undefined, defaultAlgoParams: {} };
   const scenarios = new ScenarioService({ store, domain, executor, settings, log });
   await executor.start().catch(async (err: unknown) => {
     await store.close();
+    storesWithExecutor.delete(database.url);
     throw err;
   });
 
@@ -132,6 +149,7 @@ export async function startHarness(database: TestDatabase, options: HarnessOptio
     async close() {
       await executor.close();
       await store.close();
+      if (runsScenarios) storesWithExecutor.delete(database.url);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdleWorkerPool, type WorkerPool } from '../../src/executor/local/worker-pool.js';
+import { IdleWorkerPool, type WorkerPool } from '../../src/executor/host/worker-pool.js';
 import type { RunOutcome } from '../../src/executor/run/job.js';
 import { until } from '../support/until.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunControl } from '../../src/executor/local/run-control.js';
+import { RunControl } from '../../src/executor/host/run-control.js';
 import { monotoneProgress } from '../../src/executor/run/progress.js';
 
 describe('progress reports', () => {

@@ -65,6 +65,14 @@ describe.each(DIALECTS)('creating and reading scenarios on %s', (dialect) => {
         'started_at',
         'status',
         'tag',
+        // Planning cycles (docs/api/cycles.md).
+        'dataset_version',
+        'result_dataset_version',
+        'stale',
+        'rebased_from',
+        'replans',
+        'warm_start_from',
+        'plan_churn',
       ].sort(),
     );
   });

@@ -61,7 +61,7 @@ describe.each(DIALECTS)('derive with data edits on %s', (dialect) => {
     expect(lineage.key).toBe('what if');
     expect(lineage.parent).toBe('example');
     expect(lineage.edits).toHaveLength(5);
-    expect((await api('GET', '/data/example/lineage')).json()).toEqual({ key: 'example', parent: null, edits: [] });
+    expect((await api('GET', '/data/example/lineage')).json()).toEqual({ key: 'example', parent: null, edits: [], version: 1, parent_version: null, stale: null });
     expect((await api('GET', '/data/nope/lineage')).json().code).toBe('DATASET_NOT_FOUND');
     const page = (await api('GET', '/data?limit=10')).json();
     expect(page.items.map((i: { key: string; parent: string | null }) => [i.key, i.parent])).toEqual([
@@ -75,7 +75,7 @@ describe.each(DIALECTS)('derive with data edits on %s', (dialect) => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ keys: ['example', 'what if', 'plain'] });
     expect(Object.keys((await api('GET', '/data/example')).json())).toEqual(['key', 'kind', 'created_at', 'tables']);
-    expect((await api('GET', '/data/plain/lineage')).json()).toEqual({ key: 'plain', parent: 'example', edits: [] });
+    expect((await api('GET', '/data/plain/lineage')).json()).toEqual({ key: 'plain', parent: 'example', edits: [], version: 1, parent_version: 1, stale: null });
   });
 
   it('refuses wrong edits with 422 DATASET_EDITS_INVALID naming every problem, and stores nothing', async () => {

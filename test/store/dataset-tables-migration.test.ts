@@ -47,7 +47,7 @@ describe.each(DIALECTS)('migration 0014-dataset-tables on %s', (dialect) => {
       const contents = await sql<{ n: number | string }>`select count(*) as n from table_contents`.execute(db);
       expect(Number(contents.rows[0]!.n)).toBe(3);
       await expect(sql`select tables_json from datasets`.execute(db)).rejects.toThrow(/tables_json/);
-      expect(await store.datasets.getLineage(sessionId, 'first')).toEqual({ parentKey: null, editsJson: null });
+      expect(await store.datasets.getLineage(sessionId, 'first')).toMatchObject({ parentKey: null, editsJson: null });
     } finally {
       await store.close();
       await database.drop();

@@ -45,8 +45,8 @@ describe('the graphile-worker public API the run queue uses', () => {
     expect(spec.rows.map((r) => r.attname)).toEqual(['identifier', 'payload', 'queue_name', 'run_at', 'max_attempts', 'job_key', 'priority', 'flags']);
     const functions = await sql<{ proname: string }>`
       select distinct p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
-      where n.nspname = 'graphile_worker' and p.proname in ('add_jobs', 'add_job', 'remove_job', 'force_unlock_workers')`.execute(db);
-    expect(functions.rows.map((r) => r.proname).sort()).toEqual(['add_job', 'add_jobs', 'force_unlock_workers', 'remove_job']);
+      where n.nspname = 'graphile_worker' and p.proname in ('add_jobs', 'add_job', 'remove_job', 'force_unlock_workers', 'reschedule_jobs')`.execute(db);
+    expect(functions.rows.map((r) => r.proname).sort()).toEqual(['add_job', 'add_jobs', 'force_unlock_workers', 'remove_job', 'reschedule_jobs']);
   });
 
   it('sees a worker that holds a run job, by its key and by its session queue, until it is unlocked', async () => {

@@ -13,6 +13,7 @@ const PAGES = [
   { to: '/s/$sid/scenarios', label: 'Scenarios' },
   { to: '/s/$sid/experiments', label: 'Experiments' },
   { to: '/s/$sid/gates', label: 'Gates' },
+  { to: '/s/$sid/schedules', label: 'Schedules' },
   { to: '/s/$sid/compare', label: 'Compare' },
   { to: '/s/$sid/overview', label: 'Overview' },
 ] as const;

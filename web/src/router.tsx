@@ -6,6 +6,7 @@ import {
   lazyRouteComponent,
   type RouterHistory,
 } from '@tanstack/react-router';
+import { dataSearch, whatIfSearch } from './explanations/row-search.ts';
 import type { CompareSearch } from './pages/ComparePage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { ScenariosPage, scenariosSearch } from './pages/ScenariosPage.tsx';
@@ -24,7 +25,13 @@ const session = createRoute({ getParentRoute: () => root, path: '/s/$sid', compo
 // A session's first page says what to do next (pages/HomePage.tsx).
 const sessionIndex = createRoute({ getParentRoute: () => session, path: '/', component: HomePage });
 // Pages other than the first ones a visitor sees load on demand: a smaller first download.
-const data = createRoute({ getParentRoute: () => session, path: '/data', component: lazyRouteComponent(() => import('./pages/DataPage.tsx'), 'DataPage') });
+// `?dataset=&table=&row=` opens a dataset at one row (a violation's row links here: explanations/row-search.ts).
+const data = createRoute({
+  getParentRoute: () => session,
+  path: '/data',
+  component: lazyRouteComponent(() => import('./pages/DataPage.tsx'), 'DataPage'),
+  validateSearch: dataSearch,
+});
 const scenarios = createRoute({ getParentRoute: () => session, path: '/scenarios', component: ScenariosPage, validateSearch: scenariosSearch });
 const scenario = createRoute({
   getParentRoute: () => session,
@@ -36,6 +43,8 @@ const whatIf = createRoute({
   getParentRoute: () => session,
   path: '/scenarios/$id/what-if',
   component: lazyRouteComponent(() => import('./pages/WhatIfPage.tsx'), 'WhatIfPage'),
+  // `?rows=[{table,key}]`: the editor opens filtered to those rows (a violation's What if…).
+  validateSearch: whatIfSearch,
 });
 const compare = createRoute({
   getParentRoute: () => session,
@@ -67,6 +76,14 @@ const experiment = createRoute({
 const gates = createRoute({ getParentRoute: () => session, path: '/gates', component: lazyRouteComponent(() => import('./gates/GatesPage.tsx'), 'GatesPage') });
 const gatePage = createRoute({ getParentRoute: () => session, path: '/gates/$gid', component: lazyRouteComponent(() => import('./gates/GatePage.tsx'), 'GatePage') });
 
+// Schedules: the planning cycle running by itself (web/src/schedules/).
+const schedules = createRoute({ getParentRoute: () => session, path: '/schedules', component: lazyRouteComponent(() => import('./schedules/SchedulesPage.tsx'), 'SchedulesPage') });
+const schedulePage = createRoute({
+  getParentRoute: () => session,
+  path: '/schedules/$schid',
+  component: lazyRouteComponent(() => import('./schedules/SchedulePage.tsx'), 'SchedulePage'),
+});
+
 // The session's record of decisions: who did what, and the comparisons saved as reports.
 const activity = createRoute({
   getParentRoute: () => session,
@@ -86,7 +103,7 @@ const report = createRoute({
 
 const routeTree = root.addChildren([
   sessions,
-  session.addChildren([sessionIndex, data, scenarios, scenario, whatIf, compare, overview, experiments, experiment, gates, gatePage, activity, reports, report]),
+  session.addChildren([sessionIndex, data, scenarios, scenario, whatIf, compare, overview, experiments, experiment, gates, gatePage, schedules, schedulePage, activity, reports, report]),
 ]);
 
 export function buildRouter(history: RouterHistory = createHashHistory()) {

@@ -23,6 +23,8 @@ const PLAN: Plan = {
   published_by: { id: 'local', name: 'local' },
   published_at: '2026-11-27T14:02:11.512Z',
   ended: null,
+  dataset_version: 1,
+  stale: null,
 };
 
 const withScenarios = (list: Scenario[], plan: Plan | null): Record<string, Route> => ({

@@ -19,6 +19,8 @@ const plan = (over: Partial<Plan> & Pick<Plan, 'id' | 'scenario_id' | 'tag'>): P
   published_by: { id: 'local', name: 'local' },
   published_at: '2026-11-27T14:02:11.512Z',
   ended: null,
+  dataset_version: 1,
+  stale: null,
   ...over,
 });
 

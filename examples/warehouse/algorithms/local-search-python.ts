@@ -9,12 +9,21 @@ import { depotParameters, zoneParameters } from './shared-parameters.js';
  */
 export const localSearchPython = defineExternalAlgorithm({
   name: 'Local Search (Python)',
-  description: 'A Python program: starts from today\'s slots, then keeps every seeded random move or swap that shortens the daily walk.',
+  description:
+    "A Python program: starts from today's slots (or, with a published plan on the same dataset, from that plan), then keeps every seeded random move or swap that shortens the daily walk by more than churn_weight per SKU moved from the plan.",
   parameters: {
     ...depotParameters,
     ...zoneParameters,
     iterations: { kind: 'integer', min: 0, max: 10_000_000, default: 20_000, description: 'Moves and swaps tried.' },
+    churn_weight: {
+      kind: 'float',
+      min: 0,
+      default: 0,
+      description: 'On a warm start, metres of daily walk a move away from the published plan must save to be kept; 0 only starts from the plan. Without a plan it does nothing.',
+    },
   },
   result: slotting,
+  // Reads `previous_plan` from its input (docs/external-algorithms.md).
+  warmStart: true,
   external: { command: ['python3', './algorithms/local_search.py'] },
 });

@@ -21,4 +21,16 @@ export const reslotMoves = defineKpi({
     }
     return moves;
   },
+  // The same moves, per category of the SKU moved.
+  terms: {
+    by: 'category',
+    compute: (result, data: WarehouseData) => {
+      const byCategory: Record<string, number> = {};
+      for (const { sku, location } of result.assignments) {
+        const known = data.skuById.get(sku);
+        if (known && known.currentLocation !== location) byCategory[known.category] = (byCategory[known.category] ?? 0) + 1;
+      }
+      return byCategory;
+    },
+  },
 });

@@ -24,4 +24,18 @@ export const travelDistance = defineKpi({
     }
     return total;
   },
+  // The same walk, per zone of the location: the zones' terms add up to the KPI.
+  terms: {
+    by: 'zone',
+    compute: (result, data: WarehouseData) => {
+      const depot = result.depot ?? ORIGIN;
+      const byZone: Record<string, number> = {};
+      for (const { sku, location } of result.assignments) {
+        const picks = data.skuById.get(sku)?.dailyPicks;
+        const place = data.locationById.get(location);
+        if (picks !== undefined && place) byZone[place.zone] = (byZone[place.zone] ?? 0) + dailyTravel(picks, manhattan(depot, place));
+      }
+      return byZone;
+    },
+  },
 });

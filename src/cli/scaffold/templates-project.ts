@@ -1,5 +1,7 @@
 /** The project files `scenarist init` writes around the domain code: package.json, tsconfig, README. */
 
+import { ciSection } from './templates-ci.js';
+
 /** Versions of the project's tools, taken from Scenarist's own package.json so both stay in step. */
 export interface ToolVersions {
   readonly typescript: string;
@@ -109,6 +111,8 @@ ${runningSection()}
 ${OTHER_COMMANDS}
 
 ${tryItSection(sampleFiles)}
+
+${ciSection()}
 
 Next steps: check the inferred column types in \`schemas.ts\`; make \`algorithms/top-rows.ts\` (which ranks
 the rows of \`${table}\`) do what your domain needs; add algorithms, KPIs and views to \`domain.ts\`.

@@ -28,7 +28,8 @@ export function pythonProgram(plan: DomainPlan): string {
 A Scenarist external algorithm (docs/external-algorithms.md of Scenarist): the run's input arrives as one
 JSON document on stdin ({"dataset": {"tables": ...}, "params": ..., "data_params": ..., "seed": ...});
 the result goes to stdout as JSON, checked against resultTypes["top-rows"] of scenarist.domain.json,
-with the KPIs under "kpis"; progress (JSON lines with "progress") and log lines go to stderr.
+with the KPIs under "kpis"; progress (JSON lines with "progress") and log lines go to stderr. Its
+"$explanation" member says why: the KPI's terms (one per picked row) and the constraints broken.
 Standard library only: add what your model needs.
 """
 import json
@@ -56,13 +57,33 @@ def top_rows(rows, count):
     return {"picked": picked, "total": total, "kpis": {${py(kpiName(plan))}: total}}
 
 
+def explanation(result, count):
+    """Why this result (docs/api/explanations.md of Scenarist): the KPI's terms, which add up to it, and
+    the constraints it breaks. A violation names the rows it concerns as {"table": ..., "key": ...}: the
+    row's primary-key value, or its 0-based position in a table without one; a row the dataset does not
+    hold fails the run. This one is about the whole result, so it names none."""
+    terms = {}
+    for row in result["picked"]:
+        terms[row["label"]] = terms.get(row["label"], 0) + row["value"]
+    violations = []
+    if len(result["picked"]) < count:
+        violations.append({
+            "constraint": "count",
+            "severity": "soft",
+            "amount": count - len(result["picked"]),
+            "rows": [],
+            "message": f"only {len(result['picked'])} rows have a value; {count} were asked for",
+        })
+    return {"terms": {${py(kpiName(plan))}: terms}, "violations": violations}
+
+
 def main():
     request = json.load(sys.stdin)
     rows = rows_of(request["dataset"]["tables"][${py(table)}])
     progress(0.5, f"ranking {len(rows)} rows")
     result = top_rows(rows, request["params"]["count"])
     print(f"picked {len(result['picked'])} rows, total {result['total']}", file=sys.stderr)
-    json.dump(result, sys.stdout)
+    json.dump({**result, "$explanation": explanation(result, request["params"]["count"])}, sys.stdout)
 
 
 if __name__ == "__main__":
@@ -99,7 +120,8 @@ export function domainManifest(name: string, schemas: Schemas, plan: DomainPlan,
         result: 'top-rows',
       },
     ],
-    kpis: [{ name: kpiName(plan), unit: '', betterWhen: 'HIGHER', description: `Total ${what} of the rows Top Rows picked.`, appliesTo: ['Top Rows'] }],
+    // `terms`: the program gives the KPI's terms (one per picked row) in its `$explanation`.
+    kpis: [{ name: kpiName(plan), unit: '', betterWhen: 'HIGHER', description: `Total ${what} of the rows Top Rows picked.`, appliesTo: ['Top Rows'], terms: { by: 'row' } }],
     views: [
       {
         scope: 'result',

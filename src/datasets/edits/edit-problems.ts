@@ -26,6 +26,8 @@ export const editProblems = {
   keyRepeated: (columns: readonly string[], values: readonly Cell[], row: number) =>
     `${columns.length === 1 ? `key column '${columns[0]}'` : `key (${columns.join(', ')})`} = ${values.map(show).join(', ')} would repeat in row ${row}`,
   uniqueRepeated: (column: string, value: Cell, row: number) => `unique column '${column}' = ${show(value)} would repeat in row ${row}`,
+  /** A rebase (docs/api/cycles.md): the edit's `where` found rows in the data it was made on, and finds none in the new data. */
+  matchesNoRowNow: (table: string, before: number) => `matched ${before} row${before === 1 ? '' : 's'} of table '${table}' before and matches none in the new data`,
 };
 
 function articleOf(type: ColumnType): string {

@@ -4,21 +4,36 @@ import type { ParamDecl, ParamDecls } from '../../params/kinds.js';
 import { defineExternalAlgorithm, type AnyExternalAlgorithm, type ResultType } from '../define.js';
 import { defineResultType } from '../result-type.js';
 import { optional } from './dataset-schemas.js';
-import { readArray, readFields, readObject, readOptionalString, readString, readStringArray } from './read.js';
+import { readArray, readFields, readObject, readOptionalBoolean, readOptionalString, readString, readStringArray } from './read.js';
 import { resultSchema } from './result-schema.js';
 import type { Where } from './where.js';
 
-/** The manifest's `resultTypes`: each name's JSON Schema, as the result type `defineResultType(name, schema)` makes. */
-export function readResultTypes(value: unknown, at: Where): Map<string, ResultType<unknown>> {
+/**
+ * The manifest's `resultTypes`: each name's JSON Schema, as the result type `defineResultType(name,
+ * schema)` makes; with the keys `resultKeys` declares for it (`{ "<type>": { "<table>": ["member", ...] } }`).
+ */
+export function readResultTypes(value: unknown, at: Where, keysValue?: unknown, keysAt?: Where): Map<string, ResultType<unknown>> {
   const types = new Map<string, ResultType<unknown>>();
+  const keys = keysValue === undefined || keysAt === undefined ? {} : readObject(keysValue, keysAt);
+  const declared = Object.keys(readObject(value, at));
+  const unknownType = Object.keys(keys).find((name) => !declared.includes(name));
+  if (unknownType !== undefined) keysAt!.key(unknownType).fail(`names result type "${unknownType}", which resultTypes does not declare (declared: ${declared.join(', ') || 'none'})`);
   for (const [name, schema] of Object.entries(readObject(value, at))) {
     if (name === '') at.fail('a result type needs a non-empty name');
-    types.set(name, defineResultType(name, resultSchema(schema, at.key(name))));
+    const tables = keys[name] === undefined ? undefined : readObject(keys[name], keysAt!.key(name));
+    const typeKeys = tables === undefined ? undefined : Object.fromEntries(Object.entries(tables).map(([table, key]) => [table, readKey(key, keysAt!.key(name).key(table))]));
+    types.set(name, defineResultType(name, resultSchema(schema, at.key(name)), typeKeys === undefined ? undefined : { keys: typeKeys }));
   }
   return types;
 }
 
-const ALGORITHM_FIELDS = ['name', 'description', 'tags', 'command', 'cwd', 'env', 'parameters', 'timeLimitMs', 'seedParameter', 'result'];
+function readKey(value: unknown, at: Where): [string, ...string[]] {
+  const key = readStringArray(value, at);
+  if (key.length === 0 || key.some((member) => member === '')) at.fail('must list the member names that identify a row (at least one)');
+  return key as [string, ...string[]];
+}
+
+const ALGORITHM_FIELDS = ['name', 'description', 'tags', 'command', 'cwd', 'env', 'parameters', 'timeLimitMs', 'seedParameter', 'result', 'warmStart'];
 
 /**
  * The manifest's `algorithms`: external programs declared with the fields `defineExternalAlgorithm`
@@ -55,6 +70,7 @@ export function readAlgorithms(value: unknown, at: Where, resultTypes: ReadonlyM
       ...optional('tags', fields.tags === undefined ? undefined : readStringArray(fields.tags, itemAt.key('tags'))),
       ...optional('timeLimitMs', timeLimitMs as number | undefined),
       ...optional('seedParameter', seedParameter),
+      ...optional('warmStart', readOptionalBoolean(fields.warmStart, itemAt.key('warmStart'))),
     });
   });
 }

@@ -7,13 +7,15 @@ import { schemaAt } from './result-schema.js';
 import { readScope } from './scope.js';
 import type { Where } from './where.js';
 
-const KPI_FIELDS = ['name', 'unit', 'betterWhen', 'threshold', 'description', 'appliesTo', 'resultType', 'from'];
+const KPI_FIELDS = ['name', 'unit', 'betterWhen', 'threshold', 'description', 'appliesTo', 'resultType', 'from', 'terms'];
+const TERMS_FIELDS = ['by', 'tolerance'];
 
 /**
  * The manifest's `kpis`: numbers the program returns in its result. A KPI's value is read at `from` (a
  * JSON Pointer), by default `/kpis/<its name>`: the program writes `"kpis": {"Cost": 12.5}` beside the
  * rest of its result. Each algorithm's result schema must declare that number, so a result without it
- * fails the run's result check (naming the path) rather than the KPI.
+ * fails the run's result check (naming the path) rather than the KPI. `terms: { by, tolerance? }` says
+ * the program gives the KPI's terms in its `$explanation` (docs/api/explanations.md).
  */
 export function readKpis(value: unknown, at: Where, algorithms: readonly AnyExternalAlgorithm[], resultTypes: ReadonlyMap<string, ResultType<unknown>>): AnyKpi[] {
   const names = new Set<string>();
@@ -35,9 +37,18 @@ export function readKpis(value: unknown, at: Where, algorithms: readonly AnyExte
       ...optional('threshold', threshold),
       ...optional('description', readOptionalString(fields.description, itemAt.key('description'))),
       ...optional('appliesTo', scope.appliesTo),
+      ...optional('terms', fields.terms === undefined ? undefined : readTerms(fields.terms, itemAt.key('terms'))),
       compute: (result: unknown) => numberAt(result, from),
     } as AnyKpi);
   });
+}
+
+/** A KPI's `terms`: what a term is, and the tolerance of their sum; the program gives their values. */
+function readTerms(value: unknown, at: Where): { by: string; tolerance?: number } {
+  const fields = readFields(value, at, TERMS_FIELDS, ['by']);
+  const tolerance = readOptionalNumber(fields.tolerance, at.key('tolerance'));
+  if (tolerance !== undefined && !(tolerance >= 0)) at.key('tolerance').fail('must be a number of at least 0');
+  return { by: readString(fields.by, at.key('by')), ...optional('tolerance', tolerance) };
 }
 
 /** Fails unless the result type of `algorithm` declares a number at `pointer`. */

@@ -11,7 +11,7 @@ import { ManifestError, Where } from './where.js';
 /** The file name `scenarist init --language python` writes, and the one a folder given as `--domain` is read from. */
 export const MANIFEST_FILE = 'scenarist.domain.json';
 
-const TOP_FIELDS = ['$schema', 'name', 'description', 'schemas', 'resultTypes', 'algorithms', 'kpis', 'views', 'seed'];
+const TOP_FIELDS = ['$schema', 'name', 'description', 'schemas', 'resultTypes', 'resultKeys', 'algorithms', 'kpis', 'views', 'seed'];
 
 /**
  * A domain declared without code (docs/external-algorithms.md, "A domain without TypeScript"): its
@@ -36,7 +36,7 @@ export function readManifest(file: string, shown: string): Domain {
   }
   const fields = readFields(json, root, TOP_FIELDS, ['name', 'algorithms', 'resultTypes']);
   const schemas = fields.schemas === undefined ? {} : readSchemas(fields.schemas, root.key('schemas'));
-  const resultTypes = readResultTypes(fields.resultTypes, root.key('resultTypes'));
+  const resultTypes = readResultTypes(fields.resultTypes, root.key('resultTypes'), fields.resultKeys, root.key('resultKeys'));
   const algorithms = readAlgorithms(fields.algorithms, root.key('algorithms'), resultTypes);
   const kpis = fields.kpis === undefined ? [] : readKpis(fields.kpis, root.key('kpis'), algorithms, resultTypes);
   const views = fields.views === undefined ? [] : readViews(fields.views, root.key('views'), schemas, algorithms, resultTypes);

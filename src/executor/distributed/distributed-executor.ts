@@ -5,10 +5,10 @@ import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import type { RunHost, HostedOutcome } from '../host/run-host.js';
+import type { RunHost, SessionRunHooks } from '../host/run-host.js';
 import { hostedPool } from '../host/hosted-pool.js';
-import type { IdleWorkerPool } from '../local/worker-pool.js';
-import { claim, type ClaimOptions } from '../queue/claim.js';
+import type { IdleWorkerPool } from '../host/worker-pool.js';
+import { claim, claimHeadOfSession, type ClaimOptions } from '../queue/claim.js';
 import { timeLimitOf } from '../queue/time-limits.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import type { NextClaim } from '../queue/record-outcome.js';
@@ -19,7 +19,19 @@ import {
   type DistributedExecutorOptions,
   type FilledDistributedExecutorOptions,
 } from './distributed-executor-options.js';
-import { addRunJobs, asRunPayload, removeRunJob, removeRunJobs, rescheduleRunJob, RUN_TASK, sessionQueue } from '../../store/postgres/graphile-queue.js';
+import {
+  addRunJobs,
+  addWakeJobs,
+  asRunPayload,
+  asWakePayload,
+  postponeSessionJobs,
+  removeRunJob,
+  removeRunJobs,
+  rescheduleRunJob,
+  RUN_TASK,
+  sessionQueue,
+  WAKE_TASK,
+} from '../../store/postgres/graphile-queue.js';
 import { graphileLogger } from './graphile-logger.js';
 import { openGraphilePool } from './graphile-pool.js';
 import { Reaper } from './reaper.js';
@@ -59,8 +71,16 @@ export class DistributedExecutor implements Executor {
     const { store, log, databaseUrl, leaseMs, leaseRenewMs } = this.options;
     this.ownsNotices = this.options.notices === undefined;
     this.notices = this.options.notices ?? new NoticeListener(databaseUrl, log);
-    ({ pool: this.pool, host: this.host } = hostedPool(this.options, { lease: { leaseMs, renewMs: leaseRenewMs } }));
-    this.reaper = new Reaper({ db: store.db, runs: store.runs, events: this.events, log, leaseMs, runsHere: (id) => this.host.has(id) });
+    ({ pool: this.pool, host: this.host } = hostedPool(this.options, { leaseMs, renewMs: leaseRenewMs }));
+    this.reaper = new Reaper({
+      db: store.db,
+      runs: store.runs,
+      events: this.events,
+      log,
+      leaseMs,
+      runsHere: (id) => this.host.has(id),
+      maxRunningPerSession: this.options.maxRunningPerSession,
+    });
   }
 
   private get db() {
@@ -72,7 +92,7 @@ export class DistributedExecutor implements Executor {
   }
 
   private get claimOptions(): ClaimOptions {
-    return { timeLimitOf: timeLimitOf(this.options.timeLimits), leaseMs: this.options.leaseMs };
+    return { timeLimitOf: timeLimitOf(this.options.timeLimits), leaseMs: this.options.leaseMs, maxRunning: this.options.maxRunningPerSession };
   }
 
   async start(): Promise<void> {
@@ -97,7 +117,7 @@ export class DistributedExecutor implements Executor {
       noHandleSignals: true,
       pollInterval: 1_000,
       logger: graphileLogger(log),
-      taskList: { [RUN_TASK]: (payload, helpers) => this.runJob(payload, helpers) },
+      taskList: { [RUN_TASK]: (payload, helpers) => this.runJob(payload, helpers), [WAKE_TASK]: (payload) => this.wakeJob(payload) },
     });
   }
 
@@ -192,56 +212,95 @@ export class DistributedExecutor implements Executor {
     }
     if (!claimed) {
       const current = await row();
-      // Still queued: its session has a run in flight that is not yet reclaimed; try again shortly.
-      if (current?.status === 'QUEUED') await again(current.sessionId, { delayMs: BUSY_RETRY_MS });
+      // Still queued: its session has a run in flight that is not yet reclaimed (or, several of a
+      // session at once, all its slots are taken); try again shortly.
+      if (current?.status === 'QUEUED') {
+        await again(current.sessionId, { delayMs: BUSY_RETRY_MS });
+        // Its session's later jobs would only find the same, one after the other: they wait as long.
+        if (this.wide) await postponeSessionJobs(this.db, current.sessionId, BUSY_RETRY_MS);
+      }
       return; // deleted, cancelled, reset or already finished: nothing to run
     }
     helpers.logger.debug(`running scenario ${scenarioId} (attempt ${claimed.attempt})`);
-    const first = await this.execute(claimed);
-    if (first.run.stopReason === 'shutdown') {
-      await again(claimed.job.sessionId, original);
-      return;
-    }
-    await this.runSessionOn(first.next);
+    // Several of a session at once: the session's other slots are taken by wake jobs, on any process.
+    if (this.wide) await this.wakeSession(claimed.job.sessionId);
+    // Stopped by a shutdown, this job's own run goes back at its place: the job is put back as it was.
+    await this.runSessionOn(claimed, () => again(claimed.job.sessionId, original));
+  }
+
+  private get wide(): boolean {
+    return this.options.maxRunningPerSession > 1;
+  }
+
+  private async wakeSession(sessionId: string): Promise<void> {
+    await addWakeJobs(this.db, [sessionId], this.options.maxRunningPerSession - 1).catch((err: unknown) =>
+      this.options.log.warn({ err, session_id: sessionId }, 'could not add the wake jobs of a session; the reaper adds them'),
+    );
   }
 
   /**
-   * While this job runs, graphile-worker keeps the session's queue locked: no other job of the session
-   * starts anywhere. So the job goes on with the session's next run as long as that run is the head of
-   * the whole queue (FIFO across sessions holds), sparing each run a job of its own: each run's end
-   * claims the next in the transaction that records it (complete-and-claim-next). graphile-worker
-   * completes the job itself after the task returns, on its own connection: its API offers no way to
-   * complete a job inside our transaction, so the job's own completion stays a separate round trip,
-   * paid once for the whole sequence rather than once per run.
+   * A wake job (`max_running_per_session` above 1, see `addWakeJobs`): claims its session's head when
+   * the session has a free slot and is the fair pick, and goes on with the session's runs as a run
+   * job does; finds nothing, and ends.
    */
-  private async runSessionOn(claimed: ClaimedRun | undefined): Promise<void> {
-    // Their own jobs would only find them no longer QUEUED: removed in batches, so that no worker
-    // spends a turn on them (while this job runs they wait in the session's locked queue anyway).
-    const taken: string[] = [];
-    const removeTaken = () => removeRunJobs(this.db, taken.splice(0)).catch(() => {});
+  private async wakeJob(payload: unknown): Promise<void> {
+    if (this.state !== 'started') return;
+    const { sessionId } = asWakePayload(payload);
+    const claimed = await claimHeadOfSession(this.runs, sessionId, randomUUID(), this.claimOptions).catch((err: unknown) => {
+      this.options.log.warn({ err, session_id: sessionId }, 'a wake job could not claim; the reaper wakes the session again');
+      return undefined;
+    });
+    if (!claimed) return;
+    await this.runSessionOn(claimed);
+  }
+
+  /**
+   * Runs `first` and goes on with its session's runs (`RunHost.runSession`). While this job runs,
+   * graphile-worker keeps the session's queue locked: no other job of the session starts anywhere. So
+   * the job goes on with the session's next run as long as that run is the head of the whole queue
+   * (FIFO across sessions holds), sparing each run a job of its own: each run's end claims the next
+   * in the transaction that records it (complete-and-claim-next). graphile-worker completes the job
+   * itself after the task returns, on its own connection: its API offers no way to complete a job
+   * inside our transaction, so the job's own completion stays a separate round trip, paid once for
+   * the whole sequence rather than once per run. A run stopped by a shutdown is queued again with a
+   * job at its place in the queue: `putBackOwnJob` when it is `first` and this is its own job, a new
+   * job otherwise.
+   */
+  private async runSessionOn(first: ClaimedRun, putBackOwnJob?: () => Promise<unknown>): Promise<void> {
+    // The later runs' own jobs would only find them no longer QUEUED: removed in batches, so that no
+    // worker spends a turn on them (while this job runs they wait in the session's locked queue anyway).
+    // A run claimed by a wake job has a job of its own too.
+    const taken: string[] = putBackOwnJob ? [] : [first.job.scenarioId];
+    let removing: Promise<void> = Promise.resolve();
+    const removeTaken = () => {
+      const ids = taken.splice(0);
+      if (ids.length > 0) removing = removing.then(() => removeRunJobs(this.db, ids)).catch(() => {});
+      return removing;
+    };
+    const hooks: SessionRunHooks = {
+      claimNext: () => this.nextClaim(),
+      accept: (next) => {
+        if (taken.push(next.job.scenarioId) >= REMOVE_BATCH) void removeTaken();
+        return true;
+      },
+      ended: () => {},
+    };
     try {
-      let next = claimed;
-      while (next) {
-        if (taken.push(next.job.scenarioId) >= REMOVE_BATCH) await removeTaken();
-        const ended = await this.execute(next);
-        // Queued again by the shutdown, with a job at its place in the queue for another process
-        // (the removals above are done: none of them can remove this new job).
-        if (ended.run.stopReason === 'shutdown') {
-          const at = taken.indexOf(next.job.scenarioId);
-          if (at !== -1) taken.splice(at, 1);
-          await addRunJobs(this.db, [next.job.scenarioId]);
-          return;
-        }
-        next = ended.next;
+      const last = await this.host.runSession(first, hooks);
+      if (last.stopReason !== 'shutdown') return;
+      if (putBackOwnJob && last.scenarioId === first.job.scenarioId) {
+        await putBackOwnJob();
+        return;
       }
+      // Its job must not be among the removals still to come, and those under way are done first:
+      // none of them can remove the job added here.
+      const at = taken.indexOf(last.scenarioId);
+      if (at !== -1) taken.splice(at, 1);
+      await removing;
+      await addRunJobs(this.db, [last.scenarioId]);
     } finally {
       await removeTaken();
     }
-  }
-
-  /** Runs a claimed scenario on a thread and records its outcome (claiming its session's next run with it). */
-  private execute(claimed: ClaimedRun): Promise<HostedOutcome> {
-    return this.host.launch(claimed, () => this.nextClaim());
   }
 
   private nextClaim(): NextClaim | undefined {

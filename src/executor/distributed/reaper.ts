@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { INTERRUPTED_TWICE } from '../../model/run-state/run-error.js';
 import type { Database } from '../../store/database.js';
-import { addRunJob, addRunJobs, forceUnlockWorkers, idleQueueHolds, queuedWithoutJob, removeRunJob, runLockers } from '../../store/postgres/graphile-queue.js';
+import { addRunJob, addRunJobs, addWakeJobs, forceUnlockWorkers, idleQueueHolds, queuedWithoutJob, removeRunJob, runLockers, sessionsWithFreeSlots } from '../../store/postgres/graphile-queue.js';
 import type { RunsRepository } from '../../store/runs-repository.js';
 import type { RunEvents } from '../events.js';
 
@@ -15,6 +15,8 @@ export interface ReaperOptions {
   readonly leaseMs: number;
   /** Whether a run is this process's own (its flush renews the lease; never reclaimed here). */
   readonly runsHere: (scenarioId: string) => boolean;
+  /** `max_running_per_session`: above 1, sessions with queued runs and a free slot get their wake jobs. */
+  readonly maxRunningPerSession: number;
 }
 
 const now = () => new Date().toISOString();
@@ -39,6 +41,8 @@ export class Reaper {
       await this.releaseOrphanedQueues();
       const { db } = this.options;
       await addRunJobs(db, (await queuedWithoutJob(db)).map((ref) => ref.scenarioId));
+      const max = this.options.maxRunningPerSession;
+      if (max > 1) await addWakeJobs(db, await sessionsWithFreeSlots(db, max), max - 1);
     } catch (err) {
       this.options.log.warn({ err }, 'executor: lease and queue check failed; retrying');
     } finally {

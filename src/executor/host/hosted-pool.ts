@@ -1,20 +1,18 @@
-import type { FilledLocalExecutorOptions } from '../local/local-executor-options.js';
-import { createWorkerPool, IdleWorkerPool } from '../local/worker-pool.js';
-import type { ChainedRuns } from './chain-task.js';
+import type { FilledHostOptions } from './host-options.js';
+import { createWorkerPool, IdleWorkerPool } from './worker-pool.js';
 import { RunHost, type LeaseHook } from './run-host.js';
 
 /** What both executors are given for their run threads and run host (the distributed one's options extend these). */
 export type HostedPoolOptions = Pick<
-  FilledLocalExecutorOptions,
+  FilledHostOptions,
   'store' | 'events' | 'log' | 'workers' | 'databaseUrl' | 'domain' | 'externalLimits' | 'threadHeapLimitMb' | 'poolIdleMs' | 'speedLayersOff' | 'cancelGraceMs' | 'progressFlushMs'
 >;
 
 /**
  * The run threads (started with the first run, stopped when idle) and the run host on them, made alike
- * for both executors; `lease` is the distributed executor's (see `LeaseHook`), `chain` the local one's
- * (see `RunHostOptions.chain`).
+ * for both executors; `lease` is the distributed executor's (see `LeaseHook`).
  */
-export function hostedPool(options: HostedPoolOptions, { lease, chain }: { lease?: LeaseHook; chain?: ChainedRuns } = {}): { pool: IdleWorkerPool; host: RunHost } {
+export function hostedPool(options: HostedPoolOptions, lease?: LeaseHook): { pool: IdleWorkerPool; host: RunHost } {
   const { workers, threadHeapLimitMb, databaseUrl, domain, log, externalLimits, speedLayersOff, poolIdleMs } = options;
   const pool = new IdleWorkerPool(
     () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...speedLayersOff] }),
@@ -28,7 +26,6 @@ export function hostedPool(options: HostedPoolOptions, { lease, chain }: { lease
     cancelGraceMs: options.cancelGraceMs,
     progressFlushMs: options.progressFlushMs,
     ...(lease ? { lease } : {}),
-    ...(chain ? { chain } : {}),
   });
   return { pool, host };
 }

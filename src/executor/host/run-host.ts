@@ -3,14 +3,10 @@ import { coerceError } from '../../errors.js';
 import type { RunsRepository } from '../../store/runs-repository.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { LiveRun } from '../executor.js';
-import type { WorkerPool } from '../local/worker-pool.js';
+import type { WorkerPool } from './worker-pool.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
-import { RunControl } from '../local/run-control.js';
-import { InsightChannel } from '../run/insight-channel.js';
-import { keyOf, recordOutcome, writeLastInsight, type Announcement, type NextClaim, type Recorded, type StopReason } from '../queue/record-outcome.js';
+import { keyOf, recordOutcome, type NextClaim, type Recorded, type StopReason } from '../queue/record-outcome.js';
 import type { RunOutcome } from '../run/job.js';
-import { startChainTask, type ChainedRuns } from './chain-task.js';
-import { Chains } from './chains.js';
 import { logLastProgress } from './last-progress.js';
 import { RunningRun } from './running-run.js';
 
@@ -36,28 +32,34 @@ export interface RunHostOptions {
   /** How often live progress (and, with `lease`, leases) is written. */
   readonly progressFlushMs: number;
   readonly lease?: LeaseHook;
-  /**
-   * Runs chained on their threads (the local executor): a run's thread records its end and claims its
-   * session's next run itself (`run-chain.ts`); the host hears of it and keeps the live state.
-   */
-  readonly chain?: ChainedRuns;
 }
 
-/** What the executor decides about the runs its threads claim by themselves (see `RunHostOptions.chain`). */
-export interface ChainedRunHooks {
+/**
+ * What an executor decides as a session's runs go on here, one after another (see `RunHost.runSession`).
+ */
+export interface SessionRunHooks {
   /**
-   * Whether a run a thread claimed may go on: the reason to stop it at once (a cancel of it or its
-   * session under way, a shutdown), else undefined.
+   * Asked as each run of `sessionId` ends: whether (and how) the session's next run is claimed in the
+   * transaction that records the end (complete-and-claim-next), or undefined to claim nothing.
    */
-  readonly check: (claimed: ClaimedRun) => StopReason | undefined;
-  /** A lingering thread found nothing to claim, or stopped lingering: the queue may want a look. */
-  readonly idle: () => void;
+  readonly claimNext: (sessionId: string) => NextClaim | undefined;
+  /**
+   * A run claimed with its predecessor's end: whether it starts here. When not (the executor is
+   * closing, or a cancel of it is under way), the executor has dealt with the claimed row and the
+   * sequence ends.
+   */
+  readonly accept: (next: ClaimedRun) => boolean;
+  /**
+   * A run's outcome is recorded and announced, and it no longer counts here (an accepted next run
+   * already does), in the same turn: a slot it freed is seen free at once.
+   */
+  readonly ended: (outcome: HostedOutcome) => void;
 }
 
 /** How a hosted run ended, once its outcome was recorded (or could not be). */
 export interface HostedOutcome {
   readonly run: RunningRun;
-  /** The session's next run, claimed in the transaction that recorded this one's end; the caller launches it. */
+  /** The session's next run, claimed in the transaction that recorded this one's end. */
   readonly next?: ClaimedRun;
 }
 
@@ -68,14 +70,17 @@ function threadFailure(thrown: unknown): RunOutcome {
   return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
 }
 
+const NO_HOOKS: SessionRunHooks = { claimNext: () => undefined, accept: () => false, ended: () => {} };
+
 /**
  * What both executors do with a run once claimed, whatever decided to claim it: launch it on a worker
  * thread, keep its live state, flush its progress, reports and log lines (renewing its lease with a
- * `LeaseHook`), stop it, and record its outcome. Which runs to claim, and when, is the executor's.
+ * `LeaseHook`), stop it, record its outcome, and go on with its session's next run when that was
+ * claimed with the outcome. A run's end is recorded here only (`record`), on this thread, and its
+ * session's next run is launched here only (`runSession`): both executors take the same route from
+ * a run's end to the next. Which runs to claim, and when, is the executor's.
  */
 export class RunHost {
-  /** The chains of runs on their threads (with `RunHostOptions.chain`), running or lingering. */
-  readonly chains = new Chains();
   /** Runs from launch until their outcome is recorded, by scenario id. */
   private readonly running = new Map<string, RunningRun>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -92,9 +97,18 @@ export class RunHost {
     return [...this.running.values()].map((run) => run.sessionId);
   }
 
-  runsSession(sessionId: string): boolean {
-    for (const run of this.running.values()) if (run.sessionId === sessionId) return true;
-    return false;
+  /** How many runs of `sessionId` are here. */
+  runningIn(sessionId: string): number {
+    let count = 0;
+    for (const run of this.running.values()) if (run.sessionId === sessionId) count++;
+    return count;
+  }
+
+  /** The sessions with at least `count` runs here. */
+  sessionsWith(count: number): string[] {
+    const counts = new Map<string, number>();
+    for (const run of this.running.values()) counts.set(run.sessionId, (counts.get(run.sessionId) ?? 0) + 1);
+    return [...counts].filter(([, n]) => n >= count).map(([session]) => session);
   }
 
   has(scenarioId: string): boolean {
@@ -119,116 +133,54 @@ export class RunHost {
   }
 
   /**
-   * Runs a claimed scenario on a worker thread and records its outcome. `claimNext`, asked as the run
-   * ends, says whether (and how) its session's next run is claimed with the outcome. `ended` is called
-   * once the outcome is recorded and announced and the run no longer counts here, in the same turn (so
-   * a next run it launches takes the freed slot before anything else can). Resolves after `ended`;
-   * never rejects.
-   *
-   * With `chain` (see `RunHostOptions`), the thread records the run and goes on with its session's
-   * runs: `ended` is called after each of them (without `next`: the thread already runs it), and
-   * `chained` decides about the runs the thread claims. The promise then resolves once the first run
-   * has ended.
+   * Runs `first` (just claimed) on a worker thread and records its outcome, then, while each run's
+   * end claimed its session's next run (`hooks.claimNext`) and the executor accepts it
+   * (`hooks.accept`), runs that one the same way. `hooks.ended` is called after each run. Resolves
+   * with the last run of the sequence once it is recorded; never rejects.
    */
-  launch(
-    claimed: ClaimedRun,
-    claimNext: () => NextClaim | undefined = () => undefined,
-    ended: (outcome: HostedOutcome) => void = () => {},
-    chained: ChainedRunHooks = { check: () => undefined, idle: () => {} },
-  ): Promise<HostedOutcome> {
-    const run = this.begin(new RunningRun(claimed), true);
-    if (this.options.chain) {
-      this.launchChain(run, this.options.chain, claimNext, ended, chained);
-      return run.settled.then(() => ({ run }));
+  async runSession(first: ClaimedRun, hooks: SessionRunHooks = NO_HOOKS): Promise<RunningRun> {
+    let current = this.launch(first, hooks.claimNext);
+    for (;;) {
+      const { next } = await current.recorded;
+      // In one turn: the run no longer counts, the next one does, and `ended` runs, so that a slot
+      // the next run takes is never seen free.
+      this.running.delete(current.run.scenarioId);
+      const accepted = next !== undefined && hooks.accept(next) ? this.launch(next, hooks.claimNext) : undefined;
+      this.ended(hooks.ended, current.run, next);
+      if (accepted === undefined) return current.run;
+      current = accepted;
     }
-    const { task: workerTask, transferList } = run.task();
-    const outcome = this.options
-      .pool()
-      .run(workerTask, { signal: run.taskAbort.signal, transferList })
-      .then((result): RunOutcome => result ?? { status: 'FAILED', message: 'the worker thread answered no outcome', stack: undefined })
-      .catch((thrown: unknown): RunOutcome => threadFailure(thrown));
-    const hosted = outcome.then((result) => this.record(run, result, claimNext)).then(({ next }) => this.ended(ended, run, next));
-    run.settleWith(
-      hosted.then(() => undefined),
-      this.options.cancelGraceMs,
-    );
-    return hosted;
   }
 
-  /** Counts `run` here from now on; announces its start unless it is being cancelled already. */
-  private begin(run: RunningRun, announce: boolean): RunningRun {
+  /**
+   * Counts `claimed` here from now on, announces its start and posts it to the pool; `recorded`
+   * settles once its outcome is recorded (see `record`).
+   */
+  private launch(claimed: ClaimedRun, claimNext: SessionRunHooks['claimNext']): { run: RunningRun; recorded: Promise<Recorded> } {
+    const run = new RunningRun(claimed);
     this.running.set(run.scenarioId, run);
-    const { claimed } = run;
-    if (announce) this.options.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt, algorithm: claimed.job.algoName });
-    return run;
+    this.options.events.emit('run:started', { ...refOf(run), attempt: claimed.attempt, algorithm: claimed.job.algoName });
+    const { task, transferList } = run.task();
+    const recorded = this.options
+      .pool()
+      .run(task, { signal: run.taskAbort.signal, transferList })
+      .then((result): RunOutcome => result ?? { status: 'FAILED', message: 'the worker thread answered no outcome', stack: undefined })
+      .catch((thrown: unknown): RunOutcome => threadFailure(thrown))
+      .then((outcome) => this.record(run, outcome, claimNext));
+    run.settleWith(
+      recorded.then(() => undefined),
+      this.options.cancelGraceMs,
+    );
+    return { run, recorded };
   }
 
   /** Calls an executor's run-ended handler, isolated: a failing handler never breaks the host. */
-  private ended(handler: (outcome: HostedOutcome) => void, run: RunningRun, next?: ClaimedRun): HostedOutcome {
-    const done = { run, ...(next ? { next } : {}) };
+  private ended(handler: (outcome: HostedOutcome) => void, run: RunningRun, next?: ClaimedRun): void {
     try {
-      handler(done);
+      handler({ run, ...(next ? { next } : {}) });
     } catch (err) {
       this.options.log.error({ err, scenario_id: run.scenarioId }, 'executor: a run-ended handler failed');
     }
-    return done;
-  }
-
-  /** The chain of runs a thread goes through from `first` (see `startChainTask`). */
-  private launchChain(first: RunningRun, chain: ChainedRuns, claimNext: () => NextClaim | undefined, ended: (outcome: HostedOutcome) => void, hooks: ChainedRunHooks): void {
-    const { cancelGraceMs, events, log, runs } = this.options;
-    const settles = new Map<RunningRun, () => void>([[first, first.settleLater(cancelGraceMs)]]);
-    const settle = (run: RunningRun) => {
-      settles.get(run)?.();
-      settles.delete(run);
-    };
-    const handle = startChainTask(
-      first,
-      this.options.pool(),
-      chain,
-      {
-        beforeEnd: async (run, status) => {
-          await logLastProgress(run, events);
-          const requeued = run.stopReason === 'shutdown' && status !== 'COMPLETE';
-          if (run.stopReason !== 'cancel' && !requeued) await writeLastInsight(runs, run.claimed, run.insight, log);
-        },
-        recorded: (run, message) => {
-          for (const line of message.log) log[line.level](line.fields, line.message);
-          this.running.delete(run.scenarioId);
-          void run.insight.drained(0);
-          if (message.announcement) this.announce(message.announcement, run);
-        },
-        adopt: ({ claimed, control, insight }, taskAbort) => {
-          const next = new RunningRun(claimed, { control: new RunControl(control), insight: new InsightChannel(insight), taskAbort });
-          const stop = hooks.check(claimed) ?? (handle.cancelled.has(claimed.job.scenarioId) ? 'cancel' : undefined);
-          this.begin(next, stop !== 'cancel');
-          settles.set(next, next.settleLater(cancelGraceMs));
-          if (stop !== undefined) void next.stop(stop, cancelGraceMs);
-          return next;
-        },
-        settled: (run) => {
-          settle(run);
-          this.ended(ended, run);
-        },
-        idle: () => hooks.idle(),
-        orphaned: (run, failure) => {
-          const outcome: RunOutcome = failure ? threadFailure(failure) : { status: 'FAILED', message: 'the worker thread ended without recording the run', stack: undefined };
-          void this.record(run, outcome, claimNext).then(({ next }) => {
-            settle(run);
-            this.ended(ended, run, next);
-          });
-        },
-      },
-      (done) => this.chains.delete(done),
-    );
-    this.chains.add(handle);
-  }
-
-  /** Announces how a run ended, with its last report as this host heard it. */
-  private announce(announcement: Announcement, run: RunningRun): void {
-    const report = run.insight.buffer.report;
-    if (announcement.name === 'run:completed') this.options.events.emit('run:completed', { ...announcement.event, ...(report ? { report } : {}) });
-    else this.options.events.emit('run:failed', { ...announcement.event, ...(report ? { report } : {}) });
   }
 
   /** Stops a run here, if there is one (see `RunningRun.stop`); resolves once it has settled. */
@@ -237,8 +189,8 @@ export class RunHost {
   }
 
   /**
-   * Stops every run of a session here, and those its threads claimed meanwhile (a chained run heard of
-   * while its predecessor settled), until none is left.
+   * Stops every run of a session here, and those claimed meanwhile with a stopped run's end, until
+   * none is left.
    */
   async stopSession(sessionId: string, reason: StopReason): Promise<void> {
     for (;;) {
@@ -248,29 +200,30 @@ export class RunHost {
     }
   }
 
-  /** Stops every run here (a shutdown puts them back in the queue), chained ones heard of meanwhile too. */
+  /** Stops every run here (a shutdown puts them back in the queue), those claimed meanwhile too. */
   async stopAll(reason: StopReason): Promise<void> {
     while (this.running.size > 0) await Promise.all([...this.running.values()].map((run) => run.stop(reason, this.options.cancelGraceMs)));
   }
 
-  /** Announces the run's last progress, then records its outcome and announces it. Never throws. */
-  private async record(run: RunningRun, outcome: RunOutcome, claimNext: () => NextClaim | undefined): Promise<Recorded> {
+  /**
+   * The one place a run's end is recorded: announces the run's last progress, then records its
+   * outcome (`recordOutcome`, claiming its session's next run with it when `claimNext` says so) and
+   * announces it. Never throws.
+   */
+  private async record(run: RunningRun, outcome: RunOutcome, claimNext: SessionRunHooks['claimNext']): Promise<Recorded> {
     const { events, log, runs } = this.options;
     let recorded: Recorded = {};
     try {
       await logLastProgress(run, events);
-      recorded = await recordOutcome(runs, run.claimed, run.stopReason, outcome, log, run.insight, claimNext());
+      recorded = await recordOutcome(runs, run.claimed, run.stopReason, outcome, log, run.insight, claimNext(run.sessionId));
     } catch (err) {
       // Locally the next start recovers it; on PostgreSQL its lease, no longer renewed, expires and
       // another process takes it back.
       log.error({ scenario_id: run.scenarioId, session_id: run.sessionId, err }, 'executor: could not record the outcome of a run');
-    } finally {
-      this.running.delete(run.scenarioId);
     }
     if (recorded.announcement) events.emit(recorded.announcement.name, recorded.announcement.event);
     return recorded;
   }
-
 
   /**
    * Writes changed live progress of every run, with its new reports and log lines (one statement per

@@ -1,26 +1,19 @@
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import type { StopReason } from '../queue/record-outcome.js';
 import { InsightChannel } from '../run/insight-channel.js';
-import { RunControl } from '../local/run-control.js';
-import type { WorkerTask } from '../local/worker-task.js';
+import { RunControl } from './run-control.js';
+import type { WorkerTask } from './worker-task.js';
 
 export type { StopReason } from '../queue/record-outcome.js';
 
-/** What a run shares with its thread; a run its thread claimed itself comes with its thread's (see `run-chain.ts`). */
-export interface RunLink {
-  readonly control: RunControl;
-  readonly insight: InsightChannel;
-  /** The abort of the pool task the run is part of. */
-  readonly taskAbort: AbortController;
-}
-
 /** One claimed run in flight on the pool, from launch until its task has settled. */
 export class RunningRun {
-  readonly control: RunControl;
+  /** What it shares with its thread: progress, the abort flag. */
+  readonly control = new RunControl();
   /** Its reports and log lines, sent by the worker thread in batches. */
-  readonly insight: InsightChannel;
-  /** Aborting this makes piscina terminate the thread running the task (with every run of a chain). */
-  readonly taskAbort: AbortController;
+  readonly insight = new InsightChannel();
+  /** Aborting this makes piscina terminate the thread running the task. */
+  readonly taskAbort = new AbortController();
   /** The last progress written to the database. */
   writtenProgress = 0;
   /** The last progress emitted as `run:progress` (the event log's last word on it). */
@@ -31,12 +24,7 @@ export class RunningRun {
   private settledPromise: Promise<void> = Promise.resolve();
   private timeLimit: NodeJS.Timeout | undefined;
 
-  constructor(
-    readonly claimed: ClaimedRun,
-    link: RunLink = { control: new RunControl(), insight: new InsightChannel(), taskAbort: new AbortController() },
-  ) {
-    ({ control: this.control, insight: this.insight, taskAbort: this.taskAbort } = link);
-  }
+  constructor(readonly claimed: ClaimedRun) {}
 
   get scenarioId(): string {
     return this.claimed.job.scenarioId;
@@ -66,13 +54,6 @@ export class RunningRun {
     this.timeLimit = setTimeout(() => void this.stop('time-limit', graceMs), this.claimed.timeLimitMs);
     this.timeLimit.unref();
     void done.finally(() => clearTimeout(this.timeLimit));
-  }
-
-  /** `settleWith` for a run whose end is heard of later (a run chained on its thread): answers the function that settles it. */
-  settleLater(graceMs: number): () => void {
-    let settle!: () => void;
-    this.settleWith(new Promise<void>((resolve) => (settle = resolve)), graceMs);
-    return settle;
   }
 
   get settled(): Promise<void> {

@@ -1,21 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { speedLayerOn } from '../../config/speed-layers.js';
 import { isActive } from '../../model/run-state/state-machine.js';
 import type { StoredStatus } from '../../store/database.js';
 import type { RunEvents, RunRef } from '../events.js';
 import type { Executor, LiveRun } from '../executor.js';
-import type { RunHost, HostedOutcome, ChainedRunHooks } from '../host/run-host.js';
+import type { RunHost, SessionRunHooks } from '../host/run-host.js';
 import { hostedPool } from '../host/hosted-pool.js';
 import { INTERRUPTED_TWICE } from '../../model/run-state/run-error.js';
 import { claim, claimHeadOfSession, type ClaimOptions } from '../queue/claim.js';
 import type { ClaimedRun } from '../queue/claimed-run.js';
 import { nextQueued, processingSessions, type ClaimExclusions, type QueueHead } from '../../store/next-queued.js';
-import { keyOf, type NextClaim } from '../queue/record-outcome.js';
+import { keyOf, type NextClaim, type StopReason } from '../queue/record-outcome.js';
 import { timeLimitOf } from '../queue/time-limits.js';
-import { ClaimHold } from './claim-hold.js';
 import { fillLocalExecutorOptions, type FilledLocalExecutorOptions, type LocalExecutorOptions } from './local-executor-options.js';
 import { QuietQueue } from './quiet-queue.js';
-import type { IdleWorkerPool } from './worker-pool.js';
+import type { IdleWorkerPool } from '../host/worker-pool.js';
 
 const now = () => new Date().toISOString();
 
@@ -26,16 +24,15 @@ type Look =
   | { readonly kind: 'empty' };
 
 /**
- * Runs scenarios in this process on a pool of worker threads: per-session FIFO, at most one
- * PROCESSING scenario per session, sessions in parallel up to `workers`. All queue state is in the
- * database; memory holds only the runs in flight (`RunHost`) and what the last look proved about the
- * queue (to skip looks that could only come back empty), so a restart re-reads the queue and loses
- * nothing. A run's thread records its end and claims its session's next run in that transaction
- * (complete-and-claim-next), then runs it (`run-chain.ts`): a session's queue runs on the threads'
- * cores, and this thread only hears what happened. Claims are held (`ClaimHold`) while a cancel or a
- * session's deletion is under way, and a run a thread claimed just before is stopped as the host
- * hears of it (`reasonToStop`, `Chains.stopWhenClaimed`). A thread whose session has nothing
- * claimable waits a while for the next run of it (`chainLingerMs`), told here when one is queued.
+ * Runs scenarios in this process on a pool of worker threads: per-session FIFO, at most
+ * `max_running_per_session` PROCESSING scenarios per session, sessions in parallel up to `workers`.
+ * All queue state is in the database; memory holds only the runs in flight (`RunHost`) and what the
+ * last look proved about the queue (to skip looks that could only come back empty), so a restart
+ * re-reads the queue and loses nothing. A run's end claims its session's next run in the transaction
+ * that records it (complete-and-claim-next), and the host goes on with it (`RunHost.runSession`, the
+ * route both executors take); free slots are filled from the queue (`dispatch`). Nothing is claimed
+ * with a run's end while a cancel or a session's deletion is under way (`nextClaim`), and a run
+ * claimed as one began is not started (`accept`).
  */
 export class LocalExecutor implements Executor {
   readonly events: RunEvents;
@@ -47,8 +44,6 @@ export class LocalExecutor implements Executor {
   /** Scenarios and sessions being cancelled: never claimed meanwhile. */
   private readonly cancelling = new Set<string>();
   private readonly stoppingSessions = new Set<string>();
-  /** Raised while claims must wait (cancels, a session's deletion, the shutdown); read by the run threads. */
-  private readonly claimHold = new ClaimHold();
   private readonly claimOptions: ClaimOptions;
   /** Lets a dispatch skip looks at the queue that could only come back empty. */
   private readonly quiet: QuietQueue;
@@ -62,11 +57,9 @@ export class LocalExecutor implements Executor {
     this.options = fillLocalExecutorOptions(options);
     this.events = this.options.events;
     this.quiet = new QuietQueue(this.options.quietQueue);
-    this.claimOptions = { timeLimitOf: timeLimitOf(this.options.timeLimits) };
-    ({ pool: this.pool, host: this.host } = hostedPool(
-      this.options,
-      speedLayerOn('run-chain', this.options.speedLayersOff) ? { chain: { hold: this.claimHold, timeLimits: this.options.timeLimits, lingerMs: this.options.chainLingerMs } } : {},
-    ));
+    const maxRunning = this.options.maxRunningPerSession;
+    this.claimOptions = { timeLimitOf: timeLimitOf(this.options.timeLimits), maxRunning };
+    ({ pool: this.pool, host: this.host } = hostedPool(this.options));
   }
 
   private get db() {
@@ -117,7 +110,7 @@ export class LocalExecutor implements Executor {
   private sweepQueue(): void {
     if (this.state !== 'started' || this.sweeping || this.dispatching !== undefined || this.host.size >= this.options.workers) return;
     this.sweeping = true;
-    const exclude: ClaimExclusions = { sessions: [...this.host.sessions(), ...this.stoppingSessions], ids: [...this.cancelling] };
+    const exclude: ClaimExclusions = { sessions: [...this.host.sessionsWith(this.options.maxRunningPerSession), ...this.stoppingSessions], ids: [...this.cancelling] };
     nextQueued(this.db, exclude, 1)
       .then((heads) => {
         if (heads.length === 0 || this.state !== 'started') return;
@@ -133,11 +126,9 @@ export class LocalExecutor implements Executor {
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });
     this.quiet.queued(ref);
-    // Behind a run of its session here, it cannot start before that run settles, and settling
-    // claims or dispatches: looking now would only find nothing (a sequence of runs would pay it every time).
-    if (this.host.runsSession(ref.sessionId)) return;
-    // A thread waiting for its session's next run claims it there, or says it could not.
-    if (this.host.chains.tellQueued(ref.sessionId)) return;
+    // Behind as many runs of its session here as it may have, it cannot start before one settles, and
+    // settling claims or dispatches: looking now would only find nothing (a sequence of runs would pay it every time).
+    if (this.host.runningIn(ref.sessionId) >= this.options.maxRunningPerSession) return;
     this.dispatch();
   }
 
@@ -147,14 +138,11 @@ export class LocalExecutor implements Executor {
 
   async cancel(ref: RunRef, remove: () => Promise<StoredStatus | undefined>): Promise<void> {
     this.cancelling.add(ref.scenarioId);
-    const release = this.claimHold.hold();
     try {
-      this.stopWhenHeardOf(ref);
       await this.host.stop(ref.scenarioId, 'cancel');
       const removed = await remove();
       if (removed !== undefined && isActive(removed)) this.events.emit('run:cancelled', ref);
     } finally {
-      release();
       this.cancelling.delete(ref.scenarioId);
       // Its row may still be queued if `remove` failed: look at the whole queue again.
       this.quiet.forget();
@@ -165,37 +153,22 @@ export class LocalExecutor implements Executor {
   async abort(ref: RunRef): Promise<void> {
     // The row is no longer QUEUED: whatever the queue knew about it is stale.
     this.quiet.forget();
-    this.stopWhenHeardOf(ref);
     await this.host.stop(ref.scenarioId, 'cancel');
   }
 
-  /**
-   * A run being cancelled that is not hosted here: a thread going on with its session may have claimed
-   * it just before (the claim hold rose too late), so it is stopped when heard of.
-   */
-  private stopWhenHeardOf(ref: RunRef): void {
-    if (!this.host.has(ref.scenarioId)) this.host.chains.stopWhenClaimed(ref);
-  }
-
-  /** Why a run just claimed (here, or by a thread going on with its session) must not go on, if it must not. */
-  private readonly reasonToStop: ChainedRunHooks['check'] = (claimed) => {
+  /** Why a run just claimed must not start, if it must not. */
+  private reasonToStop(claimed: ClaimedRun): StopReason | undefined {
     if (this.state !== 'started') return 'shutdown';
     const { scenarioId, sessionId } = claimed.job;
     return this.cancelling.has(scenarioId) || this.stoppingSessions.has(sessionId) ? 'cancel' : undefined;
-  };
+  }
 
   async cancelSession(sessionId: string, remove: () => Promise<RunRef[]>): Promise<void> {
     this.stoppingSessions.add(sessionId);
-    const release = this.claimHold.hold();
     try {
       await this.host.stopSession(sessionId, 'cancel');
-      for (const ref of await remove()) {
-        // A thread may have claimed it unheard, just before the hold rose.
-        this.stopWhenHeardOf(ref);
-        this.events.emit('run:cancelled', ref);
-      }
+      for (const ref of await remove()) this.events.emit('run:cancelled', ref);
     } finally {
-      release();
       this.stoppingSessions.delete(sessionId);
       this.quiet.forget();
       this.dispatch();
@@ -206,9 +179,6 @@ export class LocalExecutor implements Executor {
     if (this.state === 'closed') return;
     this.state = 'closed';
     clearInterval(this.sweeper);
-    // For good: no thread claims anything more, and none waits for a run.
-    this.claimHold.hold();
-    this.host.chains.releaseLingering(true);
     this.host.stopFlushing();
     this.stopWarming?.();
     await this.dispatching;
@@ -243,15 +213,25 @@ export class LocalExecutor implements Executor {
     } while (this.dispatchAgain && this.state === 'started');
   }
 
-  /** While a slot is free: look at the queue, claim its head, launch it. */
+  /**
+   * While a slot is free: look at the queue, claim its head, launch it. Sessions running fewer runs
+   * here go first (`max_running_per_session` above 1): the look first leaves out every session with a
+   * run here, then those with two, and so on up to the limit, so a free thread goes to the session
+   * running fewest, and among those to the oldest queued run (with a limit of 1, the one look of the
+   * queue's FIFO head outside the busy sessions).
+   */
   private async fillSlots(): Promise<void> {
     let lostClaim: string | undefined;
     // Sessions PROCESSING in the database without running here: read only once a claim has lost,
     // since memory knows this executor's runs and the claim re-checks the rule in the database.
     let elsewhere: readonly string[] = [];
     while (this.state === 'started' && this.host.size < this.options.workers) {
-      const exclude: ClaimExclusions = { sessions: [...this.host.sessions(), ...this.stoppingSessions, ...elsewhere], ids: [...this.cancelling] };
-      const found = await this.look(exclude);
+      let exclude: ClaimExclusions = { sessions: [], ids: [] };
+      let found: Look = { kind: 'empty' };
+      for (let level = 1; level <= this.options.maxRunningPerSession && found.kind === 'empty'; level++) {
+        exclude = { sessions: [...this.host.sessionsWith(level), ...this.stoppingSessions, ...elsewhere], ids: [...this.cancelling] };
+        found = await this.look(exclude);
+      }
       if (found.kind === 'empty') return;
       const claimed = found.kind === 'claimed' ? found.claimed : await claim(this.runs, found.head.id, randomUUID(), this.claimOptions);
       if (!claimed) {
@@ -261,7 +241,8 @@ export class LocalExecutor implements Executor {
         this.quiet.forget();
         if (lostClaim === found.head.id) return;
         lostClaim = found.head.id;
-        elsewhere = await processingSessions(this.db);
+        const here = new Set(this.host.sessionsWith(1));
+        elsewhere = (await processingSessions(this.db)).filter((session) => !here.has(session));
         continue;
       }
       const started = this.launchClaimed(claimed);
@@ -297,31 +278,39 @@ export class LocalExecutor implements Executor {
   }
 
   /**
-   * Launches a run just claimed, in this turn; unless the executor has closed meanwhile (then it goes
-   * back in the queue) or it is being cancelled (its canceller is about to delete the row).
+   * Launches a run just claimed, in this turn, with its session's runs after it (`RunHost.runSession`);
+   * unless the executor has closed meanwhile (then it goes back in the queue) or it is being cancelled
+   * (its canceller is about to delete the row).
    */
   private launchClaimed(claimed: ClaimedRun): 'launched' | 'cancelled' | 'closed' {
+    const refused = this.refuse(claimed);
+    if (refused !== undefined) return refused;
+    void this.host.runSession(claimed, this.sessionHooks);
+    return 'launched';
+  }
+
+  /** Why a claimed run does not start here (and what was done with it), or undefined when it starts. */
+  private refuse(claimed: ClaimedRun): 'cancelled' | 'closed' | undefined {
     if (this.state !== 'started') {
       this.track(this.runs.requeueStopped(keyOf(claimed)));
       return 'closed';
     }
-    if (this.reasonToStop(claimed) !== undefined) return 'cancelled';
-    // A thread waiting for another session's next run is taken back, so that this run does not wait for it.
-    if (this.host.size + this.host.chains.lingering >= this.options.workers) this.host.chains.releaseLingering();
-    void this.host.launch(
-      claimed,
-      () => this.nextClaim(claimed.job.sessionId),
-      (ended) => this.afterRun(ended),
-      {
-        check: (next) => {
-          this.quiet.claimed(next.job);
-          return this.reasonToStop(next);
-        },
-        idle: () => this.dispatch(),
-      },
-    );
-    return 'launched';
+    return this.reasonToStop(claimed) === undefined ? undefined : 'cancelled';
   }
+
+  /**
+   * How a session's runs go on here: each end claims the session's next run when nothing forbids it;
+   * that run starts unless refused; then free slots fill.
+   */
+  private readonly sessionHooks: SessionRunHooks = {
+    claimNext: (sessionId) => this.nextClaim(sessionId),
+    accept: (next) => {
+      // No longer queued: if it was the queue's lone newcomer, it is no longer.
+      this.quiet.claimed(next.job);
+      return this.refuse(next) === undefined;
+    },
+    ended: () => this.dispatch(),
+  };
 
   /** Writes `close` waits for (a claimed run put back in the queue) before the store goes. */
   private track(write: Promise<unknown>): void {
@@ -335,14 +324,5 @@ export class LocalExecutor implements Executor {
   private nextClaim(sessionId: string): NextClaim | undefined {
     if (this.state !== 'started' || this.stoppingSessions.has(sessionId) || this.cancelling.size > 0) return undefined;
     return this.claimOptions;
-  }
-
-  /**
-   * A run's outcome is recorded: the next run of its session, claimed with it here, takes its slot at
-   * once (one its thread claimed already runs); then free slots fill.
-   */
-  private afterRun({ next }: HostedOutcome): void {
-    if (next) this.launchClaimed(next);
-    this.dispatch();
   }
 }

@@ -8,6 +8,8 @@ export interface ClaimOptions {
   readonly timeLimitOf: TimeLimitOf;
   /** Leased claims (distributed executor): the lease runs this long after the database's now. */
   readonly leaseMs?: number;
+  /** `max_running_per_session`: how many scenarios of one session may be PROCESSING at once (default 1). */
+  readonly maxRunning?: number;
 }
 
 /**
@@ -15,13 +17,13 @@ export interface ClaimOptions {
  * job to run, with its deadline, or undefined when the claim lost.
  */
 export async function claim(runs: RunsRepository, id: string, runToken: string, options: ClaimOptions): Promise<ClaimedRun | undefined> {
-  const row = await runs.claim(id, runToken, options.leaseMs);
+  const row = await runs.claim(id, runToken, options.leaseMs, options.maxRunning);
   return row && claimedRun(row, runToken, options);
 }
 
 /** `claim` of the queue's head, when it belongs to `sessionId` (see `RunsRepository.claimHeadOfSession`). */
 export async function claimHeadOfSession(runs: RunsRepository, sessionId: string, runToken: string, options: ClaimOptions): Promise<ClaimedRun | undefined> {
-  const row = await runs.claimHeadOfSession(sessionId, runToken, options.leaseMs);
+  const row = await runs.claimHeadOfSession(sessionId, runToken, options.leaseMs, options.maxRunning);
   return row && claimedRun(row, runToken, options);
 }
 

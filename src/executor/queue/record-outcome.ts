@@ -69,11 +69,12 @@ export async function recordOutcome(
   const report = insight?.buffer.report;
   const final = report ? { report } : {};
   // A shutdown stops taking work: nothing is claimed after a run it stopped.
-  const claimNext = next && stopReason !== 'shutdown' ? { sessionId: ref.sessionId, runToken: randomUUID(), leaseMs: next.leaseMs } : undefined;
+  const claimNext = next && stopReason !== 'shutdown' ? { sessionId: ref.sessionId, runToken: randomUUID(), leaseMs: next.leaseMs, maxRunning: next.maxRunning } : undefined;
   const claimed = (ended: EndedThenClaimed) => (ended.next && claimNext ? claimedRun(ended.next, claimNext.runToken, next!) : undefined);
   const now = new Date().toISOString();
   if (outcome.status === 'COMPLETE') {
-    const completed = { resultJson: outcome.resultJson, kpis: outcome.kpis };
+    // The explanation, if any, is written in the completion's own transaction (`completeRun`).
+    const completed = { resultJson: outcome.resultJson, kpis: outcome.kpis, ...(outcome.explanation ? { explanation: outcome.explanation } : {}) };
     const ended = claimNext ? await runs.completeThenClaimNext(key, completed, now, claimNext) : { written: await runs.complete(key, completed, now) };
     return ended.written ? { announcement: { name: 'run:completed', event: { ...ref, ...final } }, next: claimed(ended) } : {};
   }

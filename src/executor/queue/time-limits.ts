@@ -2,8 +2,7 @@ import type { TimeLimitOf } from './claim.js';
 
 /**
  * The run time limits as plain data: each algorithm's own limit, and the `run_time_limit` setting for
- * the rest. Data rather than a function so that a run thread claiming its session's next run (see
- * `run-chain.ts`) computes the very deadline the main thread would.
+ * the rest (`timeLimitOf` makes the lookup a claim uses).
  */
 export interface TimeLimits {
   readonly fallbackMs: number;

@@ -1,5 +1,6 @@
 import type { Dataset, Tables } from '../../domain/dataset-model.js';
 import type { DatasetLoader } from './job.js';
+import type { WarmStartPlans } from '../../store/warm-start-plans.js';
 
 /** The slice of the datasets repository the cache reads (`DatasetsRepository` fits). */
 export interface StoredDatasets {
@@ -8,6 +9,19 @@ export interface StoredDatasets {
     sessionId: string,
     key: string,
   ): Promise<{ readonly key: string; readonly kind: Dataset['kind']; readonly createdAt: string; readonly version: string; readonly tablesJson: string } | undefined>;
+  /**
+   * The version a run of `scenarioId` computes on (the one its claim recorded, else the current one),
+   * by its `dataset_versions` seq (unique for good) and number; absent: runs read the current dataset.
+   */
+  runVersion?(sessionId: string, key: string, scenarioId: string): Promise<{ readonly seq: number; readonly versionNo: number } | undefined>;
+  /** One version of the key, as `get` answers the current one. */
+  getVersion?(
+    sessionId: string,
+    key: string,
+    versionNo: number,
+  ): Promise<{ readonly key: string; readonly kind: Dataset['kind']; readonly createdAt: string; readonly tablesJson: string } | undefined>;
+  /** The published plan a warm-started run receives (absent: no warm starts, e.g. a store without plans). */
+  warmStartPlans?(): WarmStartPlans;
 }
 
 /** Raised when a run's dataset is gone; the run fails with this message. */
@@ -28,13 +42,17 @@ export class DatasetCache implements DatasetLoader {
     private readonly capacity = 4,
   ) {}
 
-  async load(sessionId: string, key: string): Promise<Dataset> {
+  /** Read beside the dataset: the published plan a warm-started run starts from (run/warm-start.ts). */
+  get warmStart(): WarmStartPlans | undefined {
+    return this.stored.warmStartPlans?.();
+  }
+
+  async load(sessionId: string, key: string, scenarioId?: string): Promise<Dataset> {
     const id = `${sessionId}\u0000${key}`;
-    const meta = await this.stored.getMeta(sessionId, key);
-    if (!meta) throw new DatasetMissingError(`dataset '${key}' no longer exists in the session`);
+    const read = await this.readOf(sessionId, key, scenarioId);
     const cached = this.entries.get(id);
     this.entries.delete(id);
-    const entry = cached?.version === meta.version ? cached : { version: meta.version, dataset: this.fetch(sessionId, key) };
+    const entry = cached?.version === read.token ? cached : { version: read.token, dataset: this.fetch(sessionId, key, read.versionNo) };
     this.entries.set(id, entry); // most recently used last
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     try {
@@ -49,15 +67,33 @@ export class DatasetCache implements DatasetLoader {
    * The tables' stored JSON text, read from the store each time and not kept: held by the cache it
    * would stay in memory between runs, beside any parsed copy.
    */
-  async loadTablesJson(sessionId: string, key: string): Promise<string> {
-    const record = await this.stored.get(sessionId, key);
-    if (!record) throw new DatasetMissingError(`dataset '${key}' no longer exists in the session`);
-    return record.tablesJson;
+  async loadTablesJson(sessionId: string, key: string, scenarioId?: string): Promise<string> {
+    const { versionNo } = await this.readOf(sessionId, key, scenarioId);
+    return (await this.record(sessionId, key, versionNo)).tablesJson;
   }
 
-  private async fetch(sessionId: string, key: string): Promise<Dataset> {
-    const record = await this.stored.get(sessionId, key);
+  /**
+   * Which version to read and the cache token naming it. A run reads the version its claim recorded
+   * (`result_dataset_version`, set by trigger, migration 0027), so the version its result is recorded
+   * as computed on is the one it read, even when the dataset was replaced since the claim. Versions
+   * never change, so their seq is their token; anything else is read current, by the dataset's token.
+   */
+  private async readOf(sessionId: string, key: string, scenarioId: string | undefined): Promise<{ token: string; versionNo?: number }> {
+    const run = scenarioId !== undefined && this.stored.getVersion ? await this.stored.runVersion?.(sessionId, key, scenarioId) : undefined;
+    if (run) return { token: `version:${run.seq}`, versionNo: run.versionNo };
+    const meta = await this.stored.getMeta(sessionId, key);
+    if (!meta) throw new DatasetMissingError(`dataset '${key}' no longer exists in the session`);
+    return { token: meta.version };
+  }
+
+  private async record(sessionId: string, key: string, versionNo: number | undefined) {
+    const record = versionNo === undefined ? await this.stored.get(sessionId, key) : await this.stored.getVersion!(sessionId, key, versionNo);
     if (!record) throw new DatasetMissingError(`dataset '${key}' no longer exists in the session`);
+    return record;
+  }
+
+  private async fetch(sessionId: string, key: string, versionNo: number | undefined): Promise<Dataset> {
+    const record = await this.record(sessionId, key, versionNo);
     return { key: record.key, kind: record.kind, createdAt: record.createdAt, tables: JSON.parse(record.tablesJson) as Tables };
   }
 }

@@ -4,6 +4,8 @@ import type { Dataset } from '../../domain/dataset-model.js';
 import type { ThrownError } from '../../model/run-state/run-insight.js';
 import type { ExternalFailureCode } from './external/external-failure.js';
 import type { ExternalLimits } from './external/external-limits.js';
+import type { WarmStartPlans } from '../../store/warm-start-plans.js';
+import type { StoredExplanation } from '../../model/explanation/stored-explanation.js';
 
 /**
  * One run of one scenario, as any executor hands it to `runScenario`: plain data, so it crosses a
@@ -31,6 +33,8 @@ export type RunOutcome =
       readonly resultJson: string;
       /** Every KPI that applies to the algorithm, by name; all finite. */
       readonly kpis: Readonly<Record<string, number>>;
+      /** Its explanation, checked and in stored form; absent when there is nothing to explain. */
+      readonly explanation?: StoredExplanation;
     }
   | {
       readonly status: 'FAILED';
@@ -48,12 +52,15 @@ export type RunOutcome =
 
 /** Loads a session's dataset by key (a `DatasetCache` serves repeated runs without re-parsing). */
 export interface DatasetLoader {
-  load(sessionId: string, key: string): Promise<Dataset>;
+  /** With `scenarioId` (a run's), the version its claim recorded is read (docs/api/cycles.md, "Versions"). */
+  load(sessionId: string, key: string, scenarioId?: string): Promise<Dataset>;
   /**
    * The dataset's tables as their stored JSON text, unparsed: what an external algorithm's program
    * reads when nothing of the run needs them as objects. Absent: such runs use `load`.
    */
-  loadTablesJson?(sessionId: string, key: string): Promise<string>;
+  loadTablesJson?(sessionId: string, key: string, scenarioId?: string): Promise<string>;
+  /** The published plan a run of a warm-start algorithm receives (absent: such runs start cold, and say so in their log). */
+  readonly warmStart?: Pick<WarmStartPlans, 'planOn' | 'record'>;
 }
 
 /** What `runScenario` needs from the executor running it. */

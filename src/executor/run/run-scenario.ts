@@ -14,7 +14,11 @@ import type { RunEnvironment, RunJob, RunOutcome } from './job.js';
 import { monotoneProgress } from './progress.js';
 import { resultMismatch } from './result-check.js';
 import { seededRandom } from './seeded-random.js';
+import { checkedExplanation, type ExplanationRun } from './explanation-check.js';
+import { mayHoldExplanation, splitExplanation } from './external/explanation-member.js';
 import { thrownError, type DomainCode } from './thrown-error.js';
+import { warmStartOf, type WarmStart } from './warm-start.js';
+import type { ContractInput } from './external/contract-input.js';
 
 /** Wraps what the domain's own code (`prepare`, `run`) threw, to tell it from the run's own checks. */
 class ThrownByDomain extends Error {
@@ -61,20 +65,25 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   const dataParams = validateParams(domain.dataParameters, job.dataParams);
 
   const kpis = domain.kpisFor(algorithm.name);
+  const warm = await warmStartOf(job, algorithm, domain, env.datasets, env.log);
   // An external program with no KPI to compute: nothing of the run reads the dataset or the result as
   // objects (the data source's `prepare` only feeds KPIs), so both stay text, each held once.
   if (isExternal(algorithm) && kpis.length === 0 && env.datasets.loadTablesJson !== undefined) {
     const output = await runExternal({
       ...externalRun(algorithm, env),
-      input: { tables: await env.datasets.loadTablesJson(job.sessionId, job.datasetKey), params, dataParams, seed: job.seed },
+      input: { tables: await env.datasets.loadTablesJson(job.sessionId, job.datasetKey, job.scenarioId), params, dataParams, seed: job.seed, ...previousPlanInput(algorithm, warm) },
     });
     env.signal.throwIfAborted();
-    if (resultTextFits(algorithm.result, output)) return { status: 'COMPLETE', resultJson: output.trim(), kpis: {} };
-    // Not surely of the type: parsed whole, which also names what is wrong.
-    return checkedOutcome(algorithm, parseStdout(output), () => ({}), env);
+    const explains = mayHoldExplanation(output);
+    if (!explains && resultTextFits(algorithm.result, output)) return { status: 'COMPLETE', resultJson: output.trim(), kpis: {} };
+    // Not surely of the type, or explained: parsed whole, which also names what is wrong.
+    const { result, explanation } = splitExplanation(parseStdout(output));
+    const outcome = checkedOutcome(algorithm, result, () => ({}), env);
+    const rows = { schemas: domain.domain.schemas, dataset: () => env.datasets.load(job.sessionId, job.datasetKey, job.scenarioId) };
+    return explainedOutcome(outcome, explanation, { algorithm: algorithm.name, source: '$explanation', kpis, values: {}, result, data: undefined, ...rows }, env);
   }
 
-  const dataset = await env.datasets.load(job.sessionId, job.datasetKey);
+  const dataset = await env.datasets.load(job.sessionId, job.datasetKey, job.scenarioId);
   env.signal.throwIfAborted();
   const source = domain.dataSource;
   const view = typedDataset(dataset, domain.domain.schemas);
@@ -82,6 +91,7 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   const data: unknown = source?.prepare ? await domainCall<unknown>(() => source.prepare!(view, dataParams)) : view;
 
   const report = monotoneProgress(env.progress);
+  let explained: unknown;
   const ctx: RunContext = {
     progress: (fraction) => {
       report(fraction);
@@ -93,13 +103,46 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     log: env.log,
     random: seededRandom(job.seed),
     deadline: new Date(job.deadline),
+    explain: (explanation) => {
+      explained = explanation;
+    },
+    ...(warm ? { previousPlan: { planId: warm.planId, scenarioId: warm.scenarioId, result: JSON.parse(warm.resultJson) as unknown } } : {}),
   };
   // An external program's stdout is parsed here and its text dropped: the KPIs read the parsed result.
-  const result: unknown = isExternal(algorithm)
-    ? parseStdout(await runExternal({ ...externalRun(algorithm, env), input: { tables: dataset.tables, params, dataParams, seed: job.seed } }))
-    : await domainCall<unknown>(() => algorithm.run(data, params, ctx));
+  let result: unknown;
+  if (isExternal(algorithm)) {
+    const output = parseStdout(await runExternal({ ...externalRun(algorithm, env), input: { tables: dataset.tables, params, dataParams, seed: job.seed, ...previousPlanInput(algorithm, warm) } }));
+    ({ result, explanation: explained } = splitExplanation(output));
+  } else {
+    result = await domainCall<unknown>(() => algorithm.run(data, params, ctx));
+  }
   env.signal.throwIfAborted();
-  return checkedOutcome(algorithm, result, () => computeKpis(kpis, result, data), env);
+  const outcome = checkedOutcome(algorithm, result, () => computeKpis(kpis, result, data), env);
+  const givenBy = isExternal(algorithm) ? '$explanation' : 'ctx.explain';
+  const values = outcome.status === 'COMPLETE' ? outcome.kpis : {};
+  const run = { algorithm: algorithm.name, source: givenBy, kpis, values, result, data, dataset: () => dataset, schemas: domain.domain.schemas };
+  return explainedOutcome(outcome, explained, run, env);
+}
+
+/**
+ * A COMPLETE outcome with its explanation, checked (a wrong one throws, naming the path); a KPI's terms
+ * that fail keep the result beside the failure, as the KPI's own failure does.
+ */
+async function explainedOutcome(outcome: RunOutcome, given: unknown, run: ExplanationRun, domainCode: DomainCode): Promise<RunOutcome> {
+  if (outcome.status !== 'COMPLETE') return outcome;
+  try {
+    const explanation = await checkedExplanation(given, run);
+    return explanation ? { ...outcome, explanation } : outcome;
+  } catch (thrown) {
+    if (!(thrown instanceof KpiError)) throw thrown;
+    const cause = thrownError(thrown.cause, domainCode);
+    return { status: 'FAILED', message: thrown.message, stack: thrown.stack, code: 'KPI_ERROR', resultJson: outcome.resultJson, ...(cause ? { thrown: cause } : {}) };
+  }
+}
+
+/** An external program's `previous_plan`: given (null when no plan applies) only to a program declaring warm start. */
+function previousPlanInput(algorithm: AnyAlgorithm, warm: WarmStart | undefined): Pick<ContractInput, 'previousPlan'> {
+  return algorithm.warmStart === true ? { previousPlan: warm ?? null } : {};
 }
 
 /** What every external run of `algorithm` shares, its input aside. */

@@ -8,6 +8,9 @@ import type { RouteOptions } from '../services.js';
 import { errors } from '../../error-factories.js';
 import { chooseBaseline } from '../../model/compare/default-baseline.js';
 import { InputDifference } from './scenario-tree-schemas.js';
+import { ExplanationsOfCompare } from './explanation-schemas.js';
+import { ResultDifference } from './result-diff-schemas.js';
+import { compareResults } from '../../scenarios/results/compare-results.js';
 
 /** At most this many scenarios side by side. */
 export const MAX_COMPARED = 50;
@@ -62,6 +65,10 @@ export const CompareView = Type.Object({
   inputs: Type.Array(InputDifference, {
     description: "for each scenario but the baseline, in the order of ids: the parameters and the data that differ from the baseline's",
   }),
+  explanations: ExplanationsOfCompare,
+  results: Type.Array(ResultDifference, {
+    description: "for each scenario but the baseline, in the order of ids: its keyed result tables against the baseline's, row by row (docs/api/cycles.md)",
+  }),
 });
 
 /** Splits `a,b,c` into distinct ids; 400 for an empty list, a blank or repeated id, or too many. */
@@ -76,7 +83,7 @@ export function parseIds(text: string): string[] {
 
 /** `GET /sessions/{sid}/compare?ids=a,b,c&baseline=a`. */
 export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { services }) => {
-  const { sessions, scenarios, domain, tree, plans } = services;
+  const { sessions, scenarios, domain, tree, plans, explanations } = services;
 
   app.get(
     '/sessions/:sid/compare',
@@ -101,7 +108,7 @@ export const compareRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       if (missing !== undefined) throw errors.scenarioNotFound(missing);
       const records = ids.map((id) => found.get(id)!);
       const baseline = chooseBaseline(records, { asked, planScenarioId: await plans.currentScenarioId(session.id) });
-      return { ...compareScenarios(records, baseline, domain), inputs: await tree.inputs(records, found.get(baseline)!) };
+      return { ...compareScenarios(records, baseline, domain), inputs: await tree.inputs(records, found.get(baseline)!), explanations: await explanations.waterfalls(session.id, records, baseline), results: compareResults(records, found.get(baseline)!, domain) };
     },
   );
 };

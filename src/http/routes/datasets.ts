@@ -6,6 +6,7 @@ import { queryValidatorCompiler } from '../query-validator.js';
 import { CONTENT_TYPES, EXPORT_FORMATS, exportDataset } from '../../exports/dataset-export.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../scenarios/list-page.js';
 import { errors } from '../../error-factories.js';
+import { DatasetVersionList, DatasetVersionNo, StaleMarkSchema, VersionQueryField } from './version-schemas.js';
 
 const tags = ['datasets'];
 const DatasetListQuery = Type.Object({
@@ -23,6 +24,9 @@ const DatasetPage = Type.Object(
         kind: Type.Union([Type.Literal('master'), Type.Literal('derived')]),
         created_at: Type.String({ format: 'date-time' }),
         parent: Nullable(Type.String(), { description: 'the dataset it was derived from, or null' }),
+        version: DatasetVersionNo,
+        parent_version: Nullable(Type.Integer(), { description: "the parent's version it was derived from; null when not derived" }),
+        stale: StaleMarkSchema,
         tables: Type.Array(
           Type.Object({
             name: Type.String(),
@@ -40,6 +44,7 @@ const DatasetPage = Type.Object(
 const ExportQuery = Type.Object({
   format: Type.Optional(Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f)), { description: 'json (default), csv or xlsx' })),
   table: Type.Optional(Type.String({ description: 'export only this table' })),
+  version: VersionQueryField,
 });
 
 const KeyParams = Type.Intersect([SessionParams, Type.Object({ key: Type.String() })]);
@@ -54,7 +59,19 @@ const DeriveAnswer = Type.Object(
 );
 
 const LineageAnswer = Type.Object(
-  { key: Type.String(), parent: Nullable(Type.String()), edits: Type.Array(EditEffectSchema) },
+  {
+    key: Type.String(),
+    parent: Nullable(Type.String()),
+    edits: Type.Array(EditEffectSchema),
+    version: Type.Optional(DatasetVersionNo),
+    parent_version: Type.Optional(Nullable(Type.Integer(), { description: "the parent's version it was derived from; null when not derived" })),
+    stale: Type.Optional(StaleMarkSchema),
+    skipped: Type.Optional(
+      Type.Array(Type.Object({ path: Type.String(), message: Type.String(), edit: Type.Unknown() }), {
+        description: 'the edits a rebase left out making it (on_conflict "skip", docs/api/cycles.md); absent when none',
+      }),
+    ),
+  },
   { title: 'Dataset lineage' },
 );
 
@@ -89,12 +106,15 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
   app.get(
     '/sessions/:sid/data/:key',
     {
-      config: { errors: ['DATASET_NOT_FOUND', 'TABLE_NOT_FOUND'] },
+      config: { errors: ['DATASET_NOT_FOUND', 'DATASET_VERSION_NOT_FOUND', 'TABLE_NOT_FOUND'] },
+      // `version` arrives as text: converted, then checked (a bad one is a 400 QUERY_INVALID).
+      validatorCompiler: queryValidatorCompiler,
       schema: {
         summary: "A dataset's JSON form, or an export of its tables as CSV or XLSX",
         description:
           '`format=csv`: a zip of one `<table>.csv` per table, or with `table` that one CSV; `format=xlsx`: a workbook with one ' +
-          'sheet per table (or only `table`). Exports are the files the ETL route reads back.',
+          'sheet per table (or only `table`). Exports are the files the ETL route reads back. `version=N` reads an earlier ' +
+          'version of the key, in every format (docs/api/cycles.md).',
         tags,
         params: KeyParams,
         querystring: ExportQuery,
@@ -114,14 +134,15 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
     async (request, reply) => {
       const session = await sessions.resolve(request.params.sid);
       const { format, table } = request.query;
+      const version = request.query.version === undefined ? undefined : Number(request.query.version);
       if (format === 'csv' || format === 'xlsx') {
-        const file = exportDataset(await datasets.load(session.id, request.params.key), format, table);
+        const file = exportDataset(await datasets.load(session.id, request.params.key, version), format, table);
         return reply.type(file.contentType).header('content-disposition', file.disposition).send(file.body);
       }
       if (table !== undefined) throw errors.exportTableWithoutFormat();
 
       // Sent as stored text: no parse and re-serialise of large datasets.
-      const form = await datasets.jsonForm(session.id, request.params.key);
+      const form = await datasets.jsonForm(session.id, request.params.key, version);
       return reply.type('application/json; charset=utf-8').send(form);
     },
   );
@@ -164,6 +185,31 @@ export const datasetRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
       const { keys, derived } = await datasets.derive(session.id, request.params.key, { newKey, edits });
       // Edits hold cells of any JSON type in unions the schema's compiled serializer cannot pick between: plain JSON.
       return reply.code(201).serializer(JSON.stringify).send(edits === undefined ? { keys } : { keys, edits: derived.edits, warnings: derived.warnings });
+    },
+  );
+
+  app.get(
+    '/sessions/:sid/data/:key/versions',
+    {
+      config: { errors: ['DATASET_NOT_FOUND'] },
+      schema: {
+        summary: "A dataset key's versions, newest first",
+        description:
+          'Every version the key keeps (each replacement of the key adds one; `dataset_versions_kept` bounds them, never ' +
+          'pruning one a scenario, report or plan uses): `version`, `created_at`, `created_by` (as the audit trail names the ' +
+          'writer), `current`, and per table its row count and content hash. Read one with `GET .../data/{key}?version=N`. ' +
+          'See docs/api/cycles.md.',
+        tags,
+        params: KeyParams,
+        response: { 200: DatasetVersionList },
+      },
+    },
+    async (request) => {
+      const session = await sessions.resolve(request.params.sid);
+      const versions = await datasets.versions(session.id, request.params.key);
+      return {
+        versions: versions.map((v) => ({ version: v.versionNo, created_at: v.createdAt, created_by: v.createdBy, current: v.current, tables: [...v.tables] })),
+      };
     },
   );
 

@@ -58,7 +58,6 @@ export const etlRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { 
           'TOO_LARGE',
           'UPLOAD_TIME_LIMIT',
           'UPLOAD_BUSY',
-          'PLAN_DATASET_PROTECTED',
         ],
         audit: { action: 'dataset.upload' },
       },

@@ -22,7 +22,7 @@ export const fromJsonRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     {
       // Parsed by the ingest workers, not by Fastify: the body's own failures, its limits, busy threads,
       // a client gone before the end (BAD_INPUT); the data source's decode() may refuse with BAD_INPUT.
-      config: { errors: ['BODY_EMPTY', 'BODY_MALFORMED', 'DATASET_FORM_INVALID', 'UPLOAD_STRUCTURE_LIMIT', 'BAD_INPUT', 'TOO_LARGE', 'UPLOAD_TIME_LIMIT', 'UPLOAD_BUSY', 'PLAN_DATASET_PROTECTED'], audit: { action: 'dataset.ingest' } },
+      config: { errors: ['BODY_EMPTY', 'BODY_MALFORMED', 'DATASET_FORM_INVALID', 'UPLOAD_STRUCTURE_LIMIT', 'BAD_INPUT', 'TOO_LARGE', 'UPLOAD_TIME_LIMIT', 'UPLOAD_BUSY'], audit: { action: 'dataset.ingest' } },
       schema: {
         summary: 'Register a dataset from its JSON form',
         tags: ['datasets'],

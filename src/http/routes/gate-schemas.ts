@@ -1,6 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { Name, Nullable } from '../schemas.js';
 import { Counts } from './experiment-schemas.js';
+import { ActorSchema } from './plan-schemas.js';
 
 /** TypeBox schemas of the gate routes (docs/api/gates.md). */
 
@@ -114,3 +115,44 @@ export const GateDetail = Type.Intersect(
 );
 
 export const GatePage = Type.Object({ items: Type.Array(Gate), next_cursor: Nullable(Type.String()) }, { title: 'A page of gates' });
+
+/** `POST .../gates/{gid}/reports`: the report's title and an optional note (the limits of a comparison's report). */
+export const NewGateReport = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 200 }),
+    note: Type.Optional(Type.String({ maxLength: 10_000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** A gate saved as a report: its verdict table frozen with what produced it (docs/api/gates.md). */
+export const GateReportSchema = Type.Object(
+  {
+    kind: Type.Literal('gate'),
+    id: Type.String(),
+    title: Type.String(),
+    note: Nullable(Type.String()),
+    created_at: Type.String({ format: 'date-time' }),
+    created_by: ActorSchema,
+    gate: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      created_at: Type.String({ format: 'date-time' }),
+      baseline: Side,
+      candidate: Side,
+      inputs: Type.Unknown({ description: 'as requested' }),
+      dataset_keys: Type.Array(Type.String(), { description: 'what inputs resolved to' }),
+      repeats: Type.Integer(),
+      alpha: Type.Number(),
+      min_effect: Type.Unknown(),
+      rule: Type.Object({ must_pass: Type.Array(Type.String()), must_not_fail: Type.Array(Type.String()) }),
+      size: Type.Integer(),
+      counts: Counts,
+    }),
+    verdict: Verdict,
+    kpis: Type.Array(Type.Intersect([KpiVerdict, Type.Object({ unit: Type.String({ description: "the KPI's unit when the report was saved" }) })]), {
+      description: 'the verdict table, each line with its paired differences',
+    }),
+  },
+  { title: 'GateReport' },
+);

@@ -1,10 +1,11 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { actorOf } from '../../auth/actor.js';
 import { decodeCursor, encodeCursor } from '../../model/list-cursor.js';
 import { SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
 import { BatchResult, ListedErrorBody } from './experiment-schemas.js';
-import { CreateGate, Gate, GateDetail, GatePage } from './gate-schemas.js';
+import { CreateGate, Gate, GateDetail, GatePage, GateReportSchema, NewGateReport } from './gate-schemas.js';
 
 const tags = ['gates'];
 const GateParams = Type.Intersect([SessionParams, Type.Object({ gid: Type.String({ description: 'gate id' }) })]);
@@ -86,6 +87,25 @@ export const gateRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       },
     },
     async (request) => services.gates.get(await sessionOf(request.params.sid), request.params.gid),
+  );
+
+  app.post(
+    '/sessions/:sid/gates/:gid/reports',
+    {
+      config: { errors: ['GATE_NOT_FOUND', 'GATE_RUNNING'], audit: { action: 'report.create', targets: { gid: 'gate' } } },
+      schema: {
+        summary: "Save the gate's verdict as a report: the verdict table, intervals, paired differences, inputs, who and when, frozen",
+        description: 'Listed with the reports (kind gate) and read at GET /sessions/{sid}/reports/{rid} (also as a workbook).',
+        tags,
+        params: GateParams,
+        body: NewGateReport,
+        response: { 201: GateReportSchema },
+      },
+    },
+    async (request, reply) => {
+      const report = await gates.saveReport(await sessionOf(request.params.sid), request.params.gid, request.body, actorOf(request.principal));
+      return reply.code(201).send(report);
+    },
   );
 
   app.delete(

@@ -10,6 +10,7 @@ const Health = Type.Object({
   // Clients (the dashboard's Token button) learn whether to offer a token before any request is refused.
   auth: Type.Union(AUTH_MODES.map((m) => Type.Literal(m)), { description: '`token`: routes but the public ones need a bearer token' }),
 });
+const Check = Type.Object({ name: Type.String(), ok: Type.Boolean(), detail: Type.String() });
 const Live = Type.Object({ status: Type.Literal('ok') });
 const Ready = Type.Object({
   status: Type.Literal('ok'),
@@ -18,6 +19,7 @@ const Ready = Type.Object({
       description: 'What this ready process does less well than it could, e.g. external programs contained by their process group only; informational',
     }),
   ),
+  checks: Type.Optional(Type.Array(Check, { description: "Parts that may be unusable while the process serves (each schedule's drop folder); informational" })),
 });
 const NotReady = Type.Object({ status: Type.Literal('unavailable'), reason: Type.String() });
 
@@ -52,7 +54,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     },
     async (request, reply) => {
       const answer = await services.readiness.check();
-      if (answer.ready) return answer.notes === undefined ? { status: 'ok' as const } : { status: 'ok' as const, notes: [...answer.notes] };
+      if (answer.ready) {
+        return { status: 'ok' as const, ...(answer.notes === undefined ? {} : { notes: [...answer.notes] }), ...(answer.checks === undefined ? {} : { checks: [...answer.checks] }) };
+      }
       // The public body says what is wrong; what the driver said (addresses, ports) goes to the log only.
       if (answer.cause !== undefined) request.log.warn({ err: answer.cause, reason: answer.reason }, 'not ready');
       return reply.code(503).send({ status: 'unavailable' as const, reason: answer.reason });

@@ -2,7 +2,9 @@ import { InputDifference } from './scenario-tree-schemas.js';
 import { Type } from '@fastify/type-provider-typebox';
 import { BETTER_WHEN } from '../../domain/define.js';
 import { CompareView } from './compare.js';
+import { ExplanationsOfCompare, FrozenExplanationSchema } from './explanation-schemas.js';
 import { Nullable } from '../schemas.js';
+import { StaleMarkSchema } from './version-schemas.js';
 
 /** Who made a decision: the token's id and name, or `local` when authentication is off. */
 export const ActorSchema = Type.Object(
@@ -43,6 +45,8 @@ export const PlanSchema = Type.Object(
       ],
       { description: 'null while it is the current plan' },
     ),
+    dataset_version: Nullable(Type.Integer(), { description: 'the version of its dataset its result was computed on (docs/api/cycles.md); null for a plan ended before versions' }),
+    stale: StaleMarkSchema,
   },
   { title: 'Plan' },
 );
@@ -84,6 +88,12 @@ export const ReportSchema = Type.Object(
     input_changes: Type.Array(InputDifference, {
       description: "compare's `inputs` as they were: for each scenario but the baseline, the parameters and the data that differ from the baseline's",
     }),
+    explanations: Type.Optional(
+      Type.Object(
+        { waterfalls: ExplanationsOfCompare, scenarios: Type.Array(FrozenExplanationSchema) },
+        { description: "compare's waterfalls and each COMPLETE scenario's explanation (its first 100 violations) as they were; absent from reports saved before explanations" },
+      ),
+    ),
     views: Type.Object({
       comparison: FrozenViews,
       scenarios: Type.Array(Type.Object({ scenario_id: Type.String(), tag: Type.String(), views: FrozenViews })),
@@ -95,6 +105,7 @@ export const ReportSchema = Type.Object(
 export const ReportSummarySchema = Type.Object(
   {
     id: Type.String(),
+    kind: Type.Union([Type.Literal('comparison'), Type.Literal('gate')], { description: 'a frozen comparison, or a gate saved as a report (docs/api/gates.md)' }),
     title: Type.String(),
     note: Nullable(Type.String()),
     scenario_ids: Type.Array(Type.String()),

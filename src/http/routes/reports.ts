@@ -6,6 +6,7 @@ import { queryValidatorCompiler } from '../query-validator.js';
 import { Nullable, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { MAX_COMPARED } from './compare.js';
+import { GateReportSchema } from './gate-schemas.js';
 import { ReportSchema, ReportSummarySchema } from './plan-schemas.js';
 import { withRetryAfter } from './upload-bounds.js';
 
@@ -73,7 +74,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     {
       config: { errors: ['REPORT_NOT_FOUND'] },
       schema: {
-        summary: 'A report as saved (JSON), or as a workbook (format=xlsx)',
+        summary: 'A report as saved (JSON: a comparison, or a gate with kind gate), or as a workbook (format=xlsx)',
         tags,
         params: ReportParams,
         querystring: Type.Object({
@@ -83,7 +84,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
           200: {
             description: 'the report',
             content: {
-              'application/json': { schema: ReportSchema },
+              // A gate saved as a report has `kind: 'gate'` (docs/api/gates.md); a comparison's has no `kind`.
+              'application/json': { schema: Type.Union([ReportSchema, GateReportSchema]) },
               [CONTENT_TYPES.xlsx]: { schema: Type.String({ format: 'binary' }) },
             },
           },

@@ -48,9 +48,9 @@ export const sampleRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     '/sessions/:sid/samples/load',
     {
       // A domain without samples; what an upload of the same files can answer: files its ETL cannot read
-      // (a domain's broken samples), the upload time limit, every upload thread busy, the plan's dataset.
+      // (a domain's broken samples), the upload time limit, every upload thread busy.
       config: {
-        errors: ['NOT_FOUND', 'ETL_INPUT_INVALID', 'ETL_SCHEMA_MISMATCH', 'UPLOAD_STRUCTURE_LIMIT', 'UPLOAD_TIME_LIMIT', 'UPLOAD_BUSY', 'PLAN_DATASET_PROTECTED'],
+        errors: ['NOT_FOUND', 'ETL_INPUT_INVALID', 'ETL_SCHEMA_MISMATCH', 'UPLOAD_STRUCTURE_LIMIT', 'UPLOAD_TIME_LIMIT', 'UPLOAD_BUSY'],
         audit: { action: 'dataset.load-sample' },
       },
       schema: {

@@ -5,6 +5,8 @@ import { STATUSES } from '../../model/run-state/state-machine.js';
 import { FilterText, Name, Nullable, ParameterDescriptor, SessionParams } from '../schemas.js';
 import type { RouteOptions } from '../services.js';
 import { queryValidatorCompiler } from '../query-validator.js';
+import { PlanChurn, WarmStartFrom } from './result-diff-schemas.js';
+import { StaleMarkSchema } from './version-schemas.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCENARIO_FIELDS, scenarioPage } from '../../scenarios/list-page.js';
 
 const tags = ['scenarios'];
@@ -56,6 +58,13 @@ export const Scenario = Type.Object({
   report: Type.Optional(RunReport),
   seed: Type.Optional(Type.Integer({ minimum: 0, description: "the seed of the latest run's ctx.random; absent until a run started" })),
   parent_id: Nullable(Type.String(), { description: 'the scenario it was branched from (POST .../branch); null for a root' }),
+  warm_start_from: Type.Optional(WarmStartFrom),
+  plan_churn: Type.Optional(PlanChurn),
+  rebased_from: Type.Optional(Nullable(Type.String(), { description: 'the scenario it was rebased from (POST .../rebase, docs/api/cycles.md); null otherwise' })),
+  replans: Type.Optional(Nullable(Type.String(), { description: "the published plan's scenario it re-plans (POST .../plan/replan); null otherwise" })),
+  dataset_version: Type.Optional(Nullable(Type.Integer(), { description: "its dataset's version when it was created (or reset, or queued again); docs/api/cycles.md" })),
+  result_dataset_version: Type.Optional(Nullable(Type.Integer(), { description: 'the dataset version its latest run read: its result was computed on it once COMPLETE' })),
+  stale: Type.Optional(StaleMarkSchema),
 });
 
 /** A page of scenarios; each item holds the `fields` asked for (all by default). */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
-import { linkTables, putContents, storedTablesOfJson } from '../table-contents.js';
+import { contentHash, linkTables, storedTablesOfJson, type StoredTable } from '../table-contents.js';
 
 /**
  * Tables stored by content (see `src/store/table-contents.ts`): `table_contents` holds each distinct
@@ -36,9 +36,22 @@ export const datasetTablesMigration = {
     for (const { seq } of rows) {
       const { rows: found } = await sql<{ tables_json: string }>`select tables_json from datasets where seq = ${seq}`.execute(db);
       const tables = storedTablesOfJson(found[0]!.tables_json);
-      await linkTables(db, seq, tables, await putContents(db, tables));
+      await linkTables(db, seq, tables, await putWholeContents(db, tables));
     }
     // SQLite drops a column by rewriting the table; the outbox triggers on datasets name other columns only.
     await untyped.schema.alterTable('datasets').dropColumn('tables_json').execute();
   },
 };
+
+/**
+ * Each table's whole text into `table_contents.content`, as this schema stores it; migration 0028 then
+ * puts them into packs (`putContents` writes today's schema, which does not exist yet here).
+ */
+async function putWholeContents(db: Kysely<Database>, tables: readonly StoredTable[]): Promise<string[]> {
+  const hashes = tables.map((t) => contentHash(t.json));
+  for (const [i, table] of tables.entries()) {
+    await sql`insert into table_contents (hash, content, row_count, columns_json)
+      values (${hashes[i]!}, ${table.json}, ${table.rows}, ${JSON.stringify(table.columns)}) on conflict (hash) do nothing`.execute(db);
+  }
+  return hashes;
+}

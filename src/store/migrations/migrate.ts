@@ -7,6 +7,7 @@ import { apiTokensMigration } from './0003-api-tokens.js';
 import { runStateMigration } from './0004-run-state.js';
 import { eventLogMigration } from './0005-event-log.js';
 import { webhooksMigration } from './0006-webhooks.js';
+import { webhookAllEventsMigration } from './0033-webhook-all-events.js';
 import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
@@ -21,6 +22,13 @@ import { statusPathIndexesMigration } from './0019-status-path-indexes.js';
 import { runJobsMigration } from './0020-run-jobs.js';
 import { auditHeadTriggerMigration } from './0021-audit-head-trigger.js';
 import { gatesMigration } from './0026-gates.js';
+import { explanationsMigration } from './0031-explanations.js';
+import { datasetVersionsMigration } from './0027-dataset-versions.js';
+import { tableChunksMigration } from './0028-table-chunks.js';
+import { resultChurnMigration } from './0029-result-churn.js';
+import { rebaseMigration } from './0030-rebase.js';
+import { reportKindMigration } from './0026-report-kind.js';
+import { schedulesMigration } from './0032-schedules.js';
 
 /** Migrations live in code (no directory scanning), so the compiled build and the sources agree. */
 export function migrationsFor(dialect: StoreDialect): Record<string, Migration> {
@@ -45,6 +53,14 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0020-run-jobs': runJobsMigration(dialect),
     '0021-audit-head-trigger': auditHeadTriggerMigration(dialect),
     '0026-gates': gatesMigration(dialect),
+    '0031-explanations': explanationsMigration(dialect),
+    '0027-dataset-versions': datasetVersionsMigration(dialect),
+    '0028-table-chunks': tableChunksMigration(dialect),
+    '0029-result-churn': resultChurnMigration(dialect),
+    '0030-rebase': rebaseMigration,
+    '0026-report-kind': reportKindMigration,
+    '0032-schedules': schedulesMigration(dialect),
+    '0033-webhook-all-events': webhookAllEventsMigration,
   };
 }
 

@@ -180,3 +180,65 @@ export async function queuedWithoutJob(db: Kysely<Database>): Promise<RunRef[]> 
     order by s.queue_order, s.seq`.execute(db);
   return rows.map((r) => ({ scenarioId: r.id, sessionId: r.session_id }));
 }
+
+/**
+ * With `max_running_per_session` N above 1, a session's runs may go on N workers at once, while its
+ * run jobs share one named queue (taken one at a time). A wake job (N - 1 per session, keyed
+ * `scenarist:wake:<session>:<k>`, in no named queue) lets any process take one more slot of the
+ * session: it claims the session's head when the session has a free slot and is the fair pick, and
+ * goes on with the session's runs as a run job does. A wake job that finds nothing to claim just ends:
+ * the claim in the database, not the number of jobs, bounds what runs. Unflushed, like `addRunJobs`.
+ */
+export const WAKE_TASK = 'scenarist_wake';
+
+export interface WakePayload {
+  readonly sessionId: string;
+}
+
+export function asWakePayload(payload: unknown): WakePayload {
+  const id = (payload as { sessionId?: unknown } | null)?.sessionId;
+  if (typeof id !== 'string' || id === '') throw new TypeError(`${WAKE_TASK}: payload needs a sessionId string`);
+  return { sessionId: id };
+}
+
+/** Adds (or makes due again) the wake jobs `1..slots` of each session. */
+export async function addWakeJobs(db: Kysely<Database>, sessionIds: readonly string[], slots: number): Promise<void> {
+  if (sessionIds.length === 0 || slots < 1) return;
+  await sql`select set_config('synchronous_commit', 'off', true), (select count(*) from graphile_worker.add_jobs(array(
+      select row(
+        ${WAKE_TASK}::text,
+        json_build_object('sessionId', s.id),
+        null::text,
+        now(),
+        1000::smallint,
+        'scenarist:wake:' || s.id || ':' || k,
+        0::smallint,
+        null::text[]
+      )::graphile_worker.job_spec
+      from unnest(${[...sessionIds]}::text[]) as s(id), generate_series(1, ${slots}::int) as k
+    )))`.execute(db);
+}
+
+/**
+ * Sessions with QUEUED runs and fewer than `max` PROCESSING: those a wake job could give a slot to
+ * (a backstop for a session whose extra slots all ended, say by yielding to another session).
+ */
+export async function sessionsWithFreeSlots(db: Kysely<Database>, max: number): Promise<string[]> {
+  const { rows } = await sql<{ session_id: string }>`
+    select distinct q.session_id from scenarios q
+    where q.status = 'QUEUED'
+      and (select count(*) from scenarios p where p.session_id = q.session_id and p.status = 'PROCESSING') < ${max}::int`.execute(db);
+  return rows.map((r) => r.session_id);
+}
+
+/**
+ * Makes a session's waiting run jobs due `delayMs` from now, in one statement: a run job that found
+ * its session's slots all taken (`max_running_per_session` above 1) would otherwise be followed at
+ * once by the next job of that queue, which finds the same, through the whole queue. The session's
+ * running runs claim its next ones as they end; its jobs are only the backstop.
+ */
+export async function postponeSessionJobs(db: Kysely<Database>, sessionId: string, delayMs: number): Promise<void> {
+  await sql`select set_config('synchronous_commit', 'off', true), (select count(*) from graphile_worker.reschedule_jobs(
+      array(select j.id from graphile_worker.jobs j where j.queue_name = ${sessionQueue(sessionId)}::text and j.locked_at is null),
+      run_at => now() + make_interval(secs => ${delayMs}::double precision / 1000)))`.execute(db);
+}

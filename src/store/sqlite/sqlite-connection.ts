@@ -4,7 +4,6 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Dialect, type SqliteDatabase } from 'kysely';
 import type { Database } from '../database.js';
 import { registerAuditHash } from './audit-hash-function.js';
-import { withWriteGate, type WriteGate } from './write-gate.js';
 
 /** Distinct statements kept prepared; the service issues far fewer shapes than this. */
 const STATEMENT_CACHE_SIZE = 512;
@@ -14,12 +13,10 @@ export interface SqliteConnectionOptions {
   readonly statementCache?: boolean;
   /** A layer around the dialect (the audit hook). */
   readonly wrap?: (dialect: Dialect) => Dialect;
-  /** The process's write gate, which this connection's transactions pass through (see write-gate.ts). */
-  readonly writeGate?: WriteGate;
 }
 
 /** Opens (creating when needed) the SQLite file in WAL mode with foreign keys enforced. */
-export function openSqlite(path: string, { statementCache = true, wrap = (dialect) => dialect, writeGate }: SqliteConnectionOptions = {}): Kysely<Database> {
+export function openSqlite(path: string, { statementCache = true, wrap = (dialect) => dialect }: SqliteConnectionOptions = {}): Kysely<Database> {
   mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   // WAL lets readers (worker threads, pollers) proceed while a write commits; NORMAL sync is durable
@@ -31,12 +28,12 @@ export function openSqlite(path: string, { statementCache = true, wrap = (dialec
   // Any connection may write audited work, and the audit append hashes in SQL.
   registerAuditHash(sqlite);
   const database = withImmediateBegin(statementCache ? withStatementCache(sqlite) : sqlite);
-  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database: writeGate === undefined ? database : withWriteGate(database, writeGate) })) });
+  return new Kysely<Database>({ dialect: wrap(new SqliteDialect({ database })) });
 }
 
 /**
- * Transactions take the write lock as they begin. Several connections write the file (the run threads
- * record their runs' ends, the data threads store uploads), and a transaction begun the default way
+ * Transactions take the write lock as they begin. Several connections write the file (the main thread,
+ * the data threads storing uploads), and a transaction begun the default way
  * that read first cannot become a writer once another connection has committed meanwhile
  * (SQLITE_BUSY_SNAPSHOT, which `busy_timeout` does not wait out); begun IMMEDIATE it waits its turn.
  */

@@ -1,5 +1,5 @@
 import type { Cell, ColumnType, Dataset, Table } from '../../../src/domain/dataset-model.js';
-import type { RunContext } from '../../../src/domain/define.js';
+import type { Explanation, RunContext } from '../../../src/domain/define.js';
 import { seededRandom } from '../../../src/executor/run/seeded-random.js';
 import { dataSource } from '../../../examples/warehouse/data-source.js';
 import type { WarehouseData } from '../../../examples/warehouse/model.js';
@@ -73,16 +73,20 @@ export function prepare(dataset: Dataset, params: { category?: string; min_daily
 }
 
 export interface FakeContext {
-  readonly ctx: RunContext;
+  /** Without a previous plan (`RunContext<never>`), so it fits an algorithm of any result type. */
+  readonly ctx: RunContext<never>;
   readonly progress: number[];
   readonly controller: AbortController;
+  /** What the algorithm gave `ctx.explain`, in order. */
+  readonly explanations: Explanation[];
 }
 
 /** A run context that records progress reports; `onProgress` lets a test abort mid-run. */
 export function fakeContext(onProgress?: (fraction: number, controller: AbortController) => void): FakeContext {
   const controller = new AbortController();
   const progress: number[] = [];
-  const ctx: RunContext = {
+  const explanations: Explanation[] = [];
+  const ctx: RunContext<never> = {
     progress(fraction) {
       progress.push(fraction);
       onProgress?.(fraction, controller);
@@ -92,6 +96,9 @@ export function fakeContext(onProgress?: (fraction: number, controller: AbortCon
     report() {},
     random: seededRandom(42),
     deadline: new Date(Date.now() + 3_600_000),
+    explain(explanation) {
+      explanations.push(explanation);
+    },
   };
-  return { ctx, progress, controller };
+  return { ctx, progress, controller, explanations };
 }

@@ -8,6 +8,9 @@ import type { WarehouseData } from '../../../examples/warehouse/model.js';
 import { seededRandom } from '../../../src/executor/run/seeded-random.js';
 import { fakeContext, prepare, warehouseDataset } from './fixtures.js';
 import { sampleData } from './sample-data.js';
+import { slottingProblem } from '../../../examples/warehouse/plan/slotting-problem.js';
+import { planToResult } from '../../../examples/warehouse/plan/plan.js';
+import { startPlan } from '../../../examples/warehouse/plan/start-plan.js';
 
 const params = {
   iterations: 20_000,
@@ -16,6 +19,7 @@ const params = {
   seed: 42,
   // Travel alone, as greedy minimises it: the comparisons below are like for like.
   move_cost: 0,
+  churn_weight: 0,
   depot_x: 0,
   depot_y: 0,
   respect_zones: true,
@@ -62,16 +66,28 @@ describe('Simulated Annealing Slotting', () => {
     expect((await fromRun(7)).annealing).not.toEqual((await fromRun(8)).annealing);
   });
 
-  it('never travels more than the greedy slotting it starts from', async () => {
+  it("never travels more than the slotting it starts from (today's slots, the rest closest first), and slots as many SKUs as greedy", async () => {
     for (const data of [newSkusWarehouse(), sampleData()]) {
       for (const seed of [1, 2, 3]) {
         for (const respect_zones of [true, false]) {
           const greedy = await greedySlotting.run(data, { depot_x: 0, depot_y: 0, respect_zones }, fakeContext().ctx);
+          const problem = slottingProblem(data, { x: 0, y: 0 }, respect_zones);
+          const start = planToResult(problem, startPlan(problem));
           const annealed = await simulatedAnnealingSlotting.run(data, { ...params, seed, respect_zones }, fakeContext().ctx);
-          expect(travelDistance.compute(annealed, data)).toBeLessThanOrEqual(travelDistance.compute(greedy, data));
+          expect(travelDistance.compute(annealed, data)).toBeLessThanOrEqual(travelDistance.compute(start, data));
           expect(annealed.assignments).toHaveLength(greedy.assignments.length);
         }
       }
+    }
+  });
+
+  it('walks less with more iterations at its defaults on the sample data, for every seed tried (what an acceptance gate of 20,000 against 200 measures)', async () => {
+    const data = sampleData();
+    const defaults = Object.fromEntries(Object.entries(simulatedAnnealingSlotting.parameters).map(([name, decl]) => [name, 'default' in decl ? decl.default : null])) as typeof params;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const short = await simulatedAnnealingSlotting.run(data, { ...defaults, seed, iterations: 200 }, fakeContext().ctx);
+      const long = await simulatedAnnealingSlotting.run(data, { ...defaults, seed, iterations: 20_000 }, fakeContext().ctx);
+      expect(travelDistance.compute(long, data)).toBeLessThan(travelDistance.compute(short, data));
     }
   });
 
@@ -103,9 +119,10 @@ describe('Simulated Annealing Slotting', () => {
 
   it('reports its start and best travel, which match the Travel Distance KPI', async () => {
     const data = newSkusWarehouse();
-    const greedy = await greedySlotting.run(data, { depot_x: 0, depot_y: 0, respect_zones: true }, fakeContext().ctx);
+    const problem = slottingProblem(data, { x: 0, y: 0 }, true);
+    const start = planToResult(problem, startPlan(problem));
     const annealed = await simulatedAnnealingSlotting.run(data, params, fakeContext().ctx);
-    expect(annealed.annealing.start_travel).toBeCloseTo(travelDistance.compute(greedy, data), 6);
+    expect(annealed.annealing.start_travel).toBeCloseTo(travelDistance.compute(start, data), 6);
     expect(annealed.annealing.best_travel).toBeCloseTo(travelDistance.compute(annealed, data), 6);
     expect(annealed.annealing.iterations).toBe(20_000);
   });
@@ -143,6 +160,31 @@ describe('Simulated Annealing Slotting', () => {
     const run = simulatedAnnealingSlotting.run(newSkusWarehouse(), { ...params, iterations: 10_000_000 }, ctx);
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(progress.at(-1)).toBeLessThan(0.2);
+  });
+
+  it('starts from the previous plan on a warm start, and a churn weight keeps it closer to that plan', async () => {
+    const data = sampleData();
+    const greedy = await greedySlotting.run(data, { depot_x: 0, depot_y: 0, respect_zones: true }, fakeContext().ctx);
+    const warm = (churn_weight: number) =>
+      simulatedAnnealingSlotting.run(data, { ...params, churn_weight, iterations: 5_000 }, { ...fakeContext().ctx, previousPlan: { planId: 'p', scenarioId: 's', result: greedy } });
+    const free = await warm(0);
+    const kept = await warm(1e9);
+    // Greedy is the shortest walk: starting from it, annealing has nothing to gain and keeps it.
+    expect(free.annealing.start_travel).toBeCloseTo(travelDistance.compute(greedy, data), 6);
+    expect(free.annealing.plan_changes).toBe(0);
+    expect(kept.assignments).toEqual(greedy.assignments);
+    const cold = await simulatedAnnealingSlotting.run(data, { ...params, iterations: 5_000 }, fakeContext().ctx);
+    expect(cold.annealing.plan_changes).toBeNull();
+  });
+
+  it('trades walking for staying on the plan as the churn weight rises', async () => {
+    const data = sampleData();
+    const asIs = await asIsSlotting.run(data, { depot_x: 0, depot_y: 0 }, fakeContext().ctx);
+    const plan = { planId: 'p', scenarioId: 's', result: asIs };
+    const run = (churn_weight: number) => simulatedAnnealingSlotting.run(data, { ...params, churn_weight, seed: 3 }, { ...fakeContext().ctx, previousPlan: plan });
+    const [free, weighed] = [await run(0), await run(2_000)];
+    expect(weighed.annealing.plan_changes!).toBeLessThan(free.annealing.plan_changes!);
+    expect(travelDistance.compute(weighed, data)).toBeGreaterThan(travelDistance.compute(free, data));
   });
 
   it('handles data with no SKUs', async () => {

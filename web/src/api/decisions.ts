@@ -15,7 +15,13 @@ type Json<Op extends keyof operations, Code extends keyof operations[Op]['respon
 export type SessionPlan = Json<'getSessionsBySidPlan', 200>;
 export type Plan = NonNullable<SessionPlan['current']>;
 export type Actor = Plan['published_by'];
-export type Report = Json<'getSessionsBySidReportsByRid', 200>;
+/** A report as saved: a frozen comparison, or a gate's frozen verdict (`kind: 'gate'`, docs/api/gates.md). */
+export type SavedReport = Json<'getSessionsBySidReportsByRid', 200>;
+export type GateReport = Extract<SavedReport, { kind: 'gate' }>;
+/** A frozen comparison (Compare's "Save as report"). */
+export type Report = Exclude<SavedReport, GateReport>;
+/** Which of the two a saved report is (a comparison's body has no `kind`). */
+export const isGateReport = (report: SavedReport): report is GateReport => 'kind' in report && report.kind === 'gate';
 export type ReportSummary = Json<'getSessionsBySidReports', 200>['items'][number];
 export type AuditPage = Json<'getSessionsBySidAudit', 200>;
 export type AuditEntry = AuditPage['entries'][number];
@@ -53,8 +59,8 @@ export async function listReports({ http, config }: Api, sid: string): Promise<R
 }
 
 /** The report as saved; without `format` the route answers JSON (the schema also lists the workbook). */
-export const report = ({ http, config }: Api, sid: string, rid: string): Promise<Report> =>
-  unwrap(config, http.GET('/sessions/{sid}/reports/{rid}', { params: { path: { sid, rid } } })) as Promise<Report>;
+export const report = ({ http, config }: Api, sid: string, rid: string): Promise<SavedReport> =>
+  unwrap(config, http.GET('/sessions/{sid}/reports/{rid}', { params: { path: { sid, rid } } })) as Promise<SavedReport>;
 
 export const reportWorkbook = ({ http, config }: Api, sid: string, rid: string): Promise<Blob> =>
   unwrap(config, http.GET('/sessions/{sid}/reports/{rid}', { params: { path: { sid, rid }, query: { format: 'xlsx' } }, parseAs: 'blob' }));

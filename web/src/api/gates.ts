@@ -29,3 +29,7 @@ export const gate = ({ http, config }: Api, sid: string, gid: string): Promise<G
 export const createGate = ({ http, config }: Api, sid: string, body: NewGate) => unwrap(config, http.POST('/sessions/{sid}/gates', { params: { path: { sid } }, body }));
 
 export const deleteGate = ({ http, config }: Api, sid: string, gid: string) => unwrap(config, http.DELETE('/sessions/{sid}/gates/{gid}', { params: { path: { sid, gid } } }));
+
+/** Freezes a complete gate's verdict as a report (409 GATE_RUNNING while a run of it is queued or running). */
+export const saveGateReport = ({ http, config }: Api, sid: string, gid: string, body: { title: string; note?: string }) =>
+  unwrap(config, http.POST('/sessions/{sid}/gates/{gid}/reports', { params: { path: { sid, gid } }, body }));

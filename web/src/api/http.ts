@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly code: string | undefined,
     readonly errors: FieldError[],
+    /** The whole error body, for what a code adds beside `detail` (REBASE_CONFLICT's `conflicts`). */
+    readonly body: unknown = undefined,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -101,5 +103,5 @@ function toApiError(config: ApiConfig, response: Response, body: unknown): ApiEr
   const b = (typeof body === 'object' && body !== null ? body : {}) as { detail?: unknown; code?: unknown; errors?: unknown };
   const detail = typeof b.detail === 'string' ? b.detail : `${response.status} ${response.statusText}`;
   const errors = Array.isArray(b.errors) ? (b.errors as FieldError[]) : [];
-  return new ApiError(response.status, detail, typeof b.code === 'string' ? b.code : undefined, errors);
+  return new ApiError(response.status, detail, typeof b.code === 'string' ? b.code : undefined, errors, body);
 }

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ScenaristEvent } from 'scenarist/client';
 import { keys } from './keys.ts';
 import { asRunReport } from './run-report.ts';
+import { scheduleKeys } from './schedules.ts';
 import { STATUSES, type Scenario, type Status } from './types.ts';
 
 const isStatus = (value: unknown): value is Status => (STATUSES as readonly unknown[]).includes(value);
@@ -39,12 +40,18 @@ export function applyEvent(client: QueryClient, sid: string, event: ScenaristEve
   } else if (event.type.startsWith('dataset.')) {
     void client.invalidateQueries({ queryKey: keys.datasets(sid) });
     void client.invalidateQueries({ queryKey: keys.views(sid, 'dataset') });
+    // New data under a key (a new version) moves the stale marks of the scenarios and the plan on it (docs/api/cycles.md).
+    void client.invalidateQueries({ queryKey: keys.scenarios(sid) });
+    void client.invalidateQueries({ queryKey: keys.plan(sid) });
   } else if (event.type.startsWith('experiment.')) {
     // experiment.progress / experiment.completed: counts and summary are read again (both keys share the prefix).
     void client.invalidateQueries({ queryKey: keys.experiments(sid) });
   } else if (event.type.startsWith('plan.')) {
     // plan.published / plan.withdrawn: the badge, the home's plan and Compare's default baseline follow.
     void client.invalidateQueries({ queryKey: keys.plan(sid) });
+  } else if (event.type.startsWith('schedule.')) {
+    // schedule.alert: a run ended past a threshold; its schedule's last run and history show it.
+    void client.invalidateQueries({ queryKey: scheduleKeys.all(sid) });
   } else if (event.type.startsWith('session.')) {
     void client.invalidateQueries({ queryKey: keys.sessions });
   }

@@ -1,10 +1,10 @@
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { formatParam } from '../format.ts';
 import type { LabelOf } from '../params/parameter-labels.ts';
-import { rowCount } from '../whatif/edit-sentence.ts';
 import { EditSentences } from '../whatif/EditSentences.tsx';
 import { appliedEdits, type ScenarioInputs } from '../api/what-if.ts';
-import { sameInputs, type InputData, type TableDiff } from './inputs.ts';
+import { sameInputs, type InputData } from './inputs.ts';
+import { TableSummary } from './TableSummary.tsx';
 
 /**
  * What each compared scenario was given differently from the baseline, beside what it did: the
@@ -90,35 +90,3 @@ function DataDifferences({ data }: { data: InputData | null }) {
     </>
   );
 }
-
-function TableSummary({ diff: t }: { diff: TableDiff }) {
-  if (t.status === 'only_in_from') return <><strong>{t.table}</strong>: only in the baseline’s data ({rowCount(t.rows ?? 0)})</>;
-  if (t.status === 'only_in_to') return <><strong>{t.table}</strong>: only in this data ({rowCount(t.rows ?? 0)})</>;
-  if (t.status === 'columns_differ') {
-    const parts = [t.columns_added?.length ? `columns added: ${t.columns_added.join(', ')}` : '', t.columns_removed?.length ? `columns removed: ${t.columns_removed.join(', ')}` : ''];
-    return <><strong>{t.table}</strong>: {parts.filter(Boolean).join('; ')}</>;
-  }
-  const examples = [
-    ...(t.added ?? []).map((row) => `added: ${rowText(row)}`),
-    ...(t.removed ?? []).map((row) => `removed: ${rowText(row)}`),
-    ...(t.changed ?? []).map((c) => `changed: ${rowText(c.key)}: ${Object.entries(c.changes).map(([k, v]) => `${k} ${formatParam(v.from)} → ${formatParam(v.to)}`).join(', ')}`),
-  ];
-  return (
-    <>
-      <strong>{t.table}</strong>: {rowCount(t.rows_added ?? 0)} added, {rowCount(t.rows_removed ?? 0)} removed, {rowCount(t.rows_changed ?? 0)} changed
-      {t.key && t.key.length > 0 && <span className="muted small"> (rows matched by {t.key.join(', ')})</span>}
-      {examples.length > 0 && (
-        <details>
-          <summary>Examples ({examples.length})</summary>
-          <ul className="small">
-            {examples.map((text, i) => (
-              <li key={i}>{text}</li>
-            ))}
-          </ul>
-        </details>
-      )}
-    </>
-  );
-}
-
-const rowText = (row: Record<string, unknown>) => Object.entries(row).map(([k, v]) => `${k} ${formatParam(v)}`).join(', ');

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { nameOf, type ActivityPhrase, type Named } from './activity-phrases.ts';
 
 /**
- * An Activity entry's sentence: a scenario, experiment or report still in the session as a link to its
+ * An Activity entry's sentence: a scenario, experiment, report or gate still in the session as a link to its
  * page, named; something deleted since as such; then the reason given, quoted.
  */
 export function ActivitySentence({ sid, phrase }: { sid: string; phrase: ActivityPhrase }) {
@@ -31,6 +31,20 @@ function Thing({ sid, thing }: { sid: string; thing: Named }) {
   if (thing.kind === 'experiment') {
     return (
       <Link to="/s/$sid/experiments/$eid" params={{ sid, eid: thing.id }}>
+        <strong>{text}</strong>
+      </Link>
+    );
+  }
+  if (thing.kind === 'gate') {
+    return (
+      <Link to="/s/$sid/gates/$gid" params={{ sid, gid: thing.id }}>
+        <strong>{text}</strong>
+      </Link>
+    );
+  }
+  if (thing.kind === 'schedule') {
+    return (
+      <Link to="/s/$sid/schedules/$schid" params={{ sid, schid: thing.id }}>
         <strong>{text}</strong>
       </Link>
     );

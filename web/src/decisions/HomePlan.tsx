@@ -1,5 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { ReplanControl } from '../cycles/ReplanControl.tsx';
+import { StaleNote } from '../cycles/StaleNote.tsx';
 import { formatTime } from '../format.ts';
 import { actorName } from './actor.ts';
 import { KpiTiles } from './KpiTiles.tsx';
@@ -7,7 +9,8 @@ import { useCurrentPlan } from './use-plan.ts';
 
 /**
  * The home's record of decisions: the session's published plan (its tag, KPIs when published, the
- * note, who and when, a link to it), and the way to its Activity and its reports.
+ * note, who and when, a link to it), whether new data has arrived under it and the Re-plan that follows
+ * it, and the way to its Activity and its reports.
  */
 export function HomePlan({ sid }: { sid: string }) {
   const { plan, loading, error } = useCurrentPlan(sid);
@@ -29,6 +32,10 @@ export function HomePlan({ sid }: { sid: string }) {
             </Link>{' '}
             <span className="badge plan-badge">Plan</span> <span className="muted small">{plan.algorithm} on {plan.dataset_key}</span>
           </p>
+          {/* New data under the plan: the Re-plan goes with the words that say so. */}
+          <StaleNote mark={plan.stale} subject={{ kind: 'plan', dataset: plan.dataset_key }}>
+            <ReplanControl sid={sid} plan={plan} stale />
+          </StaleNote>
           <KpiTiles kpis={plan.kpis} />
           <blockquote className="plan-note" data-testid="plan-note">
             {plan.note}
@@ -36,6 +43,7 @@ export function HomePlan({ sid }: { sid: string }) {
           <p className="small muted" data-testid="plan-by">
             Published by {actorName(plan.published_by)} on {formatTime(plan.published_at)}
           </p>
+          {!plan.stale && <ReplanControl sid={sid} plan={plan} stale={false} />}
         </>
       )}
       <div className="row">

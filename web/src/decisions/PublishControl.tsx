@@ -61,7 +61,7 @@ export function PublishControl({ sid, scenario: s }: { sid: string; scenario: Sc
             <>
               <strong>{s.tag}</strong> becomes the session&apos;s plan
               {plan ? <>, superseding <strong>{plan.tag}</strong></> : null}. While it is the plan it cannot be reset, rerun or deleted, nor its dataset
-              replaced.
+              deleted; new data may arrive under the dataset&apos;s name, and the plan keeps the version it was computed on.
             </>
           }
           label="Why this one"

@@ -6,22 +6,22 @@ import { outcomeOf } from './audit-actions.ts';
  * The Activity page's phrasebook: each audit entry as a sentence a planner reads ("Published d-greedy
  * as the plan, replacing d-asis: “shortest walk”"), not as the trail records it (`plan.publish`,
  * `done 201`, ids). The trail holds ids only (its entries are hashed as written and never change), so
- * names come from what the session holds now: its own name, its scenarios, experiments, datasets and
- * reports, and the plan's history for a publication's reason. Something since deleted is said so,
+ * names come from what the session holds now: its own name, its scenarios, experiments, datasets,
+ * reports and gates, and the plan's history for a publication's reason. Something since deleted is said so,
  * with the start of its id.
  */
 
 /** Something an entry touched: named when the session still knows it, else by the start of its id. */
 export interface Named {
-  readonly kind: 'scenario' | 'experiment' | 'report' | 'dataset' | 'session' | 'other';
+  readonly kind: 'scenario' | 'experiment' | 'report' | 'gate' | 'schedule' | 'dataset' | 'session' | 'other';
   readonly id: string;
-  /** Its name now (a scenario's tag, an experiment's name, a report's title), or null when not known. */
+  /** Its name now (a scenario's tag, an experiment's or gate's name, a report's title), or null when not known. */
   readonly name: string | null;
   /** The session's list of its kind was read and it is not there: it was deleted since. */
   readonly gone?: boolean;
 }
 
-/** One piece of a sentence: text, or a thing to name (the page links a scenario, experiment or report). */
+/** One piece of a sentence: text, or a thing to name (the page links a scenario, experiment, report or gate). */
 export type Piece = string | Named;
 
 /** What the session knows now, to name the ids an entry holds (a list not read yet, or refused, is undefined). */
@@ -30,6 +30,8 @@ export interface ActivityNames {
   readonly scenarios?: ReadonlyMap<string, string>;
   readonly experiments?: ReadonlyMap<string, string>;
   readonly reports?: ReadonlyMap<string, string>;
+  readonly gates?: ReadonlyMap<string, string>;
+  readonly schedules?: ReadonlyMap<string, string>;
   /** The current plan and the earlier ones (`GET .../plan`), for a publication's or withdrawal's reason. */
   readonly plans: readonly Plan[];
 }
@@ -55,7 +57,7 @@ const target = (entry: AuditEntry, kind: string): string | undefined => entry.ta
 
 function named(kind: Named['kind'], id: string | undefined, names: ActivityNames): Named | string {
   if (id === undefined) return kind === 'scenario' ? 'a scenario' : `a ${kind}`;
-  const from = kind === 'scenario' ? names.scenarios : kind === 'experiment' ? names.experiments : kind === 'report' ? names.reports : undefined;
+  const from = kind === 'scenario' ? names.scenarios : kind === 'experiment' ? names.experiments : kind === 'report' ? names.reports : kind === 'gate' ? names.gates : kind === 'schedule' ? names.schedules : undefined;
   // A dataset is known by its key, which is its name; the session by its display name.
   if (kind === 'dataset' || kind === 'session') return { kind, id, name: kind === 'dataset' ? id : (names.session ?? id) };
   const name = from?.get(id) ?? null;
@@ -65,6 +67,12 @@ function named(kind: Named['kind'], id: string | undefined, names: ActivityNames
 const scenario = (e: AuditEntry, n: ActivityNames) => named('scenario', target(e, 'scenario'), n);
 const experiment = (e: AuditEntry, n: ActivityNames) => named('experiment', target(e, 'experiment'), n);
 const dataset = (e: AuditEntry, n: ActivityNames) => named('dataset', target(e, 'dataset'), n);
+const gate = (e: AuditEntry, n: ActivityNames) => named('gate', target(e, 'gate'), n);
+/** "the gate <name>", or "a gate" for a refused creation (which names none). */
+const theGate = (e: AuditEntry, n: ActivityNames): Piece[] => (target(e, 'gate') === undefined ? ['a gate'] : ['the gate ', gate(e, n)]);
+/** "the schedule <name>", or "a schedule" for a refused creation (which names none). */
+const theSchedule = (e: AuditEntry, n: ActivityNames): Piece[] =>
+  target(e, 'schedule') === undefined ? ['a schedule'] : ['the schedule ', named('schedule', target(e, 'schedule'), n)];
 
 /** Times within this of each other are one write: the plan's own stamp and its audit entry's. */
 const SAME_WRITE_MS = 60_000;
@@ -145,7 +153,45 @@ const WORDINGS: Readonly<Record<string, Wording>> = {
     },
     reason: (e, n) => (e.status < 300 ? (withdrawnBy(e, n)?.ended?.note ?? null) : null),
   },
-  'report.create': { done: 'saved', tried: 'save', rest: (e, n) => ['the report ', named('report', target(e, 'report'), n)] },
+  // Planning cycles (docs/api/cycles.md): a rebase names the scenario rebased as `rebased`, its successor as
+  // `scenario` (with its tree, the last other successor as `new_scenario`); a re-plan names the plan and its successor.
+  'scenario.rebase': {
+    done: 'rebased',
+    tried: 'rebase',
+    rest: (e, n) => {
+      const rebased = named('scenario', target(e, 'rebased'), n);
+      if (e.status >= 300 || target(e, 'scenario') === undefined) return [rebased, ' onto new data'];
+      return [rebased, target(e, 'new_scenario') ? ' and its what-ifs' : '', ' onto the new data as ', scenario(e, n)];
+    },
+  },
+  'plan.replan': {
+    done: 're-planned',
+    tried: 're-plan',
+    rest: (e, n) => {
+      const plan = n.plans.find((p) => p.id === target(e, 'plan'));
+      const planned: Piece = plan ? { kind: 'scenario', id: plan.scenario_id, name: n.scenarios?.get(plan.scenario_id) ?? plan.tag } : 'the plan';
+      if (e.status >= 300 || target(e, 'scenario') === undefined) return [planned, ' on the newest data'];
+      return [planned, ' on the newest data as ', scenario(e, n)];
+    },
+  },
+  'report.create': {
+    done: 'saved',
+    tried: 'save',
+    // A gate saved as a report names its gate; a refused one (still running) has no report to name.
+    rest: (e, n) =>
+      target(e, 'gate') === undefined
+        ? ['the report ', named('report', target(e, 'report'), n)]
+        : target(e, 'report') === undefined
+          ? [...theGate(e, n), ' as a report']
+          : ['the report ', named('report', target(e, 'report'), n), ' of the gate ', gate(e, n)],
+  },
+  'gate.create': { done: 'created', tried: 'create', rest: (e, n) => [...theGate(e, n), e.status < 300 ? ', queueing its paired runs' : ''] },
+  'gate.delete': { done: 'deleted', tried: 'delete', rest: (e, n) => [...theGate(e, n), ' and its runs'] },
+  'schedule.create': { done: 'created', tried: 'create', rest: (e, n) => theSchedule(e, n) },
+  // The trail keeps no body: a pause, a resume and any other change read alike.
+  'schedule.update': { done: 'changed', tried: 'change', rest: (e, n) => [...theSchedule(e, n), e.status < 300 ? ' (paused, resumed or edited)' : ''] },
+  'schedule.delete': { done: 'deleted', tried: 'delete', rest: (e, n) => [...theSchedule(e, n), ' and its run history'] },
+  'schedule.run': { done: 'ran', tried: 'run', rest: (e, n) => [...theSchedule(e, n), ' now'] },
   'webhook.create': { done: 'added', tried: 'add', rest: () => ['a webhook'] },
   'webhook.delete': { done: 'removed', tried: 'remove', rest: () => ['a webhook'] },
   'token.create': { done: 'created', tried: 'create', rest: () => ['an API token'] },
@@ -186,7 +232,7 @@ function fallback(entry: AuditEntry, names: ActivityNames): Wording {
       const pieces: Piece[] = [];
       touched.forEach(([kind, id], i) => {
         pieces.push(i === 0 ? ' on ' : ', ');
-        const known = kind === 'scenario' || kind === 'experiment' || kind === 'report' || kind === 'dataset' ? kind : 'other';
+        const known = kind === 'scenario' || kind === 'experiment' || kind === 'report' || kind === 'gate' || kind === 'schedule' || kind === 'dataset' ? kind : 'other';
         pieces.push(`${humanise(kind).toLowerCase()} `, known === 'other' ? { kind: 'other', id, name: null } : named(known, id, names));
       });
       if (touched.length === 0 && subject) pieces.push(` (${humanise(subject).toLowerCase()})`);

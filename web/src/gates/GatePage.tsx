@@ -6,11 +6,10 @@ import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ProgressBar } from '../components/ProgressBar.tsx';
 import { usePageTitle } from '../page-title.ts';
 import { useSid } from '../session.ts';
-import { DifferenceStrip, IntervalBar } from './charts.tsx';
+import { SaveGateReportControl } from './SaveGateReportControl.tsx';
+import { DifferenceStrips, VerdictTable } from './VerdictTable.tsx';
 
-const num = (v: number | null) => (v === null ? '-' : Number.isInteger(v) ? String(v) : v.toPrecision(4));
-
-/** One gate: its configuration, live progress while its runs go on, then the verdict table and the paired differences. */
+/** One gate: its configuration, live progress while its runs go on, then the verdict table, the paired differences, and "Save as report…". */
 export function GatePage() {
   const api = useApi();
   const sid = useSid();
@@ -44,46 +43,19 @@ export function GatePage() {
         </p>
       )}
       {g.verdict !== null && (
-        <h2 data-testid="gate-verdict">
-          Verdict: <strong>{g.verdict}</strong>
-        </h2>
+        <div className="row">
+          <h2 data-testid="gate-verdict">
+            Verdict: <strong>{g.verdict}</strong>
+          </h2>
+          <span className="spacer" />
+          <SaveGateReportControl sid={sid} gid={g.id} name={g.name} />
+        </div>
       )}
-      {g.kpis && (
-        <table data-testid="gate-table">
-          <thead>
-            <tr>
-              <th>KPI</th>
-              <th>verdict</th>
-              <th>mean diff</th>
-              <th>median diff</th>
-              <th>interval ({Math.round((1 - g.alpha) * 100)} %)</th>
-              <th>p</th>
-              <th>n</th>
-            </tr>
-          </thead>
-          <tbody>
-            {g.kpis.map((line) => (
-              <tr key={line.kpi}>
-                <td>{line.kpi}</td>
-                <td>{line.verdict}</td>
-                <td>{num(line.mean_difference)}</td>
-                <td>{num(line.median_difference)}</td>
-                <td>
-                  <IntervalBar line={line} /> <span className="muted small">{line.ci ? `[${num(line.ci[0]!)}, ${num(line.ci[1]!)}]` : ''}</span>
-                </td>
-                <td>{line.p_value === null ? '-' : line.p_value.toPrecision(3)}</td>
-                <td>{line.n}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {g.kpis && <VerdictTable lines={g.kpis} alpha={g.alpha} />}
       {g.kpis && (
         <section aria-labelledby="differences-title">
           <h2 id="differences-title">Paired differences</h2>
-          {g.kpis.map((line) => (
-            <DifferenceStrip key={line.kpi} line={line} />
-          ))}
+          <DifferenceStrips lines={g.kpis} />
         </section>
       )}
     </>

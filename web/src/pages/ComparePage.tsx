@@ -3,11 +3,12 @@ import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
-import type { CompareResult } from '../api/types.ts';
+import type { CompareResult, Scenario } from '../api/types.ts';
 import { KpiBars } from '../charts/KpiBars.tsx';
 import { CompareExtras } from '../compare/CompareExtras.tsx';
 import { inputsOf } from '../compare/inputs.ts';
 import { InputsSection } from '../compare/InputsSection.tsx';
+import { ResultsSection } from '../compare/ResultsSection.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { ScenarioLink } from '../components/ScenarioLink.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
@@ -19,6 +20,7 @@ import { commonParent } from '../scenarios/branch-tree.ts';
 import { PlanBadge } from '../decisions/PlanBadge.tsx';
 import { SaveReportControl } from '../decisions/SaveReportControl.tsx';
 import { usePlanScenarioId } from '../decisions/use-plan.ts';
+import { WhyItChanged } from '../explanations/WhyItChanged.tsx';
 
 const MIN_COMPARED = 2;
 export const MAX_COMPARED = 6;
@@ -108,12 +110,12 @@ export function ComparePage() {
           <SaveReportControl sid={sid} ids={ids} baseline={comparison.data.baseline} />
         </div>
       )}
-      {ready && comparison.data && <ComparisonView result={comparison.data} />}
+      {ready && comparison.data && <ComparisonView result={comparison.data} planId={planId} scenarios={scenarios.data} />}
     </>
   );
 }
 
-function ComparisonView({ result }: { result: CompareResult }) {
+function ComparisonView({ result, planId, scenarios }: { result: CompareResult; planId: string | undefined; scenarios: readonly Scenario[] | undefined }) {
   const sid = useSid();
   const labelOf = useParameterLabels(
     sid,
@@ -135,6 +137,8 @@ function ComparisonView({ result }: { result: CompareResult }) {
         Only differences (parameters and KPIs)
       </label>
       {hasInputs && <InputsSection inputs={inputs} baselineTag={tagOf(result.baseline)} tagOf={tagOf} labelOf={labelOf} />}
+      {/* Beside the KPI deltas: how far each result moved from the baseline's (an older server sends no `results`). */}
+      {'results' in result && <ResultsSection results={result.results} baselineId={result.baseline} baselineTag={tagOf(result.baseline)} tagOf={tagOf} planId={planId} scenarios={scenarios} />}
       <section aria-labelledby="kpi-title">
         <h2 id="kpi-title">KPIs <span className="muted small">(baseline: {tagOf(result.baseline)})</span></h2>
         {result.kpis.length === 0 && <p className="muted">These scenarios report no KPIs.</p>}
@@ -181,6 +185,8 @@ function ComparisonView({ result }: { result: CompareResult }) {
           </div>
         ))}
       </section>
+      {/* Why each KPI moved, part by part, and the rules broken or mended (an older server sends no `explanations`). */}
+      {'explanations' in result && <WhyItChanged result={result} />}
       <CompareExtras result={result} />
       <section className="card" aria-labelledby="param-title">
         <h2 id="param-title" style={{ marginTop: 0 }}>

@@ -1,10 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import type { ExportFormat } from '../api/client.ts';
 import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import type { DatasetSummary } from '../api/types.ts';
 import { DropZone } from '../components/DropZone.tsx';
+import type { DataSearch } from '../explanations/row-search.ts';
+import { staleSentence } from '../cycles/stale-words.ts';
+import { DatasetVersions } from '../data/DatasetVersions.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
 import { EtlReport } from '../components/EtlReport.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
@@ -28,7 +32,9 @@ export function DataPage() {
   const datasets = useQuery({ queryKey: keys.datasets(sid), queryFn: () => api.listDatasets(sid) });
   const [files, setFiles] = useState<File[]>([]);
   const [name, setName] = useState('');
-  const [selected, setSelected] = useState<string | null>(null);
+  // A link to a row (a violation's, on a scenario page) opens its dataset at that table and row.
+  const search: DataSearch = useSearch({ strict: false });
+  const [selected, setSelected] = useState<string | null>(search.dataset ?? null);
   const [action, setAction] = useState<{ kind: 'derive' | 'delete' | 'replace'; key: string } | null>(null);
   // Who uses a dataset that an upload would replace: the confirm says how many.
   const scenarios = useQuery({ queryKey: keys.scenarios(sid), queryFn: () => api.listScenarios(sid) });
@@ -78,7 +84,8 @@ export function DataPage() {
   const blocker = uploadBlocker(name, files);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (blocker !== null) return;
+    // Until the list is in, whether the name is taken is unknown: the upload would replace without asking.
+    if (blocker !== null || datasets.isPending) return;
     // The ETL replaces a dataset of the same name without asking: ask here first.
     if (datasets.data?.some((d) => d.key === name.trim())) setAction({ kind: 'replace', key: name.trim() });
     else upload.mutate({ name: name.trim(), files });
@@ -103,7 +110,7 @@ export function DataPage() {
           </div>
           <DropZone files={files} onFiles={pickFiles} />
           <div className="row" style={{ marginTop: '0.75rem' }}>
-            <button type="submit" className="primary" disabled={upload.isPending || blocker !== null} aria-describedby={blocker ? 'upload-hint' : undefined}>
+            <button type="submit" className="primary" disabled={upload.isPending || blocker !== null || datasets.isPending} aria-describedby={blocker ? 'upload-hint' : undefined}>
               {upload.isPending ? 'Uploading…' : 'Upload'}
             </button>
             {blocker && (
@@ -124,7 +131,7 @@ export function DataPage() {
         <ErrorNote error={datasets.error} />
         <ErrorNote error={download.error} />
         {datasets.data?.length === 0 && <p className="muted">No datasets yet: upload files above.</p>}
-        <ScrollTable className="plain stack-on-phone" headings={['Key', 'Kind', 'Tables', 'Actions']}>
+        <ScrollTable className="plain stack-on-phone" headings={['Key', 'Kind', 'Version', 'Tables', 'Actions']}>
           {datasets.data?.map((d) => (
             <tr key={d.key} aria-selected={selected === d.key}>
               <td>
@@ -133,12 +140,22 @@ export function DataPage() {
                 </button>
               </td>
               <td data-label="Kind">{d.kind}</td>
+              <td className="small" data-label="Version" data-testid="dataset-version-cell">
+                {typeof d.version === 'number' ? `v${d.version}` : '—'}
+                {d.stale && (
+                  <span className="stale-mark" data-testid="dataset-stale">
+                    {' '}
+                    <span className="badge warn-badge">new data</span> {staleSentence(d.stale, { kind: 'dataset', dataset: d.key })}
+                  </span>
+                )}
+              </td>
               <td className="small" data-label="Tables">
                 {describeTables(d)}
               </td>
               <RowActionsCell
                 actions={[
                   { label: 'Derive', accessibleName: `Derive from ${d.key}`, onClick: () => setAction({ kind: 'derive', key: d.key }) },
+                  { label: 'Versions', accessibleName: `Versions of ${d.key}`, onClick: () => setSelected(d.key) },
                   { label: 'CSV', accessibleName: `Download ${d.key} as CSV`, onClick: () => download.mutate({ key: d.key, format: 'csv' }) },
                   { label: 'XLSX', accessibleName: `Download ${d.key} as XLSX`, onClick: () => download.mutate({ key: d.key, format: 'xlsx' }) },
                   { label: 'Delete', accessibleName: `Delete ${d.key}`, onClick: () => setAction({ kind: 'delete', key: d.key }), danger: true },
@@ -151,10 +168,11 @@ export function DataPage() {
 
       {selected && (
         <div className="beside">
-          <DatasetPreview sid={sid} datasetKey={selected} />
+          <DatasetPreview sid={sid} datasetKey={selected} focus={selected === search.dataset && search.table ? { table: search.table, row: search.row } : undefined} />
           <DatasetViews key={selected} sid={sid} datasetKey={selected} />
         </div>
       )}
+      {selected && <DatasetVersions key={selected} sid={sid} datasetKey={selected} />}
 
       <PromptDialog
         open={action?.kind === 'derive'}
@@ -203,10 +221,10 @@ function ReplaceMessage({ datasetKey, users }: { datasetKey: string; users: numb
       ? 'Scenarios of this session may use it'
       : users === 0
         ? 'No scenario uses it'
-        : `${users} scenario${users === 1 ? ' uses' : 's use'} it: ${users === 1 ? 'its' : 'their'} next run reads the new data, results already computed stay as they are`;
+        : `${users} scenario${users === 1 ? ' uses' : 's use'} it: ${users === 1 ? 'it is' : 'they are'} then marked as computed on the previous version, with a Rebase to follow the new data`;
   return (
     <p data-testid="replace-message">
-      A dataset <strong>{datasetKey}</strong> exists: the upload replaces it. {who}.
+      A dataset <strong>{datasetKey}</strong> exists: the upload makes its new version, and keeps the current one (the Data page lists its versions). {who}.
     </p>
   );
 }

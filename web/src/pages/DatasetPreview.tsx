@@ -4,21 +4,32 @@ import { useApi } from '../api/context.tsx';
 import { keys } from '../api/keys.ts';
 import { DataGrid } from '../components/DataGrid.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import { focusedRows } from '../data/row-focus.ts';
 import { DatasetOrigin } from '../whatif/DatasetOrigin.tsx';
+import { primaryKeys } from '../whatif/row-where.ts';
 
 const PAGE_SIZES = [1_000, 10_000, 100_000] as const;
 
-/** One dataset's tables: a table picker, a page of rows (virtualised), and the pager. */
-export function DatasetPreview({ sid, datasetKey }: { sid: string; datasetKey: string }) {
+/**
+ * One dataset's tables: a table picker, a page of rows (virtualised), and the pager. `focus` opens it at
+ * one table and shows only the row named (a link from a violation), until "Show every row".
+ */
+export function DatasetPreview({ sid, datasetKey, focus }: { sid: string; datasetKey: string; focus?: { table: string; row?: string } }) {
   const api = useApi();
   const dataset = useQuery({ queryKey: keys.dataset(sid, datasetKey), queryFn: () => api.dataset(sid, datasetKey) });
-  const [table, setTable] = useState<string | null>(null);
+  const schemas = useQuery({ queryKey: keys.schemas(sid), queryFn: () => api.schemas(sid), enabled: focus?.row !== undefined });
+  const [table, setTable] = useState<string | null>(focus?.table ?? null);
+  const [focusing, setFocusing] = useState(focus?.row !== undefined);
   const [pageSize, setPageSize] = useState<number>(10_000);
   const [page, setPage] = useState(0);
   const names = Object.keys(dataset.data?.tables ?? {});
   const current = table && names.includes(table) ? table : names[0];
   const form = current ? dataset.data?.tables[current] : undefined;
-  const rows = form?.rows ?? [];
+  const focused =
+    focusing && focus?.row !== undefined && form && current === focus.table && schemas.data
+      ? focusedRows(form.columns, form.rows, primaryKeys(schemas.data).get(current) ?? [], focus.row)
+      : undefined;
+  const rows = focused ?? form?.rows ?? [];
   const pages = Math.max(1, Math.ceil(rows.length / pageSize));
   const safePage = Math.min(page, pages - 1);
   const slice = rows.slice(safePage * pageSize, (safePage + 1) * pageSize);
@@ -49,6 +60,14 @@ export function DatasetPreview({ sid, datasetKey }: { sid: string; datasetKey: s
             </button>
           ))}
         </div>
+      )}
+      {focused && (
+        <p className="small" data-testid="focused-row">
+          {focused.length === 0 ? `${current} has no row ${focus?.row}.` : `Showing the row ${focus?.row} of ${current}.`}{' '}
+          <button type="button" className="link" onClick={() => setFocusing(false)}>
+            Show every row
+          </button>
+        </p>
       )}
       {form && current && (
         <div role="tabpanel" aria-label={current}>

@@ -3,7 +3,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useApi } from '../api/context.tsx';
-import { report as fetchReport, reportWorkbook, type Report } from '../api/decisions.ts';
+import { isGateReport, report as fetchReport, reportWorkbook, type Report } from '../api/decisions.ts';
 import { keys } from '../api/keys.ts';
 import { InputsSection } from '../compare/InputsSection.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
@@ -14,7 +14,9 @@ import { formatTime } from '../format.ts';
 import { useParameterLabels } from '../params/parameter-labels.ts';
 import { usePageTitle } from '../page-title.ts';
 import { frozenViews } from '../reports/frozen-view.ts';
+import { FrozenExplanation } from '../reports/FrozenExplanation.tsx';
 import { FrozenViewCard } from '../reports/FrozenViewCard.tsx';
+import { GateReportDocument } from '../reports/GateReportDocument.tsx';
 import { ReportKpis, SideBySide } from '../reports/ReportTables.tsx';
 import { printFrameCss } from '../reports/print-frame.ts';
 import { usePrinting } from '../reports/use-printing.ts';
@@ -48,6 +50,8 @@ export function ReportPage() {
       />
     );
   }
+  // A gate saved as a report has a document of its own: its verdict table, not a comparison.
+  if (isGateReport(report.data)) return <GateReportDocument sid={sid} report={report.data} />;
   return <ReportDocument sid={sid} report={report.data} />;
 }
 
@@ -108,6 +112,7 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
           <h2 id="report-kpis-title">KPIs and deltas</h2>
           <ReportKpis report={r} />
         </section>
+        {r.explanations && <FrozenExplanation report={r} explanations={r.explanations} />}
         <section className="report-section report-params in-summary" aria-labelledby="report-params-title">
           <h2 id="report-params-title">Parameters</h2>
           <p className="small muted summary-only">Only those that differ between the scenarios.</p>

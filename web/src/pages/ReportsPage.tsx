@@ -23,7 +23,7 @@ export function ReportsPage() {
       {reports.isPending && <p role="status">Loading…</p>}
       {reports.data?.length === 0 && (
         <p className="muted">
-          No reports yet. On <Link to="/s/$sid/compare" params={{ sid }}>Compare</Link>, choose “Save as report…” to keep a comparison as it is.
+          No reports yet. On <Link to="/s/$sid/compare" params={{ sid }}>Compare</Link>, choose “Save as report…” to keep a comparison as it is; a complete gate can be saved the same way from its page.
         </p>
       )}
       {latestFirst.length > 0 && (
@@ -34,7 +34,7 @@ export function ReportsPage() {
                 <strong>{r.title}</strong>
               </Link>
               <div className="small muted">
-                {r.scenario_ids.length} scenarios · saved by {actorName(r.created_by)} on {formatTime(r.created_at)}
+                {r.kind === 'gate' ? `gate verdict, ${r.scenario_ids.length} runs` : `${r.scenario_ids.length} scenarios`} · saved by {actorName(r.created_by)} on {formatTime(r.created_at)}
               </div>
               {r.note && <p className="small" style={{ margin: '0.3rem 0 0' }}>{r.note}</p>}
             </li>

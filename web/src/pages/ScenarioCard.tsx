@@ -11,6 +11,8 @@ import { RunProgress } from '../components/RunProgress.tsx';
 import { RunReportLine } from '../components/RunReportLine.tsx';
 import { FailureNote } from '../components/FailureNote.tsx';
 import { isCancelled, StatusBadge } from '../components/StatusBadge.tsx';
+import { ScenarioStale } from '../cycles/ScenarioStale.tsx';
+import { churnWords } from '../cycles/stale-words.ts';
 import { PlanMark } from '../decisions/PlanBadge.tsx';
 import { usePlanLock } from '../decisions/PlanLock.tsx';
 import { formatNumber, formatTime } from '../format.ts';
@@ -20,7 +22,10 @@ import { finishedRunDuration } from '../scenarios/run-duration.ts';
 import { keyParameters } from './card-facts.ts';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
-/** One scenario: status badge, live progress and run report, actions, KPIs, a failure's message, and logs. */
+/**
+ * One scenario: status badge, whether new data arrived under it (with its Rebase), live progress and run
+ * report, actions, KPIs and how far its result is from the plan's, a failure's message, and logs.
+ */
 export function ScenarioCard({
   sid,
   scenario: s,
@@ -103,6 +108,7 @@ export function ScenarioCard({
           )}
         </p>
       )}
+      <ScenarioStale sid={sid} scenario={s} />
       <RunProgress scenario={s} active={active} />
       <RunReportLine report={s.report} />
       {s.status === 'COMPLETE' && kpis.length > 0 && (
@@ -126,6 +132,11 @@ export function ScenarioCard({
             </div>
           ))}
         </dl>
+      )}
+      {s.plan_churn && !isPlan && (
+        <p className="small" data-testid="card-churn" style={{ margin: '0.25rem 0' }}>
+          {churnWords(s.plan_churn)}
+        </p>
       )}
       {isCancelled(s) && (
         <p className="small muted" data-testid="cancelled">

@@ -27,8 +27,10 @@ import { ViewList } from '../views/ViewList.tsx';
 import { ChainLine, LineageSection } from '../whatif/ScenarioChain.tsx';
 import { PlanBadge } from '../decisions/PlanBadge.tsx';
 import { PublishControl } from '../decisions/PublishControl.tsx';
+import { ScenarioStale } from '../cycles/ScenarioStale.tsx';
 import { usePlanLock } from '../decisions/PlanLock.tsx';
 import { usePlanScenarioId } from '../decisions/use-plan.ts';
+import { WhyThisPlan } from '../explanations/WhyThisPlan.tsx';
 import { RunLogPanel } from './RunLogPanel.tsx';
 
 const DIRECTION = { HIGHER: 'higher is better', LOWER: 'lower is better', AT_LEAST: 'at least', AT_MOST: 'at most' } as const;
@@ -95,6 +97,7 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
         <ScenarioActions sid={sid} scenario={s} />
       </div>
       <ChainLine sid={sid} id={s.id} />
+      <ScenarioStale sid={sid} scenario={s} />
       {/* Until the run is complete its progress leads; then what it gave does (KPIs and the result's
           main view above the fold at 1440 x 900), and how it was set up and ran follows. */}
       {!complete && runAndSetup}
@@ -113,6 +116,7 @@ function ScenarioDetails({ sid, scenario: s, session }: { sid: string; scenario:
           <p className="muted">The result and its views appear when the run is complete.</p>
         )}
       </section>
+      {complete && <WhyThisPlan sid={sid} scenario={s} />}
       {complete && runAndSetup}
       <LineageSection sid={sid} id={s.id} />
       {s.status !== 'CREATED' && <LogsSection sid={sid} scenario={s} active={active} />}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useMemo, useState } from 'react';
 import { useApi } from '../api/context.tsx';
 import { ApiError, type FieldError } from '../api/http.ts';
@@ -7,6 +7,9 @@ import { keys } from '../api/keys.ts';
 import type { ParameterDescriptor, Scenario } from '../api/types.ts';
 import { branchScenario } from '../api/what-if.ts';
 import { ErrorNote } from '../components/ErrorNote.tsx';
+import type { RowRef } from '../api/explanations.ts';
+import { rowFilter } from '../explanations/row-filter.ts';
+import type { WhatIfSearch } from '../explanations/row-search.ts';
 import { TextField } from '../components/TextField.tsx';
 import { ParamFieldset } from '../components/ParamForm.tsx';
 import { usePageTitle } from '../page-title.ts';
@@ -28,6 +31,8 @@ export function WhatIfPage() {
   const sid = useSid();
   const params: { id?: string } = useParams({ strict: false });
   const id = params.id ?? '';
+  // A violation's What if… names its rows: the data editor opens filtered to them.
+  const search: WhatIfSearch = useSearch({ strict: false });
   const base = useCopyPrefill(sid, id);
   const api = useApi();
   const scenario = useQuery({ queryKey: keys.scenario(sid, id), queryFn: () => api.scenario(sid, id), retry: false });
@@ -51,12 +56,12 @@ export function WhatIfPage() {
       <h1>What if… {scenario.data && <span className="muted">a branch of {scenario.data.tag}</span>}</h1>
       <ErrorNote error={base.error ?? scenario.error} />
       {base.loading && <p role="status">Loading the scenario…</p>}
-      {scenario.data && base.prefill && <BranchEditor sid={sid} base={scenario.data} prefill={base.prefill} />}
+      {scenario.data && base.prefill && <BranchEditor sid={sid} base={scenario.data} prefill={base.prefill} rows={search.rows} />}
     </>
   );
 }
 
-function BranchEditor({ sid, base, prefill }: { sid: string; base: Scenario; prefill: ScenarioPrefill }) {
+function BranchEditor({ sid, base, prefill, rows }: { sid: string; base: Scenario; prefill: ScenarioPrefill; rows?: readonly RowRef[] }) {
   const api = useApi();
   const client = useQueryClient();
   const navigate = useNavigate();
@@ -64,6 +69,12 @@ function BranchEditor({ sid, base, prefill }: { sid: string; base: Scenario; pre
   const dataParams = useQuery({ queryKey: keys.dataParameters(sid, base.input_data_id), queryFn: () => api.dataParameters(sid, base.input_data_id) });
   const schemas = useQuery({ queryKey: keys.schemas(sid), queryFn: () => api.schemas(sid) });
   const keyColumns = useMemo(() => primaryKeys(schemas.data), [schemas.data]);
+  const opening = useMemo(
+    () => (rows && dataset.data && schemas.data ? rowFilter(rows, keyColumns, Object.keys(dataset.data.tables)) : undefined),
+    [rows, dataset.data, schemas.data, keyColumns],
+  );
+  // With rows to filter to, the editor waits for the keys that filter them (it reads its opening once).
+  const editorReady = dataset.data !== undefined && (rows === undefined || opening !== undefined);
   const [tag, setTag] = useState(`${base.tag} what-if`);
   const [algoValues, setAlgoValues] = useState<Record<string, FormValue>>(prefill.algoValues);
   const [dataValues, setDataValues] = useState<Record<string, FormValue>>(prefill.dataValues);
@@ -141,7 +152,16 @@ function BranchEditor({ sid, base, prefill }: { sid: string; base: Scenario; pre
       </section>
       <ErrorNote error={dataset.error ?? schemas.error ?? dataParams.error} />
       {dataset.isPending && <p role="status">Loading the data of {base.input_data_id}…</p>}
-      {dataset.data && <DataEditor base={dataset.data.tables} keyColumns={keyColumns} edits={edits} onEdits={setEdits} errors={editErrors} />}
+      {opening && (
+        <p className="small muted" data-testid="rows-filter-note">
+          Filtered to the rows the rule names
+          {opening.unfiltered.length > 0 && `; the rows of ${opening.unfiltered.join(', ')} cannot be filtered by key, so those tables show every row`}. Clear
+          the filter to see every row.
+        </p>
+      )}
+      {editorReady && dataset.data && (
+        <DataEditor base={dataset.data.tables} keyColumns={keyColumns} edits={edits} onEdits={setEdits} errors={editErrors} opening={opening} />
+      )}
       <div className="row branch-actions">
         <button type="button" onClick={() => create.mutate(false)} disabled={create.isPending || !dataset.data}>
           Create

@@ -21,16 +21,18 @@ type Row = readonly unknown[];
  * so far applied, a filter, one change for all filtered rows, cell edits, added and deleted rows, and
  * the edits as sentences. The edits are the state (the caller's); the grid is their preview.
  */
-export function DataEditor({ base, keyColumns, edits, onEdits, errors }: {
+export function DataEditor({ base, keyColumns, edits, onEdits, errors, opening }: {
   base: Readonly<Record<string, TableForm>>;
   keyColumns: ReadonlyMap<string, readonly string[]>;
   edits: readonly Edit[];
   onEdits: (next: Edit[]) => void;
   errors: ReadonlyMap<number, readonly FieldError[]>;
+  /** The table and filters the editor opens with (a violation's rows: explanations/row-filter.ts). */
+  opening?: { table?: string; filters: Record<string, FilterCondition[]> };
 }) {
   const names = Object.keys(base);
-  const [chosen, setChosen] = useState(names[0] ?? '');
-  const [filters, setFilters] = useState<Record<string, FilterCondition[]>>({});
+  const [chosen, setChosen] = useState(opening?.table ?? names[0] ?? '');
+  const [filters, setFilters] = useState<Record<string, FilterCondition[]>>(opening?.filters ?? {});
   const [cellError, setCellError] = useState<string | null>(null);
   const preview = useMemo(() => applyEdits(base, edits), [base, edits]);
   const table = preview.tables[chosen];

@@ -1,7 +1,10 @@
 import type { Writable } from 'node:stream';
 import type { Tables } from '../../../domain/dataset-model.js';
 
-/** The program's input (docs/external-algorithms.md): `{ dataset: { tables }, params, data_params, seed }`. */
+/**
+ * The program's input (docs/external-algorithms.md): `{ dataset: { tables }, params, data_params, seed }`,
+ * and `previous_plan` for a program declaring warm start.
+ */
 export interface ContractInput {
   /**
    * The dataset's tables: as objects, or as their stored JSON text (`{ "<table>": { columns, rows } }`),
@@ -11,6 +14,11 @@ export interface ContractInput {
   readonly params: Readonly<Record<string, unknown>>;
   readonly dataParams: Readonly<Record<string, unknown>>;
   readonly seed: number;
+  /**
+   * For a program declaring `warmStart`: the published plan it starts from (`{ scenario_id, plan_id,
+   * result }`, the result written as its stored text), or null when none applies. Absent: no such field.
+   */
+  readonly previousPlan?: { readonly planId: string; readonly scenarioId: string; readonly resultJson: string } | null;
 }
 
 /** Rows serialised per write: big enough to keep writes few, small enough to hold only a sliver of the input as text. */
@@ -48,7 +56,11 @@ export async function writeContractInput(stdin: Writable, input: ContractInput, 
     }
     await write(`}},"params"`);
   }
-  await write(`:${JSON.stringify(input.params)},"data_params":${JSON.stringify(input.dataParams)},"seed":${input.seed}}\n`);
+  await write(`:${JSON.stringify(input.params)},"data_params":${JSON.stringify(input.dataParams)},"seed":${input.seed}`);
+  const plan = input.previousPlan;
+  if (plan === null) await write(',"previous_plan":null');
+  else if (plan !== undefined) await write(`,"previous_plan":{"scenario_id":${JSON.stringify(plan.scenarioId)},"plan_id":${JSON.stringify(plan.planId)},"result":${plan.resultJson}}`);
+  await write('}\n');
   if (!stopped()) stdin.end();
 }
 

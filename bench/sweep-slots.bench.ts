@@ -1,0 +1,118 @@
+/**
+ * One experiment's sweep on many workers (`max_running_per_session`): R runs of the example's Sleep
+ * algorithm (200 ms, no CPU) queued at once in one session, timed from the experiment's creation to its
+ * last run's end, beside the ideal of the same run (R x 0.2 s / slots). R grows with the slots (50 runs
+ * per slot, so every ideal is 10 s) to keep the whole benchmark to a few minutes, where the issue's
+ * sweep has 1,000 runs. Slots 1 is today's rule (one run of a session at a time). The coordinator's
+ * ceiling is measured too: the runs per second of 1 ms runs at the widest slot count, whose inverse
+ * times 0.2 s is the slot count past which 200 ms runs stop scaling.
+ * Run: npm run build && node --import tsx bench/sweep-slots.bench.ts [sqlite|postgres|distributed ...] [--database-url postgres://.../postgres]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { adminDatabaseUrl, json, post, REPO_ROOT, startScenarist, withScratchDatabase, type BenchServer } from './support.js';
+
+const RUN_MS = 200;
+const RUNS_PER_SLOT = 50;
+const THREADS = 8;
+
+interface Deployment {
+  readonly name: string;
+  readonly slots: readonly number[];
+  /** Starts the servers for `slots` and answers the API's base URL and how to stop everything. */
+  start(slots: number): Promise<{ base: string; stop(): Promise<void> }>;
+}
+
+/** Creates a session with the example dataset, then an experiment of `runs` Sleep runs queued at once; answers the seconds until all ended. */
+async function sweep(base: string, runs: number, durationMs: number): Promise<number> {
+  const form = await (await fetch(`${base}/sessions/main/data/example`)).text();
+  const name = `sweep-${Date.now()}`;
+  const list = await json<{ sessions: { id: string; display_name: string }[] }>(post(`${base}/sessions`, { display_name: name }));
+  const sid = list.sessions.find((s) => s.display_name === name)!.id;
+  await json(fetch(`${base}/sessions/${sid}/data/from-json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: form }));
+  const started = performance.now();
+  const experiment = await json<{ id: string }>(
+    post(`${base}/sessions/${sid}/experiments`, {
+      name,
+      algo_name: 'Sleep',
+      dataset_key: 'example',
+      axes: { 'algo_params.duration_ms': [durationMs] },
+      repeats: runs,
+      run: true,
+    }),
+  );
+  for (;;) {
+    const { counts } = await json<{ counts: Record<string, number> }>(fetch(`${base}/sessions/${sid}/experiments/${experiment.id}`));
+    if ((counts.FAILED ?? 0) > 0) throw new Error(`a run of the sweep FAILED: ${JSON.stringify(counts)}`);
+    if (counts.COMPLETE === runs) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return (performance.now() - started) / 1000;
+}
+
+function serve(args: readonly string[]): (slots: number) => Promise<{ base: string; stop(): Promise<void> }> {
+  return async (slots) => {
+    const server = await startScenarist([...args, '--max-running-per-session', String(slots), '--max-experiment-size', '100000']);
+    return { base: `${server.url}/api/v1`, stop: () => server.stop() };
+  };
+}
+
+function distributed(databaseUrl: string, processes: number, concurrency: number): (slots: number) => Promise<{ base: string; stop(): Promise<void> }> {
+  return async (slots) => {
+    const flags = ['--max-running-per-session', String(slots)];
+    const api: BenchServer = await startScenarist(['--database-url', databaseUrl, '--workers', '0', '--max-experiment-size', '100000', ...flags]);
+    const workers: ChildProcess[] = Array.from({ length: processes }, () =>
+      spawn(process.execPath, [join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', databaseUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...flags], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
+    // The workers' graphile-worker runners and threads up before the clock starts.
+    await new Promise((r) => setTimeout(r, 3_000));
+    return {
+      base: `${api.url}/api/v1`,
+      async stop() {
+        await Promise.all(workers.map((w) => new Promise((r) => (w.kill('SIGTERM'), w.once('exit', r)))));
+        await api.stop();
+      },
+    };
+  };
+}
+
+async function measure(deployment: Deployment): Promise<void> {
+  console.log(`\n${deployment.name}`);
+  console.log(`${'slots'.padStart(6)} ${'runs'.padStart(6)} ${'time'.padStart(8)} ${'ideal'.padStart(8)} ${'ratio'.padStart(7)} ${'runs/s'.padStart(8)}`);
+  for (const slots of deployment.slots) {
+    const runs = RUNS_PER_SLOT * slots;
+    const ideal = (runs * RUN_MS) / 1000 / slots;
+    const { base, stop } = await deployment.start(slots);
+    try {
+      // A warm-up sweep starts the run threads (they start with the first scenario created).
+      await sweep(base, slots, 1);
+      const seconds = await sweep(base, runs, RUN_MS);
+      console.log(`${String(slots).padStart(6)} ${String(runs).padStart(6)} ${seconds.toFixed(2).padStart(7)}s ${ideal.toFixed(2).padStart(7)}s ${(seconds / ideal).toFixed(2).padStart(6)}x ${(runs / seconds).toFixed(1).padStart(8)}`);
+      if (slots === deployment.slots.at(-1)) {
+        const ceilingRuns = 400;
+        const instant = await sweep(base, ceilingRuns, 1);
+        const perSecond = ceilingRuns / instant;
+        console.log(`  coordinator ceiling: ${perSecond.toFixed(0)} runs/s of 1 ms runs at ${slots} slots -> 200 ms runs stop scaling near ${Math.round(perSecond * (RUN_MS / 1000))} slots`);
+      }
+    } finally {
+      await stop();
+    }
+  }
+}
+
+const wanted = process.argv.slice(2).filter((a) => ['sqlite', 'postgres', 'distributed'].includes(a));
+const which = wanted.length > 0 ? wanted : ['sqlite', 'postgres', 'distributed'];
+const threads = ['--workers', String(THREADS)];
+if (which.includes('sqlite')) await measure({ name: `SQLite, local executor, ${THREADS} threads`, slots: [1, 2, 4, 8], start: serve(threads) });
+if (which.includes('postgres')) {
+  await withScratchDatabase(adminDatabaseUrl(), (url) =>
+    measure({ name: `PostgreSQL, one process (distributed executor), ${THREADS} threads`, slots: [1, 2, 4, 8], start: serve([...threads, '--database-url', url]) }),
+  );
+}
+if (which.includes('distributed')) {
+  await withScratchDatabase(adminDatabaseUrl(), (url) =>
+    measure({ name: `PostgreSQL, API node + 2 worker processes x ${THREADS} threads`, slots: [1, 4, 8, 16], start: distributed(url, 2, THREADS) }),
+  );
+}

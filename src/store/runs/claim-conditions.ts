@@ -1,0 +1,86 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../database.js';
+
+/** The conditions a claim's UPDATE holds a row to (see `claim-run.ts`), all settled inside the database. */
+
+/** No scenario of the row's session is PROCESSING (the spec's one-at-a-time rule). */
+export function noneProcessingInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('scenarios as p')
+        .select(sql<number>`1`.as('one'))
+        .whereRef('p.session_id', '=', 'scenarios.session_id')
+        .where('p.status', '=', 'PROCESSING'),
+    ),
+  );
+}
+
+/**
+ * No scenario of the row's session was queued before it (queue order, then creation): a session's runs
+ * start in the order they were queued even when claimed by id, as a job of its own is. Without it a
+ * run whose job was put back (its session was busy) could be overtaken by the next run's job.
+ */
+export function firstQueuedInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('scenarios as q')
+        .select(sql<number>`1`.as('one'))
+        .whereRef('q.session_id', '=', 'scenarios.session_id')
+        .where('q.status', '=', 'QUEUED')
+        .where((e) =>
+          e.or([
+            e('q.queue_order', '<', e.ref('scenarios.queue_order')),
+            e.and([e('q.queue_order', '=', e.ref('scenarios.queue_order')), e('q.seq', '<', e.ref('scenarios.seq'))]),
+          ]),
+        ),
+    ),
+  );
+}
+
+/** PROCESSING scenarios of the row's session. */
+export function processingInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
+  return eb
+    .selectFrom('scenarios as p')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('p.session_id', '=', 'scenarios.session_id')
+    .where('p.status', '=', 'PROCESSING');
+}
+
+/**
+ * A wide claim of a session's head (`max_running_per_session` N above 1) takes the free slot only
+ * when its session is the fair pick: no other session with a free slot runs fewer scenarios, nor as
+ * many with an older head. A slot freed by a session holding several thus goes to a session holding
+ * fewer, and among equals to the oldest queued run: with N = 1 that is the FIFO across free sessions.
+ */
+export function fairPick(eb: ExpressionBuilder<Database, 'scenarios'>, max: number) {
+  const running = (session: 'q.session_id') =>
+    eb
+      .selectFrom('scenarios as r')
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .where('r.session_id', '=', sql.ref<string>(session))
+      .where('r.status', '=', 'PROCESSING');
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('scenarios as q')
+        .select(sql<number>`1`.as('one'))
+        .where('q.status', '=', 'QUEUED')
+        .whereRef('q.session_id', '<>', 'scenarios.session_id')
+        .where(running('q.session_id'), '<', max)
+        .where((e) =>
+          e.or([
+            e(running('q.session_id'), '<', processingInSession(eb)),
+            e.and([
+              e(running('q.session_id'), '=', processingInSession(eb)),
+              e.or([
+                e('q.queue_order', '<', e.ref('scenarios.queue_order')),
+                e.and([e('q.queue_order', '=', e.ref('scenarios.queue_order')), e('q.seq', '<', e.ref('scenarios.seq'))]),
+              ]),
+            ]),
+          ]),
+        ),
+    ),
+  );
+}

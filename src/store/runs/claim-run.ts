@@ -1,0 +1,130 @@
+import { sql, type Kysely } from 'kysely';
+import { changeFor } from '../../model/run-state/changes.js';
+import { newSeed } from '../../model/run-state/run-insight.js';
+import type { Database } from '../database.js';
+import { databaseTime } from '../database-time.js';
+import type { DialectAdapter } from '../dialect.js';
+import { preparedByShape } from '../prepared-query.js';
+import { NOT_RUNNING } from '../run-columns.js';
+import { runInputColumns, type ScenarioRecord } from '../scenarios-repository.js';
+import { fairPick, firstQueuedInSession, noneProcessingInSession, processingInSession } from './claim-conditions.js';
+
+/** A scenario just moved to PROCESSING by a claim: what a run needs of its row, and this start's facts. */
+export interface ClaimedRow extends Pick<ScenarioRecord, 'id' | 'sessionId' | 'tag' | 'datasetKey' | 'algoName' | 'algoParamsJson' | 'dataParamsJson'> {
+  /** Starts since the client queued it: 1, or 2 after one interruption. */
+  readonly attempts: number;
+  /** The database's time of the claim (ISO). */
+  readonly startedAt: string;
+  /** The seed of this run's `ctx.random`, stored on the row. */
+  readonly seed: number;
+}
+
+/** Which row a claim takes: a given scenario, or the queue's head when it belongs to a given session. */
+export type ClaimTarget = { readonly id: string } | { readonly headOfSession: string };
+
+/** How a claim is made: under which token, leased or not, and how many of a session may run at once. */
+export interface ClaimTerms {
+  readonly runToken: string;
+  /** Leased claims (distributed executor): the lease runs this long after the database's now. */
+  readonly leaseMs?: number;
+  /** `max_running_per_session` (default 1). */
+  readonly maxRunning?: number;
+}
+
+interface ClaimShape {
+  readonly leased: boolean;
+  readonly target: 'id' | 'head-of-session';
+  /** Whether the session may hold more than one PROCESSING scenario (`max_running_per_session` above 1). */
+  readonly wide: boolean;
+}
+
+/**
+ * Leased claims (distributed executor) set a lease that expires by the database clock. The head of
+ * the queue is its oldest QUEUED scenario (by `queue_order`), whatever its session.
+ */
+const claimQuery = preparedByShape(
+  (shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.wide}`,
+  (db, shape, v: { id: string; sessionId: string; runToken: string; leaseMs: number; seed: number; max: number }) => {
+    const start = changeFor('start');
+    const update = db.updateTable('scenarios').set((eb) => ({
+      status: start.to,
+      ...NOT_RUNNING,
+      attempts: eb('attempts', '+', 1),
+      started_at: databaseTime(db, 0),
+      finished_at: null,
+      error: null,
+      error_code: null,
+      lease_owner: v.runToken,
+      lease_expires_at: shape.leased ? databaseTime(db, v.leaseMs) : null,
+      // A gate's pair runs both sides with one seed (migration 0026); any other run draws a fresh one.
+      seed: sql<number>`coalesce(pinned_seed, ${v.seed})`,
+    }));
+    if (shape.wide) {
+      // Up to `max` of the session at once, started in its FIFO order, and only when fair (see `fairPick`).
+      const targeted =
+        shape.target === 'id'
+          ? update
+              .where('id', '=', v.id)
+              .where(firstQueuedInSession)
+              .where((eb) => fairPick(eb, v.max))
+          : update
+              .where('id', '=', (eb) =>
+                eb
+                  .selectFrom('scenarios as h')
+                  .select('h.id')
+                  .where('h.session_id', '=', v.sessionId)
+                  .where('h.status', '=', 'QUEUED')
+                  .orderBy('h.queue_order')
+                  .orderBy('h.seq')
+                  .limit(1),
+              )
+              .where((eb) => fairPick(eb, v.max));
+      return targeted
+        .where('status', 'in', start.from)
+        .where((eb) => eb(processingInSession(eb), '<', v.max))
+        .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed']);
+    }
+    const targeted =
+      shape.target === 'id'
+        ? update.where('id', '=', v.id).where(firstQueuedInSession)
+        : update
+            .where('id', '=', (eb) =>
+              eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
+            )
+            .where('session_id', '=', v.sessionId);
+    return targeted
+      .where('status', 'in', start.from)
+      .where(noneProcessingInSession)
+      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed']);
+  },
+);
+
+/**
+ * Moves a QUEUED scenario to PROCESSING under `terms.runToken`, unless another request or process
+ * changed it first or its session already has as many PROCESSING scenarios as it may (the
+ * per-session rule, held by the database itself): a given scenario (when no earlier run of its
+ * session waits), or the queue's head when it belongs to a given session (with `maxRunning` above 1:
+ * the session's own head, when the session has a free slot and is the fair pick, see `fairPick`).
+ * With `leaseMs` the run is leased until that long after the database's now. `db` is where the claim
+ * is written: the store's claims connections, or the transaction that records a run's end.
+ */
+export async function claimRun(db: Kysely<Database>, dialect: DialectAdapter, target: ClaimTarget, terms: ClaimTerms): Promise<ClaimedRow | undefined> {
+  const maxRunning = terms.maxRunning ?? 1;
+  const at = 'id' in target ? { id: target.id, sessionId: '' } : { id: '', sessionId: target.headOfSession };
+  const shape: ClaimShape = { leased: terms.leaseMs !== undefined, target: 'id' in target ? 'id' : 'head-of-session', wide: maxRunning > 1 };
+  const seed = newSeed();
+  const once = async (on: Kysely<Database>) => {
+    // Wide claims count the session's PROCESSING rows: two processes counting at once on
+    // PostgreSQL could both see a free slot, so a session's wide claims take turns on its key.
+    if (shape.wide) await dialect.holdKey(on, `scenarist:session-claims:${at.sessionId || (await sessionOf(on, at.id))}`);
+    return (await claimQuery(on, shape, { ...at, runToken: terms.runToken, leaseMs: terms.leaseMs ?? 0, seed, max: maxRunning })).rows[0];
+  };
+  const row = shape.wide && !db.isTransaction ? await db.transaction().execute(once) : await once(db);
+  // The claim always sets started_at and seed; the column types allow null for rows that never started.
+  return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString(), seed: row.seed ?? seed };
+}
+
+async function sessionOf(db: Kysely<Database>, id: string): Promise<string> {
+  const row = await db.selectFrom('scenarios').select('session_id').where('id', '=', id).executeTakeFirst();
+  return row?.session_id ?? '';
+}

@@ -1,0 +1,77 @@
+import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { StoredExplanation } from '../../model/explanation/stored-explanation.js';
+import { changeFor } from '../../model/run-state/changes.js';
+import type { Database } from '../database.js';
+import type { DialectAdapter } from '../dialect.js';
+import { prepared, preparedByShape } from '../prepared-query.js';
+import { ENDED } from '../run-columns.js';
+import { kpiUpsert, kpiValues, storeKpiValues } from '../scenario-kpis.js';
+import { wrote, type RunKey } from './run-row.js';
+import { writeExplanation } from './write-explanation.js';
+
+/** What a completed run stores: its result and KPI values, and its explanation when it gave one. */
+export interface CompletedRun {
+  readonly resultJson: string;
+  readonly kpis: Readonly<Record<string, number>>;
+  readonly explanation?: StoredExplanation;
+}
+
+type CompleteValues = RunKey & { resultJson: string; kpisJson: string; now: string };
+
+/** The completion's UPDATE, started by `update` (a plain one, or one with the KPI rows' WITH). */
+function completeRow(update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', UpdateResult>, v: CompleteValues) {
+  const complete = changeFor('complete');
+  return update.where('id', '=', v.id).where('lease_owner', '=', v.runToken).where('status', 'in', complete.from).set({
+    status: complete.to,
+    ...ENDED,
+    progress: 1,
+    result: v.resultJson,
+    kpi_values: v.kpisJson,
+    error: null,
+    error_code: null,
+    finished_at: v.now,
+  });
+}
+
+const completeQuery = prepared((db, v: CompleteValues) => completeRow(db.updateTable('scenarios'), v));
+
+/**
+ * PostgreSQL: the KPI rows and the completion in one statement (a data-modifying WITH), so one
+ * round trip and one commit, hence one WAL flush, record a run. The KPI insert and the UPDATE see
+ * the same snapshot; rows of a scenario the completion did not apply to are ignored (see `completeRun`).
+ */
+const completeWithKpisQuery = preparedByShape(
+  (count: number) => String(count),
+  (db, count, v: CompleteValues & Record<string, string | number>) =>
+    completeRow(db.with('kpis', () => kpiUpsert(db, count, v)).updateTable('scenarios'), v),
+);
+
+/**
+ * A run's end COMPLETE with its result, KPI values and explanation; false when the row was no longer
+ * this run's. With an explanation, the completion and the explanation's rows are one transaction (the
+ * one `db` already is, as `endThenClaimNext` passes, or one begun here): one commit, and nothing of
+ * the explanation written when the completion did not apply. Without one, the completion is as cheap
+ * as ever.
+ */
+export async function completeRun(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<boolean> {
+  const { explanation } = outcome;
+  if (explanation === undefined) return writeCompletion(db, dialect, key, outcome, now);
+  if (!db.isTransaction) return db.transaction().execute((trx) => completeRun(trx, dialect, key, outcome, now));
+  if (!(await writeCompletion(db, dialect, key, outcome, now))) return false;
+  // Stamped with the completion's `finished_at`: a later run's completion leaves it unserved.
+  await writeExplanation(db, key.id, now, explanation);
+  return true;
+}
+
+/** The completion with its KPI rows, in as few statements as the dialect allows. */
+async function writeCompletion(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<boolean> {
+  // The sortable copy of the KPI values first (or with it): should the completion not apply
+  // (cancelled), rows of a scenario that is not COMPLETE are ignored by the list queries.
+  const values = { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now };
+  const count = Object.keys(outcome.kpis).length;
+  if (dialect.combinesWrites && count > 0) {
+    return wrote(await completeWithKpisQuery(db, count, { ...kpiValues(key.id, outcome.kpis), ...values }));
+  }
+  await storeKpiValues(db, key.id, outcome.kpis);
+  return wrote(await completeQuery(db, values));
+}
