@@ -1,6 +1,7 @@
 /**
  * The store cost of an explanation (docs/benchmarks.md, "Explanations"): recording the outcome of a
- * run (`recordOutcome`: the explanation's rows, then the completion with its result and KPI rows) with
+ * run (`recordOutcome`: the completion with its result, KPI rows and the explanation's rows, one
+ * transaction) with
  * an explanation of 10,000 violations, beside the same run's outcome without one, interleaved run by run
  * on one store. The run is the warehouse example's at 10,000 SKUs: a result of 10,000 assignments and
  * four KPIs; each violation names a location and two SKUs. The explanation is put in its stored form

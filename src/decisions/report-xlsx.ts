@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Cell } from '../domain/dataset-model.js';
 import { attachment } from '../exports/content-disposition.js';
 import { CONTENT_TYPES, type ExportFile } from '../exports/dataset-export.js';
+import { reportHeadingRows } from '../exports/report-about.js';
 import { sheetNames, xlsxStream, type SheetSource } from '../exports/xlsx.js';
 import type { TablePage, ViewBody, WholeView } from '../views/rendered.js';
 import { inputChangeRows } from './input-change-rows.js';
@@ -74,11 +75,7 @@ function aboutSheet(report: ReportBody): Omit<SheetSource, 'name'> {
   return {
     columns: [text('field'), text('value')],
     rows: [
-      ['title', report.title],
-      ['note', report.note],
-      ['created_at', report.created_at],
-      ['created_by', report.created_by.name ?? report.created_by.id],
-      ['created_by_id', report.created_by.id],
+      ...reportHeadingRows(report),
       ['baseline', baseline ? `${baseline.tag} (${baseline.id})` : report.baseline],
       ['report_id', report.id],
     ],

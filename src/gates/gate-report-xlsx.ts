@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Cell } from '../domain/dataset-model.js';
 import { attachment } from '../exports/content-disposition.js';
 import { CONTENT_TYPES, type ExportFile } from '../exports/dataset-export.js';
+import { reportHeadingRows } from '../exports/report-about.js';
 import { xlsxStream, type SheetSource } from '../exports/xlsx.js';
 import type { GateReportBody } from './gate-report.js';
 
@@ -35,11 +36,7 @@ function aboutSheet(report: GateReportBody): SheetSource {
     name: 'About',
     columns: [text('field'), text('value')],
     rows: [
-      ['title', report.title],
-      ['note', report.note],
-      ['created_at', report.created_at],
-      ['created_by', report.created_by.name ?? report.created_by.id],
-      ['created_by_id', report.created_by.id],
+      ...reportHeadingRows(report),
       ['verdict', report.verdict],
       ['gate', `${g.name} (${g.id})`],
       ['baseline', side(g.baseline)],

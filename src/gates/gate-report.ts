@@ -1,7 +1,4 @@
 import type { Actor } from '../model/actor.js';
-import type { StoredStatus } from '../store/database.js';
-import type { GateInputs } from './request.js';
-import type { PlannedSide } from './plan.js';
 import type { KpiVerdict } from './statistics.js';
 import type { GateDetailView } from './service.js';
 import type { KpiVerdictView } from './verdict.js';
@@ -11,6 +8,12 @@ export interface FrozenKpiVerdict extends KpiVerdictView {
   /** The KPI's unit when the report was saved (empty when the domain declares none). */
   readonly unit: string;
 }
+
+/** What a report freezes of a gate: these fields of its view as they were, typed as the view types them. */
+export type FrozenGate = Pick<
+  GateDetailView,
+  'id' | 'name' | 'created_at' | 'baseline' | 'candidate' | 'inputs' | 'dataset_keys' | 'repeats' | 'alpha' | 'min_effect' | 'rule' | 'size' | 'counts'
+>;
 
 /**
  * A gate saved as a report (docs/api/gates.md, "Saving a gate as a report"): its verdict table, each
@@ -25,21 +28,8 @@ export interface GateReportBody {
   readonly note: string | null;
   readonly created_at: string;
   readonly created_by: Actor;
-  readonly gate: {
-    readonly id: string;
-    readonly name: string;
-    readonly created_at: string;
-    readonly baseline: PlannedSide;
-    readonly candidate: PlannedSide;
-    readonly inputs: GateInputs;
-    readonly dataset_keys: string[];
-    readonly repeats: number;
-    readonly alpha: number;
-    readonly min_effect: number | Readonly<Record<string, number>>;
-    readonly rule: { must_pass: string[]; must_not_fail: string[] };
-    readonly size: number;
-    readonly counts: Record<StoredStatus, number>;
-  };
+  /** The gate as its view showed it when saved: what produced the verdict, without its progress or its live verdict. */
+  readonly gate: FrozenGate;
   readonly verdict: KpiVerdict;
   readonly kpis: FrozenKpiVerdict[];
 }

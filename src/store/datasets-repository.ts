@@ -256,21 +256,8 @@ export class DatasetsRepository {
       if (!source) return 'missing';
       if (expectedVersion !== undefined && source.version !== expectedVersion) return 'changed';
       const hashes = await putContents(trx, replaced, [{ dataset: { sessionId, key: sourceKey } }]);
-      const { seq } = await trx
-        .insertInto('datasets')
-        .values({
-          session_id: sessionId,
-          key: target.key,
-          kind: target.kind,
-          created_at: target.createdAt,
-          version: target.version,
-          parent_key: lineage.parentKey,
-          edits_json: lineage.editsJson,
-          // The version read above: the one its tables come from.
-          parent_version: lineage.parentKey === null ? null : source.version_no,
-        })
-        .returning('seq')
-        .executeTakeFirstOrThrow();
+      // The version read above: the one its tables come from.
+      const seq = await insertDerived(trx, sessionId, target, lineage, lineage.parentKey === null ? null : source.version_no);
       const sourceTables = trx.selectFrom('dataset_tables').where('dataset_seq', '=', source.seq);
       const untouched = replaced.length === 0 ? sourceTables : sourceTables.where('name', 'not in', replaced.map((t) => t.name));
       await trx
@@ -372,6 +359,35 @@ export class DatasetsRepository {
 function basesOf(record: DatasetWrite): TableBase[] {
   const keys = [record.key, ...(record.parentKey ? [record.parentKey] : [])];
   return keys.map((key) => ({ dataset: { sessionId: record.sessionId, key } }));
+}
+
+/**
+ * Inserts the row of a dataset derived from another (a derive, a rebase onto an older version): a new
+ * key, its lineage, and the parent version its tables come from. Returns its `seq`; throws a unique
+ * violation when the key is taken.
+ */
+export async function insertDerived(
+  trx: Kysely<Database>,
+  sessionId: string,
+  target: Omit<DatasetMeta, 'sessionId'>,
+  lineage: Pick<DatasetLineage, 'parentKey' | 'editsJson'>,
+  parentVersion: number | null,
+): Promise<number> {
+  const { seq } = await trx
+    .insertInto('datasets')
+    .values({
+      session_id: sessionId,
+      key: target.key,
+      kind: target.kind,
+      created_at: target.createdAt,
+      version: target.version,
+      parent_key: lineage.parentKey,
+      edits_json: lineage.editsJson,
+      parent_version: parentVersion,
+    })
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  return seq;
 }
 
 function toRow(record: DatasetWrite) {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Column } from '../domain/dataset-model.js';
 import type { Database } from './database.js';
-import type { DatasetLineage, DatasetMeta } from './datasets-repository.js';
+import { insertDerived, type DatasetLineage, type DatasetMeta } from './datasets-repository.js';
 import { recordVersion } from './dataset-versions-repository.js';
 import { putContents, type StoredTable } from './table-contents.js';
 
@@ -76,20 +76,8 @@ export async function deriveFromVersion(
     .where('version_no', '=', source.versionNo)
     .executeTakeFirstOrThrow();
   const hashes = await putContents(trx, replaced, [{ version: { sessionId, key: source.key, versionNo: source.versionNo } }]);
-  const { seq } = await trx
-    .insertInto('datasets')
-    .values({
-      session_id: sessionId,
-      key: target.key,
-      kind: target.kind,
-      created_at: target.createdAt,
-      version: target.version,
-      parent_key: target.parentKey,
-      edits_json: target.editsJson,
-      parent_version: source.versionNo,
-    })
-    .returning('seq')
-    .executeTakeFirstOrThrow();
+  // `target` carries its own lineage (parent key, edits); its tables come from the version read above.
+  const seq = await insertDerived(trx, sessionId, target, target, source.versionNo);
   const byName = new Map(replaced.map((t, i) => [t.name, hashes[i]!]));
   const tables = await trx.selectFrom('dataset_version_tables').select(['position', 'name', 'hash']).where('version_seq', '=', version.seq).orderBy('position').execute();
   if (tables.length > 0) {

@@ -1,3 +1,5 @@
+import { decodeManifest } from './table-pack-manifest-text.js';
+
 /**
  * A table's text as stored in packs (see `src/store/table-contents.ts`): its manifest names the packs it
  * reads (`table_packs`, each with its length) and the segments of them its text is made of, in order.
@@ -53,7 +55,7 @@ export interface UnpackedTable {
 /** The table a read answered (`manifest`, newline, each pack's id, a space and its text). */
 export function unpackTable(packed: string): string {
   const newline = packed.indexOf('\n');
-  const manifest = JSON.parse(packed.slice(0, newline)) as Manifest;
+  const manifest = decodeManifest(packed.slice(0, newline));
   const starts = packStarts(manifest, packed, newline + 1);
   if (manifest.segments.length === 1) {
     const [pack, start, end] = manifest.segments[0]!;
@@ -65,7 +67,7 @@ export function unpackTable(packed: string): string {
 /** The table a read answered, with where its parts lie (a writer's base: `src/store/table-pack-base.ts`). */
 export function unpackTableWithSpans(packed: string): UnpackedTable {
   const newline = packed.indexOf('\n');
-  const manifest = JSON.parse(packed.slice(0, newline)) as Manifest;
+  const manifest = decodeManifest(packed.slice(0, newline));
   const starts = packStarts(manifest, packed, newline + 1);
   const spans: PackSpan[] = [];
   const offsets: number[] = [];

@@ -4,7 +4,8 @@ import { chunks as pieces } from './chunks.js';
 import type { Database } from './database.js';
 import { dialectAdapterOf } from './dialect.js';
 import { NEW_PACK, readBases, spansAgainst } from './table-pack-base.js';
-import { manifestOf, type Manifest, type PackSpan } from './table-pack-manifest.js';
+import { manifestOf, type PackSpan } from './table-pack-manifest.js';
+import { decodeManifest, encodeManifest } from './table-pack-manifest-text.js';
 
 /**
  * Writes and frees the packs tables' texts are stored in (`table_packs`). Safety against concurrent
@@ -34,13 +35,13 @@ export async function writePacked(trx: Kysely<Database>, hash: string, table: { 
     named = spans.map((s) => (s.pack === NEW_PACK ? { ...s, pack } : s));
   }
   const manifest = manifestOf(named, (id) => lengths.get(id)!);
-  await trx.updateTable('table_contents').set({ manifest: JSON.stringify(manifest) }).where('hash', '=', hash).execute();
+  await trx.updateTable('table_contents').set({ manifest: encodeManifest(manifest) }).where('hash', '=', hash).execute();
   if (manifest.packs.length > 0) await trx.insertInto('table_content_packs').values(manifest.packs.map(([id]) => ({ hash, pack_id: id }))).execute();
 }
 
 /** The pack ids a stored manifest names. */
-export function packsOf(manifestJson: string): number[] {
-  return (JSON.parse(manifestJson) as Manifest).packs.map(([id]) => id);
+export function packsOf(manifest: string): number[] {
+  return decodeManifest(manifest).packs.map(([id]) => id);
 }
 
 /**

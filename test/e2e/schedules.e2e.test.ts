@@ -183,7 +183,9 @@ describe.each(DEPLOYMENTS.filter((d) => DIALECTS.includes(d.dialect)))('schedule
     startWorkers();
 
     let seen: unknown;
-    const after = await until(() => `the caught-up tick and the next one to end; last seen: ${JSON.stringify(seen)}\n${apis.map((a) => a.output()).join('\n')}`, async () => {
+    // On a timeout: the ticks, the workers' exits (a worker that could not start runs nothing) and the nodes' output.
+    const state = () => `last seen: ${JSON.stringify(seen)}; workers: ${workers.map((w) => w.exitCode ?? w.signalCode ?? 'up').join(', ')}\n${apis.map((a) => a.output()).join('\n')}`;
+    const after = await until(() => `the caught-up tick and the next one to end; ${state()}`, async () => {
       const all = await ticksOf(created.id);
       seen = await rows(`select t.due_at, t.status, t.stage, t.lease_owner, t.lease_until, t.scenario_ids, s.status as run, s.attempts from schedule_ticks t left join scenarios s on t.scenario_ids like '%' || s.id || '%' where t.schedule_id = $1 and t.due_at > $2`, [created.id, resumed.updated_at]);
       const later = all.filter((t) => due(t) > down);

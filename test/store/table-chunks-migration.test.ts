@@ -6,6 +6,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, migrationsFor } from '../../src/store/migrations/migrate.js';
 import { openStore } from '../../src/store/store.js';
+import { decodeManifest } from '../../src/store/table-pack-manifest-text.js';
 import { DIALECTS, POSTGRES_ADMIN_URL } from '../support/dialects.js';
 import { adminQuery, databaseUrl } from '../support/postgres-template.js';
 
@@ -58,7 +59,7 @@ describe.each(DIALECTS)('migration 0028-table-chunks on %s', (dialect) => {
       expect(refs.tables.map((t) => [t.name, t.rows])).toEqual([['skus', 500], ['odd', 1]]);
       // Each old content is one pack, named whole.
       const packCount = async () => Number((await sql<{ n: number | string }>`select count(*) as n from table_packs`.execute(db)).rows[0]!.n);
-      const contents = (await sql<{ manifest: string }>`select manifest from table_contents`.execute(db)).rows.map((r) => JSON.parse(r.manifest) as { packs: [number, number][]; segments: [number, number, number][] });
+      const contents = (await sql<{ manifest: string }>`select manifest from table_contents`.execute(db)).rows.map((r) => decodeManifest(r.manifest));
       expect(contents).toHaveLength(4);
       expect(await packCount()).toBe(4);
       for (const { packs, segments } of contents) expect(segments).toEqual([[0, 0, packs[0]![1]]]);

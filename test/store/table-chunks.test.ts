@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/database.js';
 import type { Store } from '../../src/store/store.js';
 import { contentsOfDatasets, dropUnusedContents, linkTables, putContents, storedTablesOfJson, type TableBase } from '../../src/store/table-contents.js';
-import type { Manifest } from '../../src/store/table-pack-manifest.js';
+import { decodeManifest } from '../../src/store/table-pack-manifest-text.js';
 import { DIALECTS } from '../support/dialects.js';
 import { useTestStore } from '../support/test-store.js';
 
@@ -36,7 +36,7 @@ describe.each(DIALECTS)('tables stored in packs on %s', (dialect) => {
   const manifestOf = async (sessionId: string, key: string, name: string) => {
     const ref = (await store().datasets.tableRefs(sessionId, key))!.tables.find((t) => t.name === name)!;
     const row = await store().db.selectFrom('table_contents').select('manifest').where('hash', '=', ref.hash).executeTakeFirstOrThrow();
-    return JSON.parse(row.manifest) as Manifest;
+    return decodeManifest(row.manifest);
   };
 
   it('reads back every table exactly as written, first uploads and versions: empty, one row, unicode, large and tricky strings, another key order', async () => {

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { StoreDialect } from '../dialect.js';
 import type { Database } from '../database.js';
+import { encodeManifest } from '../table-pack-manifest-text.js';
 
 /**
  * Tables' texts in packs (see `src/store/table-contents.ts`): `table_packs` holds texts, `table_contents`
@@ -35,7 +36,7 @@ export function tableChunksMigration(dialect: StoreDialect) {
         const { rows: pack } = await sql<{ id: number | string }>`insert into table_packs (text) values (${text}) returning id`.execute(db);
         const id = Number(pack[0]!.id);
         // The manifest's lengths count UTF-16 code units, as `src/store/table-pack-manifest.ts` cuts.
-        const manifest = JSON.stringify({ packs: [[id, text.length]], segments: [[0, 0, text.length]] });
+        const manifest = encodeManifest({ packs: [[id, text.length]], segments: [[0, 0, text.length]] });
         await sql`update table_contents set manifest = ${manifest} where hash = ${hash}`.execute(db);
         await sql`insert into table_content_packs (hash, pack_id) values (${hash}, ${id})`.execute(db);
       }

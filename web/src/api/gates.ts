@@ -1,16 +1,12 @@
 import type { operations } from 'scenarist/client';
 import type { Api } from './client.ts';
 import { unwrap } from './http.ts';
+import type { Answer } from './types.ts';
 
 /** The gate routes (docs/api/gates.md) through the API's typed client; types come from the generated schema. */
-type Json<Op extends keyof operations, Code extends keyof operations[Op]['responses']> = operations[Op]['responses'][Code] extends {
-  content: { 'application/json': infer Body };
-}
-  ? Body
-  : never;
 
-export type Gate = Json<'getSessionsBySidGatesByGid', 200>;
-export type GateSummary = Json<'getSessionsBySidGates', 200>['items'][number];
+export type Gate = Answer<'getSessionsBySidGatesByGid', 200>;
+export type GateSummary = Answer<'getSessionsBySidGates', 200>['items'][number];
 export type GateKpi = NonNullable<Gate['kpis']>[number];
 export type NewGate = NonNullable<operations['postSessionsBySidGates']['requestBody']>['content']['application/json'];
 

@@ -1,16 +1,12 @@
 import type { operations } from 'scenarist/client';
 import type { Api } from './client.ts';
 import { unwrap } from './http.ts';
+import type { Answer } from './types.ts';
 
 /** The schedule routes (docs/api/schedules.md) through the API's typed client; types come from the generated schema. */
-type Json<Op extends keyof operations, Code extends keyof operations[Op]['responses']> = operations[Op]['responses'][Code] extends {
-  content: { 'application/json': infer Body };
-}
-  ? Body
-  : never;
 
-export type Schedule = Json<'getSessionsBySidSchedulesById', 200>;
-export type Tick = Json<'getSessionsBySidSchedulesByIdTicks', 200>['ticks'][number];
+export type Schedule = Answer<'getSessionsBySidSchedulesById', 200>;
+export type Tick = Answer<'getSessionsBySidSchedulesByIdTicks', 200>['ticks'][number];
 export type TickStatus = Tick['status'];
 export type TickOutcome = NonNullable<Tick['outcome']>;
 export type TickAlert = TickOutcome['alerts'][number];

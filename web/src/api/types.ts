@@ -8,7 +8,7 @@ import type { RunReport } from './run-report.ts';
  */
 
 /** The JSON body of an operation's success answer. */
-type Answer<Op extends keyof operations, Code extends keyof operations[Op]['responses']> = operations[Op]['responses'][Code] extends {
+export type Answer<Op extends keyof operations, Code extends keyof operations[Op]['responses']> = operations[Op]['responses'][Code] extends {
   content: { 'application/json': infer Body };
 }
   ? Body

@@ -18,7 +18,7 @@ import { FrozenExplanation } from '../reports/FrozenExplanation.tsx';
 import { FrozenViewCard } from '../reports/FrozenViewCard.tsx';
 import { GateReportDocument } from '../reports/GateReportDocument.tsx';
 import { ReportKpis, SideBySide } from '../reports/ReportTables.tsx';
-import { printFrameCss } from '../reports/print-frame.ts';
+import { ReportHead } from '../reports/ReportHead.tsx';
 import { usePrinting } from '../reports/use-printing.ts';
 import { useSid } from '../session.ts';
 import { ThemeContext, useTheme } from '../theme.ts';
@@ -87,27 +87,13 @@ function ReportDocument({ sid, report: r }: { sid: string; report: Report }) {
   return (
     <ThemeContext.Provider value={printing ? 'light' : theme}>
       <article className="report" data-testid="report" data-printing={printing} data-print-mode={mode}>
-        {/* The running header and page numbers of the printed pages. */}
-        <style>{printFrameCss(r.title)}</style>
-        <header className="report-section report-head in-summary">
-          <p className="small no-print" style={{ margin: '0 0 0.25rem' }}>
-            <Link to="/s/$sid/reports" params={{ sid }}>
-              Reports
-            </Link>{' '}
-            / {r.title}
-          </p>
-          <div className="row">
-            <h1 style={{ margin: 0 }} data-testid="report-title">
-              {r.title}
-            </h1>
-            <span className="spacer" />
-            <ReportActions sid={sid} report={r} onPrint={print} />
-          </div>
-          <p className="small muted" data-testid="report-meta">
-            Saved by {actorName(r.created_by)} on {formatTime(r.created_at)} · {r.scenarios.length} scenarios, baseline {tagOf(r.baseline)}
-          </p>
-          {r.note && <blockquote className="plan-note">{r.note}</blockquote>}
-        </header>
+        <ReportHead
+          sid={sid}
+          title={r.title}
+          note={r.note}
+          meta={`Saved by ${actorName(r.created_by)} on ${formatTime(r.created_at)} · ${r.scenarios.length} scenarios, baseline ${tagOf(r.baseline)}`}
+          actions={<ReportActions sid={sid} report={r} onPrint={print} />}
+        />
         <section className="report-section in-summary" aria-labelledby="report-kpis-title">
           <h2 id="report-kpis-title">KPIs and deltas</h2>
           <ReportKpis report={r} />

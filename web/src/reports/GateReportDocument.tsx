@@ -1,5 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { reportWorkbook, type GateReport } from '../api/decisions.ts';
 import { useApi } from '../api/context.tsx';
 import { ErrorNote } from '../components/ErrorNote.tsx';
@@ -7,7 +6,7 @@ import { saveBlob } from '../csv.ts';
 import { actorName } from '../decisions/actor.ts';
 import { formatTime } from '../format.ts';
 import { DifferenceStrips, VerdictTable } from '../gates/VerdictTable.tsx';
-import { printFrameCss } from './print-frame.ts';
+import { ReportHead } from './ReportHead.tsx';
 
 type Side = GateReport['gate']['baseline'];
 
@@ -38,19 +37,12 @@ export function GateReportDocument({ sid, report: r }: { sid: string; report: Ga
   const effect = typeof g.min_effect === 'number' ? String(g.min_effect) : JSON.stringify(g.min_effect);
   return (
     <article className="report" data-testid="report" data-kind="gate">
-      <style>{printFrameCss(r.title)}</style>
-      <header className="report-section report-head in-summary">
-        <p className="small no-print" style={{ margin: '0 0 0.25rem' }}>
-          <Link to="/s/$sid/reports" params={{ sid }}>
-            Reports
-          </Link>{' '}
-          / {r.title}
-        </p>
-        <div className="row">
-          <h1 style={{ margin: 0 }} data-testid="report-title">
-            {r.title}
-          </h1>
-          <span className="spacer" />
+      <ReportHead
+        sid={sid}
+        title={r.title}
+        note={r.note}
+        meta={`Saved by ${actorName(r.created_by)} on ${formatTime(r.created_at)} · gate ${g.name}, created ${formatTime(g.created_at)}`}
+        actions={
           <div className="row no-print" role="group" aria-label="Report actions">
             <button type="button" onClick={() => download.mutate()} disabled={download.isPending}>
               Download XLSX
@@ -60,12 +52,8 @@ export function GateReportDocument({ sid, report: r }: { sid: string; report: Ga
             </button>
             <ErrorNote error={download.error} />
           </div>
-        </div>
-        <p className="small muted" data-testid="report-meta">
-          Saved by {actorName(r.created_by)} on {formatTime(r.created_at)} · gate {g.name}, created {formatTime(g.created_at)}
-        </p>
-        {r.note && <blockquote className="plan-note">{r.note}</blockquote>}
-      </header>
+        }
+      />
       <section className="report-section in-summary" aria-labelledby="gate-verdict-title">
         <h2 id="gate-verdict-title" data-testid="gate-verdict">
           Verdict: <strong>{r.verdict}</strong>
