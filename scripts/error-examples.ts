@@ -79,7 +79,7 @@ export const ERROR_EXAMPLES: Readonly<Record<ErrorCode, ScenaristError | undefin
     { scenario_id: '6250f1f9', tag: 'pet demand +10%', dataset: 'pet demand +10%', path: 'edits[0].update.where', message: "table 'sku_data' has no column 'category'" },
   ]),
   PLAN_SCENARIO_PROTECTED: errors.planScenarioProtected('reset', '6250f1f9'),
-  PLAN_DATASET_PROTECTED: errors.planDatasetProtected('replace', 'warehouse'),
+  PLAN_DATASET_PROTECTED: errors.planDatasetProtected('delete', 'warehouse'),
   PLAN_SESSION_PROTECTED: errors.planSessionProtected('main'),
   TOO_LARGE: errors.uploadTooLarge(104857600),
   BODY_TOO_LARGE: errors.bodyTooLarge(),
