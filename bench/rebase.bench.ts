@@ -33,13 +33,21 @@ function files(changed: boolean) {
   const { skuCsv, layoutCsv } = generateWarehouse({ skus: 100_000, locations: 1_000, seed: 7 });
   if (!changed) return { skuCsv, layoutCsv };
   const lines = skuCsv.split('\n');
-  const header = lines[0]!.split(',');
+  // The samples are written with `;` between cells: split on anything else and no row would change.
+  const separator = lines[0]!.includes(';') ? ';' : ',';
+  const header = lines[0]!.split(separator);
   const picks = header.indexOf('daily_picks');
+  if (picks < 0) throw new Error('the sample SKU file has no daily_picks column');
+  let changes = 0;
   for (let i = 1; i < lines.length; i += 100) {
-    const cells = lines[i]!.split(',');
-    if (cells.length === header.length && cells[picks] !== '') cells[picks] = String(Number(cells[picks]) * 2);
-    lines[i] = cells.join(',');
+    const cells = lines[i]!.split(separator);
+    if (cells.length === header.length && cells[picks] !== '') {
+      cells[picks] = String(Number(cells[picks]) * 2);
+      changes++;
+    }
+    lines[i] = cells.join(separator);
   }
+  if (changes === 0) throw new Error('the next version changed no row');
   return { skuCsv: lines.join('\n'), layoutCsv };
 }
 

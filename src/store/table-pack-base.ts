@@ -4,7 +4,32 @@ import type { Database } from './database.js';
 import { dialectAdapterOf } from './dialect.js';
 import { appendSpan, spansBetween, unpackTableWithSpans, type PackSpan, type UnpackedTable } from './table-pack-manifest.js';
 import { packedTable } from './table-pack-text.js';
-import { chunkTable } from './table-chunking.js';
+import { chunkTable, type ChunkedTable } from './table-chunking.js';
+
+/**
+ * The cuts of the tables written or read as bases last in this process, by content hash. A content's
+ * text is fixed by its hash, and its cut by its text, so a cut found here is the cut `chunkTable` would
+ * make again; what it saves: a rebase or a derive chain writes a table and then, as the next table's
+ * base, reads it back and cuts it again. Only the cut is kept, never where the text is stored (that is
+ * read again each time: a content may be collected and written anew in other packs).
+ */
+const recentCuts = new Map<string, ChunkedTable>();
+/** A 100k-row table's cut is some megabytes; a tree's chain is parent, child, grandchild. */
+const RECENT_CUTS = 4;
+
+export function rememberCut(hash: string, cut: ChunkedTable): void {
+  recentCuts.delete(hash);
+  recentCuts.set(hash, cut);
+  while (recentCuts.size > RECENT_CUTS) recentCuts.delete(recentCuts.keys().next().value!);
+}
+
+function cutOf(hash: string, table: { readonly json: string; readonly columns: readonly Column[] }): ChunkedTable {
+  const known = recentCuts.get(hash);
+  if (known) return known;
+  const cut = chunkTable(table);
+  rememberCut(hash, cut);
+  return cut;
+}
 
 /**
  * Where a table being written may find text stored already: the tables of the same name in the dataset
@@ -83,7 +108,7 @@ export async function readBases(trx: Kysely<Database>, hashes: readonly string[]
     if (!row) continue;
     const base = unpackTableWithSpans(row.packed);
     if (!base.spans.every((s) => locked.has(s.pack))) continue;
-    const cut = chunkTable({ json: base.text, columns: JSON.parse(row.columnsJson) as Column[] });
+    const cut = cutOf(hash, { json: base.text, columns: JSON.parse(row.columnsJson) as Column[] });
     tables.push({ ...base, head: cut.head, tail: cut.tail });
     let at = cut.head.length;
     cut.chunks.forEach((chunk, j) => {
@@ -102,7 +127,7 @@ export const NEW_PACK = -1;
  * (with the comma before them where the base has one, so consecutive chunks merge into one span), the
  * rest is new text, named in `NEW_PACK` at its offset in `fresh`.
  */
-export function spansAgainst(table: { readonly json: string; readonly columns: readonly Column[] }, index: BaseIndex): { spans: PackSpan[]; fresh: string } {
+export function spansAgainst(table: { readonly json: string; readonly columns: readonly Column[] }, index: BaseIndex): { spans: PackSpan[]; fresh: string; cut: ChunkedTable } {
   const spans: PackSpan[] = [];
   const parts: string[] = [];
   let length = 0;
@@ -130,5 +155,5 @@ export function spansAgainst(table: { readonly json: string; readonly columns: r
   const sameTail = index.tables.find((b) => b.tail === cut.tail);
   if (sameTail) addBase(sameTail, sameTail.text.length - cut.tail.length, sameTail.text.length);
   else addNew(cut.tail);
-  return { spans, fresh: parts.join('') };
+  return { spans, fresh: parts.join(''), cut };
 }

@@ -3,7 +3,7 @@ import type { Column } from '../domain/dataset-model.js';
 import { chunks as pieces } from './chunks.js';
 import type { Database } from './database.js';
 import { dialectAdapterOf } from './dialect.js';
-import { NEW_PACK, readBases, spansAgainst } from './table-pack-base.js';
+import { NEW_PACK, readBases, rememberCut, spansAgainst } from './table-pack-base.js';
 import { manifestOf, type PackSpan } from './table-pack-manifest.js';
 import { decodeManifest, encodeManifest } from './table-pack-manifest-text.js';
 
@@ -23,8 +23,10 @@ import { decodeManifest, encodeManifest } from './table-pack-manifest-text.js';
  */
 export async function writePacked(trx: Kysely<Database>, hash: string, table: { readonly json: string; readonly columns: readonly Column[] }, baseHashes: readonly string[]): Promise<void> {
   const index = baseHashes.length > 0 ? await readBases(trx, baseHashes) : undefined;
-  const { spans, fresh } =
-    index && index.tables.length > 0 ? spansAgainst(table, index) : { spans: [{ pack: NEW_PACK, start: 0, end: table.json.length }], fresh: table.json };
+  const against = index && index.tables.length > 0 ? spansAgainst(table, index) : undefined;
+  const { spans, fresh } = against ?? { spans: [{ pack: NEW_PACK, start: 0, end: table.json.length }], fresh: table.json };
+  // The next table written against this one (a derive of it, a rebase's child) finds it cut already.
+  if (against) rememberCut(hash, against.cut);
   const lengths = new Map<number, number>();
   for (const base of index?.tables ?? []) for (const [id, length] of base.lengths) lengths.set(id, length);
   let named: PackSpan[] = spans;

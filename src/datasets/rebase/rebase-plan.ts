@@ -35,6 +35,8 @@ export interface PlannedDataset {
   readonly effects: EditEffect[];
   /** The new content of each table its edits changed (the others are its parent's). */
   readonly tables: ReadonlyMap<string, Table>;
+  /** The tables its edits were applied to, by name (its parent's): what `tables` was made from. */
+  readonly inputs: Readonly<Record<string, Table>>;
   readonly skipped: SkippedEdit[];
 }
 
@@ -135,6 +137,7 @@ export async function planRebase(deps: PlanDeps, sessionId: string, nodes: reado
         root: parent === rootKey ? base : undefined,
         effects: replayed.effects,
         tables: replayed.tables,
+        inputs: tables,
         skipped: skip ? replayed.conflicts.map((c) => ({ path: c.path, message: c.message, edit: editOf(link.edits[c.index]!) })) : [],
       };
       planned.set(link.key, step);
@@ -153,7 +156,7 @@ export async function planRebase(deps: PlanDeps, sessionId: string, nodes: reado
     const key = await firstFreeName(base.key, base.versionNo, keyTaken);
     if (key === undefined) throw errors.datasetKeyTaken(base.key);
     chosenKeys.add(key);
-    const step: PlannedDataset = { oldKey: base.key, key, parent: base.key, root: base, effects: [], tables: new Map(), skipped: [] };
+    const step: PlannedDataset = { oldKey: base.key, key, parent: base.key, root: base, effects: [], tables: new Map(), inputs: {}, skipped: [] };
     copies.set(base.key, step);
     byNewKey.set(key, step);
     order.push(step);

@@ -123,7 +123,8 @@ export class ScenarioRebase {
       });
     }
     const successions: Succession[] = nodes.map((n) => ({ id: ids.get(n.id)!, rebasedFrom: n.id, replans: n === top ? replans : null }));
-    const tables = plan.datasets.map((step) => [...step.tables].map(([name, table]) => storedTableOf(name, table)));
+    // Parents first (the plan's order), so each table finds its parent's rows' texts made already.
+    const tables = plan.datasets.map((step) => [...step.tables].map(([name, table]) => storedTableOf(name, table, step.inputs[name])));
     const views = await scenarios.createAll(sessionId, inputs, {
       run: input.run === true,
       alongside: (trx) => this.storeDatasets(trx, sessionId, plan, tables),
