@@ -12,7 +12,8 @@ describe.each(DIALECTS)('readiness on %s', (dialect) => {
   afterAll(() => t?.close());
 
   it('is ready while the database answers and migrations are current', async () => {
-    expect(await t.runtime.services.readiness.check()).toEqual({ ready: true });
+    // The drop folder's check rides along (a writable folder under the test's data directory): it informs, it is never why a process is not ready.
+    expect(await t.runtime.services.readiness.check()).toEqual({ ready: true, checks: [expect.objectContaining({ ok: true })] });
   });
 
   it('carries its start-up notes on a ready answer, still 200: they inform, they do not take traffic away', async () => {

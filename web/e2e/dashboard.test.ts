@@ -93,7 +93,7 @@ describe.each(DIALECTS)('dashboard end to end (%s)', (dialect) => {
     await expect.poll(() => page.locator('#scenario-algo-hint').innerText()).toMatch(/^A Python program/);
     await expect
       .poll(() => page.locator('input[id^="algo-"], select[id^="algo-"]').evaluateAll((fields) => fields.map((f) => f.id)))
-      .toEqual(['algo-depot_x', 'algo-depot_y', 'algo-respect_zones', 'algo-iterations']);
+      .toEqual(['algo-depot_x', 'algo-depot_y', 'algo-respect_zones', 'algo-iterations', 'algo-churn_weight']);
     expect(await page.locator('#algo-iterations').inputValue()).toBe('20000');
 
     for (const { tag, algorithm } of ALGORITHMS) {
