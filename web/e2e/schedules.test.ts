@@ -145,9 +145,11 @@ describe.each(DIALECTS)('a schedule in the dashboard (%s)', (dialect) => {
     await page.getByRole('button', { name: 'Run nightly re-plan now' }).click();
     await item.getByRole('status').waitFor();
     await item.getByRole('link', { name: 'nightly re-plan' }).click();
-    const row = page.locator('[data-testid=tick-row][data-status=done]').first();
+    // Waits for the tick to end either way, so a failed tick fails here with its reason in words.
+    const row = page.locator('[data-testid=tick-row]:is([data-status=done], [data-status=failed])').first();
     await row.waitFor({ timeout: 120_000 });
     const text = await row.innerText();
+    expect(await row.getAttribute('data-status'), text).toBe('done');
     expect(text).toContain('(run now)');
     expect(text).toContain('loaded sku_data.csv into sample');
     // The new version of the dataset the re-plan ran on.
