@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../support/server-process.js';
  */
 async function destroyPoolsWhileThreadsStart(): Promise<{ status: number | null; output: string }> {
   const threadEntryModule = pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'async', 'thread-entry.js')).href;
-  const workerPoolModule = pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'executor', 'local', 'worker-pool.js')).href;
+  const workerPoolModule = pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'executor', 'host', 'worker-pool.js')).href;
   const script = `
     import { Piscina } from 'piscina';
     import { threadEntry } from ${JSON.stringify(threadEntryModule)};
