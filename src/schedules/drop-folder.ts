@@ -23,8 +23,10 @@ export function isPathSegment(name: string): boolean {
 
 /** The folders a session's dataset takes drops from: by id, and by display name where it can be one. */
 export function dropFolders(dropDir: string, session: { readonly id: string; readonly displayName: string }, key: string): string[] {
-  const byId = join(dropDir, session.id, key);
-  return isPathSegment(session.displayName) && session.displayName !== session.id ? [join(dropDir, session.displayName, key), byId] : [byId];
+  // A key may be '..' or hold a '/': such a key gets a hex-named folder, so no drop folder reaches outside drop_dir.
+  const keyFolder = isPathSegment(key) ? key : `key-${Buffer.from(key).toString('hex')}`;
+  const byId = join(dropDir, session.id, keyFolder);
+  return isPathSegment(session.displayName) && session.displayName !== session.id ? [join(dropDir, session.displayName, keyFolder), byId] : [byId];
 }
 
 export function isCompleteName(name: string): boolean {
