@@ -8,6 +8,7 @@ import { runStateMigration } from './0004-run-state.js';
 import { eventLogMigration } from './0005-event-log.js';
 import { webhooksMigration } from './0006-webhooks.js';
 import { webhookAllEventsMigration } from './0033-webhook-all-events.js';
+import { eventNumberingIndexMigration } from './0034-event-numbering-index.js';
 import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
@@ -61,6 +62,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0026-report-kind': reportKindMigration,
     '0032-schedules': schedulesMigration(dialect),
     '0033-webhook-all-events': webhookAllEventsMigration,
+    '0034-event-numbering-index': eventNumberingIndexMigration(dialect),
   };
 }
 
