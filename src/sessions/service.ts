@@ -9,7 +9,7 @@ import type { SessionRecord } from '../store/sessions-repository.js';
 import type { Store } from '../store/store.js';
 import { checkDisplayName, SESSION_ID } from './display-name.js';
 import { errors } from '../error-factories.js';
-import { noteAuditTarget } from '../model/audit/audit-scope.js';
+import { forgetResolvedSession, noteAuditTarget, recalledSession } from '../model/audit/audit-scope.js';
 
 export const MAIN_SESSION_NAME = 'main';
 
@@ -68,6 +68,8 @@ export class SessionService {
 
   /** Resolves a `{sid}` path value: the UUID, or a display name as alias. */
   async resolve(ref: string): Promise<SessionRecord> {
+    const recalled = recalledSession(ref);
+    if (recalled) return recalled;
     const session = this.resolved ? await this.resolved.read(ref, () => this.find(ref)) : await this.find(ref);
     if (!session) throw errors.sessionNotFound(ref);
     return session;
@@ -181,6 +183,7 @@ export class SessionService {
     } finally {
       this.resolved?.clear();
       this.everySession?.clear();
+      forgetResolvedSession();
     }
   }
 

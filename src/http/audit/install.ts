@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { AuditScope, runAudited, type AuditDraft } from '../../model/audit/audit-scope.js';
+import { AuditScope, runAudited, type AuditDraft, type ResolvedSession } from '../../model/audit/audit-scope.js';
 import type { Services } from '../services.js';
 import '../../auth/fastify-types.js';
 import { auditedRoute, type AuditedRoute } from './route-audit.js';
@@ -24,7 +24,10 @@ export function installAudit(app: FastifyInstance, services: Services): void {
   // A benchmark's server without the trail, to measure its cost (the `bench_audit_off` setting).
   if (settings.benchAuditOff) return;
 
-  const draftOf = async (request: FastifyRequest, route: AuditedRoute): Promise<AuditDraft> => {
+  const draftOf = async (request: FastifyRequest, route: AuditedRoute): Promise<AuditDraft> => (await drafted(request, route)).draft;
+
+  /** The request's draft, and the session its `{sid}` resolved to (which its handler then reuses). */
+  const drafted = async (request: FastifyRequest, route: AuditedRoute): Promise<{ draft: AuditDraft; resolved?: ResolvedSession }> => {
     const params = (request.params ?? {}) as Record<string, unknown>;
     const targets: Record<string, string> = {};
     for (const [name, kind] of Object.entries(route.targetKinds)) {
@@ -32,16 +35,19 @@ export function installAudit(app: FastifyInstance, services: Services): void {
       if (typeof value === 'string') targets[kind] = value;
     }
     let sessionId: string | null = null;
+    let resolved: ResolvedSession | undefined;
     if (typeof params.sid === 'string') {
+      const ref = params.sid;
       // An alias is recorded as the id it names, so the session's trail finds it; an unknown one as given.
-      sessionId = await sessions.resolve(params.sid).then(
-        (session) => session.id,
-        () => null,
+      resolved = await sessions.resolve(ref).then(
+        (session) => ({ ref, session }),
+        () => undefined,
       );
+      sessionId = resolved?.session.id ?? null;
       if (sessionId !== null) targets.session = sessionId;
     }
     const principal = request.principal;
-    return {
+    const draft: AuditDraft = {
       action: route.action,
       tokenId: principal?.tokenId ?? null,
       who: principal === undefined ? 'local' : principal === null ? 'anonymous' : (principal.name ?? principal.tokenId),
@@ -50,6 +56,7 @@ export function installAudit(app: FastifyInstance, services: Services): void {
       targets,
       status: route.successStatus,
     };
+    return { draft, ...(resolved ? { resolved } : {}) };
   };
 
   const record = async (request: FastifyRequest, draft: AuditDraft) => {
@@ -65,9 +72,10 @@ export function installAudit(app: FastifyInstance, services: Services): void {
     if (audited === undefined) return;
     // Last before the handler: everything the handler awaits or starts runs in the request's scope.
     const enter = (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-      draftOf(request, audited).then(
-        (draft) => {
+      drafted(request, audited).then(
+        ({ draft, resolved }) => {
           const scope = new AuditScope(draft);
+          scope.resolvedSession = resolved;
           request.auditScope = scope;
           runAudited(scope, () => done());
         },

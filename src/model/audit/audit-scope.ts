@@ -13,6 +13,12 @@ export interface AuditDraft {
   status: number;
 }
 
+/** A `{sid}` path value and the session it resolved to. */
+export interface ResolvedSession {
+  readonly ref: string;
+  readonly session: { readonly id: string; readonly displayName: string; readonly createdAt: string };
+}
+
 /**
  * `pending`: nothing recorded yet; `claimed`: a transaction is writing the entry now; `written`: it
  * committed with the first write of the work; `closed`: the work is over and later writes made in
@@ -44,6 +50,12 @@ export class AuditScope {
   private entered = false;
   /** The session and targets the work named when it began, before it noted the ids it creates. */
   readonly requested: Pick<AuditDraft, 'sessionId' | 'targets'>;
+  /**
+   * The session the work's `{sid}` named, as read once for its entry: the work's own resolution of the
+   * same `{sid}` reuses it rather than reading it again (a round trip per write request on PostgreSQL).
+   * Dropped by a session write of the work (see `forgetResolvedSession`).
+   */
+  resolvedSession: ResolvedSession | undefined;
 
   constructor(readonly draft: AuditDraft) {
     this.requested = { sessionId: draft.sessionId, targets: { ...draft.targets } };
@@ -110,6 +122,18 @@ export async function runAuditedWork<T>(scope: AuditScope, work: () => Promise<T
 /** The audit scope of the work running now, if any. */
 export function activeAuditScope(): AuditScope | undefined {
   return scopes.getStore();
+}
+
+/** The session the running work's `{sid}` resolved to, when `ref` is that `{sid}`. */
+export function recalledSession(ref: string): ResolvedSession['session'] | undefined {
+  const resolved = scopes.getStore()?.resolvedSession;
+  return resolved?.ref === ref ? resolved.session : undefined;
+}
+
+/** Forgets the running work's resolved session: the work changed sessions, so `{sid}` may name another now. */
+export function forgetResolvedSession(): void {
+  const scope = scopes.getStore();
+  if (scope !== undefined) scope.resolvedSession = undefined;
 }
 
 /**
