@@ -40,6 +40,7 @@ export function claimedRun(row: ClaimedRow, runToken: string, options: ClaimOpti
       dataParams: parseObject(row.dataParamsJson),
       deadline: Date.parse(row.startedAt) + timeLimitMs,
       seed: row.seed,
+      ...(row.datasetVersion ? { datasetVersion: row.datasetVersion } : {}),
     },
     tag: row.tag,
     attempt: row.attempts,

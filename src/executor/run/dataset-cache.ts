@@ -1,5 +1,5 @@
 import type { Dataset, Tables } from '../../domain/dataset-model.js';
-import type { DatasetLoader } from './job.js';
+import type { DatasetLoader, DatasetVersionRef } from './job.js';
 import type { WarmStartPlans } from '../../store/warm-start-plans.js';
 
 /** The slice of the datasets repository the cache reads (`DatasetsRepository` fits). */
@@ -47,9 +47,9 @@ export class DatasetCache implements DatasetLoader {
     return this.stored.warmStartPlans?.();
   }
 
-  async load(sessionId: string, key: string, scenarioId?: string): Promise<Dataset> {
+  async load(sessionId: string, key: string, scenarioId?: string, version?: DatasetVersionRef): Promise<Dataset> {
     const id = `${sessionId}\u0000${key}`;
-    const read = await this.readOf(sessionId, key, scenarioId);
+    const read = await this.readOf(sessionId, key, scenarioId, version);
     const cached = this.entries.get(id);
     this.entries.delete(id);
     const entry = cached?.version === read.token ? cached : { version: read.token, dataset: this.fetch(sessionId, key, read.versionNo) };
@@ -67,8 +67,8 @@ export class DatasetCache implements DatasetLoader {
    * The tables' stored JSON text, read from the store each time and not kept: held by the cache it
    * would stay in memory between runs, beside any parsed copy.
    */
-  async loadTablesJson(sessionId: string, key: string, scenarioId?: string): Promise<string> {
-    const { versionNo } = await this.readOf(sessionId, key, scenarioId);
+  async loadTablesJson(sessionId: string, key: string, scenarioId?: string, version?: DatasetVersionRef): Promise<string> {
+    const { versionNo } = await this.readOf(sessionId, key, scenarioId, version);
     return (await this.record(sessionId, key, versionNo)).tablesJson;
   }
 
@@ -77,9 +77,11 @@ export class DatasetCache implements DatasetLoader {
    * (`result_dataset_version`, set by trigger, migration 0027), so the version its result is recorded
    * as computed on is the one it read, even when the dataset was replaced since the claim. Versions
    * never change, so their seq is their token; anything else is read current, by the dataset's token.
+   * A version the claim answered (`known`) saves asking the store which one.
    */
-  private async readOf(sessionId: string, key: string, scenarioId: string | undefined): Promise<{ token: string; versionNo?: number }> {
-    const run = scenarioId !== undefined && this.stored.getVersion ? await this.stored.runVersion?.(sessionId, key, scenarioId) : undefined;
+  private async readOf(sessionId: string, key: string, scenarioId: string | undefined, known?: DatasetVersionRef): Promise<{ token: string; versionNo?: number }> {
+    const versioned = scenarioId !== undefined && this.stored.getVersion !== undefined;
+    const run = versioned ? (known ?? (await this.stored.runVersion?.(sessionId, key, scenarioId))) : undefined;
     if (run) return { token: `version:${run.seq}`, versionNo: run.versionNo };
     const meta = await this.stored.getMeta(sessionId, key);
     if (!meta) throw new DatasetMissingError(`dataset '${key}' no longer exists in the session`);

@@ -23,6 +23,14 @@ export interface RunJob {
   readonly deadline: number;
   /** The seed of `ctx.random`, recorded on the scenario at claim. */
   readonly seed: number;
+  /** The version of its dataset the claim recorded (absent: the loader asks the store which). */
+  readonly datasetVersion?: DatasetVersionRef;
+}
+
+/** One version of a dataset: its `dataset_versions` seq (unique for good) and its number under its key. */
+export interface DatasetVersionRef {
+  readonly seq: number;
+  readonly versionNo: number;
 }
 
 /** What a run produced. `runScenario` never throws: every failure is a FAILED outcome. */
@@ -52,13 +60,16 @@ export type RunOutcome =
 
 /** Loads a session's dataset by key (a `DatasetCache` serves repeated runs without re-parsing). */
 export interface DatasetLoader {
-  /** With `scenarioId` (a run's), the version its claim recorded is read (docs/api/cycles.md, "Versions"). */
-  load(sessionId: string, key: string, scenarioId?: string): Promise<Dataset>;
+  /**
+   * With `scenarioId` (a run's), the version its claim recorded is read (docs/api/cycles.md,
+   * "Versions"): `version` when the claim answered it, else asked of the store.
+   */
+  load(sessionId: string, key: string, scenarioId?: string, version?: DatasetVersionRef): Promise<Dataset>;
   /**
    * The dataset's tables as their stored JSON text, unparsed: what an external algorithm's program
    * reads when nothing of the run needs them as objects. Absent: such runs use `load`.
    */
-  loadTablesJson?(sessionId: string, key: string, scenarioId?: string): Promise<string>;
+  loadTablesJson?(sessionId: string, key: string, scenarioId?: string, version?: DatasetVersionRef): Promise<string>;
   /** The published plan a run of a warm-start algorithm receives (absent: such runs start cold, and say so in their log). */
   readonly warmStart?: Pick<WarmStartPlans, 'planOn' | 'record'>;
 }

@@ -71,7 +71,7 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
   if (isExternal(algorithm) && kpis.length === 0 && env.datasets.loadTablesJson !== undefined) {
     const output = await runExternal({
       ...externalRun(algorithm, env),
-      input: { tables: await env.datasets.loadTablesJson(job.sessionId, job.datasetKey, job.scenarioId), params, dataParams, seed: job.seed, ...previousPlanInput(algorithm, warm) },
+      input: { tables: await env.datasets.loadTablesJson(job.sessionId, job.datasetKey, job.scenarioId, job.datasetVersion), params, dataParams, seed: job.seed, ...previousPlanInput(algorithm, warm) },
     });
     env.signal.throwIfAborted();
     const explains = mayHoldExplanation(output);
@@ -79,11 +79,11 @@ async function attempt(job: RunJob, env: RunEnvironment): Promise<RunOutcome> {
     // Not surely of the type, or explained: parsed whole, which also names what is wrong.
     const { result, explanation } = splitExplanation(parseStdout(output));
     const outcome = checkedOutcome(algorithm, result, () => ({}), env);
-    const rows = { schemas: domain.domain.schemas, dataset: () => env.datasets.load(job.sessionId, job.datasetKey, job.scenarioId) };
+    const rows = { schemas: domain.domain.schemas, dataset: () => env.datasets.load(job.sessionId, job.datasetKey, job.scenarioId, job.datasetVersion) };
     return explainedOutcome(outcome, explanation, { algorithm: algorithm.name, source: '$explanation', kpis, values: {}, result, data: undefined, ...rows }, env);
   }
 
-  const dataset = await env.datasets.load(job.sessionId, job.datasetKey, job.scenarioId);
+  const dataset = await env.datasets.load(job.sessionId, job.datasetKey, job.scenarioId, job.datasetVersion);
   env.signal.throwIfAborted();
   const source = domain.dataSource;
   const view = typedDataset(dataset, domain.domain.schemas);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { changeFor } from '../../model/run-state/changes.js';
 import { newSeed } from '../../model/run-state/run-insight.js';
 import type { Database } from '../database.js';
@@ -17,6 +17,11 @@ export interface ClaimedRow extends Pick<ScenarioRecord, 'id' | 'sessionId' | 't
   readonly startedAt: string;
   /** The seed of this run's `ctx.random`, stored on the row. */
   readonly seed: number;
+  /**
+   * The version of its dataset the run computes on (its `dataset_versions` seq and number), read by
+   * the claim itself so that the run's thread need not ask; absent for a dataset without versions.
+   */
+  readonly datasetVersion?: { readonly seq: number; readonly versionNo: number };
 }
 
 /** Which row a claim takes: a given scenario, or the queue's head when it belongs to a given session. */
@@ -37,6 +42,23 @@ interface ClaimShape {
   /** Whether the session may hold more than one PROCESSING scenario (`max_running_per_session` above 1). */
   readonly wide: boolean;
 }
+
+/**
+ * The current version of the claimed row's dataset: what the claim records as `result_dataset_version`
+ * (by trigger, migration 0027), which SQLite's trigger writes after RETURNING is computed.
+ */
+const currentVersion = (eb: ExpressionBuilder<Database, 'scenarios'>) =>
+  eb
+    .selectFrom('datasets as d')
+    .innerJoin('dataset_versions as dv', (join) => join.onRef('dv.session_id', '=', 'd.session_id').onRef('dv.key', '=', 'd.key').onRef('dv.version_no', '=', 'd.version_no'))
+    .whereRef('d.session_id', '=', 'scenarios.session_id')
+    .whereRef('d.key', '=', 'scenarios.dataset_key');
+
+/** The version columns a claim answers beside the row's own (see `currentVersion`). */
+const versionColumns = (eb: ExpressionBuilder<Database, 'scenarios'>) => [
+  currentVersion(eb).select('dv.seq').as('versionSeq'),
+  currentVersion(eb).select('dv.version_no').as('versionNo'),
+];
 
 /**
  * Leased claims (distributed executor) set a lease that expires by the database clock. The head of
@@ -82,7 +104,8 @@ const claimQuery = preparedByShape(
       return targeted
         .where('status', 'in', start.from)
         .where((eb) => eb(processingInSession(eb), '<', v.max))
-        .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed']);
+        .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
+        .returning(versionColumns);
     }
     const targeted =
       shape.target === 'id'
@@ -95,7 +118,8 @@ const claimQuery = preparedByShape(
     return targeted
       .where('status', 'in', start.from)
       .where(noneProcessingInSession)
-      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed']);
+      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
+        .returning(versionColumns);
   },
 );
 
@@ -120,8 +144,15 @@ export async function claimRun(db: Kysely<Database>, dialect: DialectAdapter, ta
     return (await claimQuery(on, shape, { ...at, runToken: terms.runToken, leaseMs: terms.leaseMs ?? 0, seed, max: maxRunning })).rows[0];
   };
   const row = shape.wide && !db.isTransaction ? await db.transaction().execute(once) : await once(db);
+  if (!row) return undefined;
+  const { versionSeq, versionNo, ...claimed } = row;
   // The claim always sets started_at and seed; the column types allow null for rows that never started.
-  return row && { ...row, startedAt: row.startedAt ?? new Date().toISOString(), seed: row.seed ?? seed };
+  return {
+    ...claimed,
+    startedAt: claimed.startedAt ?? new Date().toISOString(),
+    seed: claimed.seed ?? seed,
+    ...(versionSeq != null && versionNo != null ? { datasetVersion: { seq: Number(versionSeq), versionNo: Number(versionNo) } } : {}),
+  };
 }
 
 async function sessionOf(db: Kysely<Database>, id: string): Promise<string> {

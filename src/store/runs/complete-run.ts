@@ -1,4 +1,4 @@
-import type { Kysely, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { Kysely, UpdateQueryBuilder } from 'kysely';
 import type { StoredExplanation } from '../../model/explanation/stored-explanation.js';
 import { changeFor } from '../../model/run-state/changes.js';
 import type { Database } from '../database.js';
@@ -6,8 +6,8 @@ import type { DialectAdapter } from '../dialect.js';
 import { prepared, preparedByShape } from '../prepared-query.js';
 import { ENDED } from '../run-columns.js';
 import { kpiUpsert, kpiValues, storeKpiValues } from '../scenario-kpis.js';
-import { wrote, type RunKey } from './run-row.js';
-import { writeExplanation } from './write-explanation.js';
+import type { RunKey } from './run-row.js';
+import { writeExplanation, type ScenarioKeys } from './write-explanation.js';
 
 /** What a completed run stores: its result and KPI values, and its explanation when it gave one. */
 export interface CompletedRun {
@@ -19,9 +19,9 @@ export interface CompletedRun {
 type CompleteValues = RunKey & { resultJson: string; kpisJson: string; now: string };
 
 /** The completion's UPDATE, started by `update` (a plain one, or one with the KPI rows' WITH). */
-function completeRow(update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', UpdateResult>, v: CompleteValues) {
+function completeRow<O>(update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', O>, v: CompleteValues) {
   const complete = changeFor('complete');
-  return update.where('id', '=', v.id).where('lease_owner', '=', v.runToken).where('status', 'in', complete.from).set({
+  return update.where('id', '=', v.id).where('lease_owner', '=', v.runToken).where('status', 'in', complete.from).returning(['seq', 'session_id']).set({
     status: complete.to,
     ...ENDED,
     progress: 1,
@@ -55,23 +55,28 @@ const completeWithKpisQuery = preparedByShape(
  */
 export async function completeRun(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<boolean> {
   const { explanation } = outcome;
-  if (explanation === undefined) return writeCompletion(db, dialect, key, outcome, now);
+  if (explanation === undefined) return (await writeCompletion(db, dialect, key, outcome, now)) !== undefined;
   if (!db.isTransaction) return db.transaction().execute((trx) => completeRun(trx, dialect, key, outcome, now));
-  if (!(await writeCompletion(db, dialect, key, outcome, now))) return false;
+  const completed = await writeCompletion(db, dialect, key, outcome, now);
+  if (completed === undefined) return false;
   // Stamped with the completion's `finished_at`: a later run's completion leaves it unserved.
-  await writeExplanation(db, key.id, now, explanation);
+  await writeExplanation(db, completed, now, explanation);
   return true;
 }
 
-/** The completion with its KPI rows, in as few statements as the dialect allows. */
-async function writeCompletion(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<boolean> {
+/**
+ * The completion with its KPI rows, in as few statements as the dialect allows; answers the completed
+ * row's keys (what the explanation's rows are stored under), or undefined when the row was no longer
+ * this run's.
+ */
+async function writeCompletion(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<ScenarioKeys | undefined> {
   // The sortable copy of the KPI values first (or with it): should the completion not apply
   // (cancelled), rows of a scenario that is not COMPLETE are ignored by the list queries.
   const values = { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now };
   const count = Object.keys(outcome.kpis).length;
   if (dialect.combinesWrites && count > 0) {
-    return wrote(await completeWithKpisQuery(db, count, { ...kpiValues(key.id, outcome.kpis), ...values }));
+    return (await completeWithKpisQuery(db, count, { ...kpiValues(key.id, outcome.kpis), ...values })).rows[0];
   }
   await storeKpiValues(db, key.id, outcome.kpis);
-  return wrote(await completeQuery(db, values));
+  return (await completeQuery(db, values)).rows[0];
 }

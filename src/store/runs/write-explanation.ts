@@ -2,11 +2,17 @@ import type { Kysely } from 'kysely';
 import type { StoredExplanation } from '../../model/explanation/stored-explanation.js';
 import type { Database } from '../database.js';
 
+/** The keys of the scenario an explanation belongs to, as its completion answered them. */
+export interface ScenarioKeys {
+  readonly seq: number;
+  readonly session_id: string;
+}
+
 /** Chunk rows per insert: each binds three values; 100,000 violations make 200 chunks, four statements. */
 const CHUNKS_PER_STATEMENT = 50;
 
 /**
- * Stores the explanation of scenario `id`'s run finishing at `finishedAt`, replacing any earlier one.
+ * Stores the explanation of `scenario`'s run finishing at `finishedAt`, replacing any earlier one.
  * `trx` is the transaction of the completion it belongs to (`completeRun`), so the explanation and the
  * COMPLETE it explains are one commit. It is stamped with that completion's `finished_at`: the reads
  * (src/store/explanations-repository.ts) serve it only while the scenario still carries that stamp,
@@ -14,9 +20,7 @@ const CHUNKS_PER_STATEMENT = 50;
  * that an earlier, longer explanation left are never read (reads stop at `violation_count`) and go
  * with the scenario.
  */
-export async function writeExplanation(trx: Kysely<Database>, id: string, finishedAt: string, explanation: StoredExplanation): Promise<void> {
-  const scenario = await trx.selectFrom('scenarios').select(['seq', 'session_id']).where('id', '=', id).executeTakeFirst();
-  if (!scenario) return;
+export async function writeExplanation(trx: Kysely<Database>, scenario: ScenarioKeys, finishedAt: string, explanation: StoredExplanation): Promise<void> {
   const seq = scenario.seq;
   const chunks = explanation.violationChunks.map((body, chunk) => ({ scenario_seq: seq, chunk, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) }));
   for (let i = 0; i < chunks.length; i += CHUNKS_PER_STATEMENT) {
