@@ -1,20 +1,27 @@
 /**
- * One experiment's sweep on many workers (`max_running_per_session`): R runs of the example's Sleep
- * algorithm (200 ms, no CPU) queued at once in one session, timed from the experiment's creation to its
- * last run's end, beside the ideal of the same run (R x 0.2 s / slots). R grows with the slots (50 runs
- * per slot, so every ideal is 10 s) to keep the whole benchmark to a few minutes, where the issue's
- * sweep has 1,000 runs. Slots 1 is today's rule (one run of a session at a time). The coordinator's
- * ceiling is measured too: the runs per second of 1 ms runs at the widest slot count, whose inverse
- * times 0.2 s is the slot count past which 200 ms runs stop scaling.
- * Run: npm run build && node --import tsx bench/sweep-slots.bench.ts [sqlite|postgres|distributed ...] [--database-url postgres://.../postgres]
+ * One experiment's sweep on many workers (`max_running_per_session`): 1,000 runs (`--runs`) of the
+ * example's Sleep algorithm (200 ms, no CPU) queued at once in one session, timed from the
+ * experiment's creation to its last run's end, beside the ideal of the same run (runs x 0.2 s /
+ * slots). Deployments: SQLite's local executor with 8 threads (8 slots); PostgreSQL with an API node
+ * and 2 and 4 `scenarist worker` processes (`--processes`) whose threads add up to the slots (8, 16
+ * and 32, `--slots`); `postgres` adds one process running both. The coordinator's ceiling is measured
+ * too: the runs per second of 400 runs of 1 ms at the widest slot count, whose inverse times 0.2 s is
+ * the slot count past which 200 ms runs stop scaling.
+ * Run: npm run build && node --import tsx bench/sweep-slots.bench.ts [sqlite|postgres|distributed ...] [--runs N] [--slots 8,16,32] [--processes 2,4]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { adminDatabaseUrl, json, post, REPO_ROOT, startScenarist, withScratchDatabase, type BenchServer } from './support.js';
 
 const RUN_MS = 200;
-const RUNS_PER_SLOT = 50;
 const THREADS = 8;
+/** Runs per sweep: the issue's 1,000 unless `--runs N` says otherwise (a quicker look). */
+const RUNS = Number(argument('runs') ?? 1000);
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? undefined : process.argv[at + 1];
+}
 
 interface Deployment {
   readonly name: string;
@@ -82,12 +89,12 @@ async function measure(deployment: Deployment): Promise<void> {
   console.log(`\n${deployment.name}`);
   console.log(`${'slots'.padStart(6)} ${'runs'.padStart(6)} ${'time'.padStart(8)} ${'ideal'.padStart(8)} ${'ratio'.padStart(7)} ${'runs/s'.padStart(8)}`);
   for (const slots of deployment.slots) {
-    const runs = RUNS_PER_SLOT * slots;
+    const runs = RUNS;
     const ideal = (runs * RUN_MS) / 1000 / slots;
     const { base, stop } = await deployment.start(slots);
     try {
       // A warm-up sweep starts the run threads (they start with the first scenario created).
-      await sweep(base, slots, 1);
+      await sweep(base, Math.max(slots, 8), 1);
       const seconds = await sweep(base, runs, RUN_MS);
       console.log(`${String(slots).padStart(6)} ${String(runs).padStart(6)} ${seconds.toFixed(2).padStart(7)}s ${ideal.toFixed(2).padStart(7)}s ${(seconds / ideal).toFixed(2).padStart(6)}x ${(runs / seconds).toFixed(1).padStart(8)}`);
       if (slots === deployment.slots.at(-1)) {
@@ -103,16 +110,25 @@ async function measure(deployment: Deployment): Promise<void> {
 }
 
 const wanted = process.argv.slice(2).filter((a) => ['sqlite', 'postgres', 'distributed'].includes(a));
-const which = wanted.length > 0 ? wanted : ['sqlite', 'postgres', 'distributed'];
+const which = wanted.length > 0 ? wanted : ['sqlite', 'distributed'];
+const slotList = (argument('slots') ?? '8,16,32').split(',').map(Number);
+const processCounts = (argument('processes') ?? '2,4').split(',').map(Number);
 const threads = ['--workers', String(THREADS)];
-if (which.includes('sqlite')) await measure({ name: `SQLite, local executor, ${THREADS} threads`, slots: [1, 2, 4, 8], start: serve(threads) });
+if (which.includes('sqlite')) await measure({ name: `SQLite, local executor, ${THREADS} threads`, slots: [8], start: serve(threads) });
 if (which.includes('postgres')) {
   await withScratchDatabase(adminDatabaseUrl(), (url) =>
-    measure({ name: `PostgreSQL, one process (distributed executor), ${THREADS} threads`, slots: [1, 2, 4, 8], start: serve([...threads, '--database-url', url]) }),
+    measure({ name: `PostgreSQL, one process (distributed executor), ${THREADS} threads`, slots: [8], start: serve([...threads, '--database-url', url]) }),
   );
 }
 if (which.includes('distributed')) {
-  await withScratchDatabase(adminDatabaseUrl(), (url) =>
-    measure({ name: `PostgreSQL, API node + 2 worker processes x ${THREADS} threads`, slots: [1, 4, 8, 16], start: distributed(url, 2, THREADS) }),
-  );
+  // Slots are the worker threads of all processes together, as many as the session may run at once.
+  for (const processes of processCounts) {
+    await withScratchDatabase(adminDatabaseUrl(), (url) =>
+      measure({
+        name: `PostgreSQL, API node + ${processes} worker processes (threads = slots / ${processes})`,
+        slots: slotList,
+        start: (slots) => distributed(url, processes, Math.max(1, Math.round(slots / processes)))(slots),
+      }),
+    );
+  }
 }

@@ -4,7 +4,8 @@ import { SERVE_FLAGS, type CommandDeclaration } from './flags.js';
 
 export const WORKER_COMMAND: CommandDeclaration = {
   // The external_* settings bound the external algorithms this process runs.
-  settings: SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit'].includes(f.flag) || f.flag.startsWith('external-')),
+  // max_running_per_session: a session's runs this process starts beside the others' (every process of a deployment sets the same).
+  settings: SERVE_FLAGS.filter((f) => ['database-url', 'domain', 'log-level', 'data-dir', 'run-time-limit', 'max-running-per-session'].includes(f.flag) || f.flag.startsWith('external-')),
   own: [{ flag: 'concurrency', value: 'N', help: 'runs at once in this process (default: CPU cores)' }],
 };
 

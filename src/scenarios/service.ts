@@ -8,6 +8,7 @@ import { ParameterError } from '../params/errors.js';
 import { validateScenarioParams } from '../params/validate.js';
 import type { Database } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
+import type { CurrentVersions } from '../store/dataset-versions-repository.js';
 import type { ScenarioRecord, ScenarioRef, ScenarioStatusRecord } from '../store/scenarios-repository.js';
 import type { Store } from '../store/store.js';
 import { changeFor, type StatusChange } from '../model/run-state/changes.js';
@@ -84,14 +85,28 @@ export class ScenarioService {
    * one read of the session's current dataset versions for them all, made while the records are read
    * (on PostgreSQL, on another connection at the same time: no round trip added to the answer).
    */
-  private async marked(sessionId: string, records: readonly ScenarioRecord[] | Promise<readonly ScenarioRecord[]>): Promise<ScenarioView[]> {
-    const versions = this.deps.store.datasetVersions.currentVersions(sessionId);
+  private async marked(
+    sessionId: string,
+    records: readonly ScenarioRecord[] | Promise<readonly ScenarioRecord[]>,
+    versions: Promise<CurrentVersions> = this.currentVersions(sessionId),
+  ): Promise<ScenarioView[]> {
     const [read, current] = await Promise.all([records, versions]);
     return read.map((record) => scenarioView(record, this.deps.domain, this.deps.executor.live(record.id), current));
   }
 
-  private async markedOne(sessionId: string, record: ScenarioRecord | Promise<ScenarioRecord>): Promise<ScenarioView> {
-    return (await this.marked(sessionId, Promise.resolve(record).then((r) => [r])))[0]!;
+  private async markedOne(sessionId: string, record: ScenarioRecord | Promise<ScenarioRecord>, versions?: Promise<CurrentVersions>): Promise<ScenarioView> {
+    return (await this.marked(sessionId, Promise.resolve(record).then((r) => [r]), versions))[0]!;
+  }
+
+  /**
+   * The session's current dataset versions, for the stale marks of an answer. A write that answers its
+   * row asks for them as it starts, so that on PostgreSQL the read runs beside the write on another
+   * connection rather than after it; a write that fails leaves the read unused.
+   */
+  private currentVersions(sessionId: string): Promise<CurrentVersions> {
+    const versions = this.deps.store.datasetVersions.currentVersions(sessionId);
+    versions.catch(() => undefined);
+    return versions;
   }
 
   async list(sessionId: string): Promise<ScenarioView[]> {
@@ -160,9 +175,10 @@ export class ScenarioService {
 
   /** Creates a CREATED scenario (QUEUED at once with autorun), answered from the row as written. */
   async create(sessionId: string, input: CreateScenarioInput): Promise<ScenarioView> {
+    const versions = this.currentVersions(sessionId);
     const written = await this.insert(sessionId, input);
     if (written === undefined) throw errors.tagTaken(input.tag);
-    return written.row ? this.markedOne(sessionId, written.row) : this.get({ sessionId, id: written.id });
+    return written.row ? this.markedOne(sessionId, written.row, versions) : this.get({ sessionId, id: written.id });
   }
 
   /**
@@ -244,9 +260,10 @@ export class ScenarioService {
 
   /** Queues a CREATED scenario; answers it as queued (a worker may claim it a moment later). */
   async run(ref: ScenarioRef): Promise<ScenarioView> {
+    const versions = this.currentVersions(ref.sessionId);
     const queued = await this.change(ref, 'run', (change) => this.enqueue(ref, change)).catch(explainRefusedRun(this.deps.store, ref));
     // A rerun (from COMPLETE or FAILED: its row still names the version its last run read) started over.
-    return queued ? this.markedOne(ref.sessionId, queued.resultDatasetVersion == null ? queued : startedOver(queued)) : this.get(ref);
+    return queued ? this.markedOne(ref.sessionId, queued.resultDatasetVersion == null ? queued : startedOver(queued), versions) : this.get(ref);
   }
 
   /** Back to CREATED with result, KPIs, error and progress cleared; a no-op from CREATED. */
