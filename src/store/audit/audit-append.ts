@@ -1,5 +1,4 @@
 import { CompiledQuery, type DatabaseConnection } from 'kysely';
-import { auditHash } from '../../model/audit/audit-hash.js';
 import type { AuditDraft } from '../../model/audit/audit-scope.js';
 import type { StoreDialect } from '../dialect.js';
 import { AUDIT_HASH_FUNCTION } from '../sqlite/audit-hash-function.js';
@@ -15,10 +14,9 @@ import { AUDIT_HASH_FUNCTION } from '../sqlite/audit-hash-function.js';
  *   registered on every connection, `src/store/sqlite/audit-hash-function.ts`) and inserts it; the
  *   head follows by trigger (migration 0021). One writer holds the file at a time, so no other append
  *   comes between the read of the head and its move.
- * - PostgreSQL: the head row is updated first: its row lock queues concurrent appenders until this
- *   transaction ends, and the head they then read is the one this transaction leaves. The hash is
- *   computed here, then the insert and the head's new hash are one statement, as the store combines
- *   writes elsewhere.
+ * - PostgreSQL: one statement too (`POSTGRES_APPEND`): it locks the head's row, hashes the entry in
+ *   SQL with the database's `sha256`, inserts it and moves the head. The row lock queues concurrent
+ *   appenders until this transaction ends, and the head they then read is the one it leaves.
  */
 export function appendAuditEntry(connection: DatabaseConnection, dialect: StoreDialect, draft: AuditDraft): Promise<void> {
   return APPENDERS[dialect].append(connection, draft);
@@ -33,7 +31,7 @@ const COLUMNS = '(seq, at, token_id, who, address, action, session_id, targets, 
 
 const MISSING_HEAD = 'the audit chain has no head row (migration 0017-audit did not run)';
 
-/** The draft's columns, in the order the SQLite append binds them. */
+/** The draft's columns, in the order both appends bind them. */
 function draftValues(draft: AuditDraft): unknown[] {
   return [draft.tokenId, draft.who, draft.address, draft.action, draft.sessionId, JSON.stringify(draft.targets), draft.status];
 }
@@ -52,20 +50,38 @@ async function appendOnSqlite(connection: DatabaseConnection, draft: AuditDraft)
   if (result.numAffectedRows !== 1n) throw new Error(MISSING_HEAD);
 }
 
-const POSTGRES_TAKE_PLACE = `update audit_head set seq = seq + 1 where id = 1
-  returning seq, hash, to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`;
-const POSTGRES_INSERT = `with entry as (insert into audit_log ${COLUMNS} values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11))
-  update audit_head set hash = $11 where id = 1`;
+/** A value as JSON text in SQL, the way `JSON.stringify` writes it (`null` for SQL NULL). */
+const json = (value: string) => `coalesce(to_json(${value})::text, 'null')`;
+
+/**
+ * The entry's canonical form (`auditHash`, src/model/audit/audit-hash.ts) written in SQL: a JSON array
+ * without spaces, strings escaped as `JSON.stringify` escapes them (`to_json` escapes the quote, the
+ * backslash and control characters as it does, and leaves the rest as UTF-8), the status a bare integer.
+ */
+const CANONICAL = `'[' || ${['e.at', 'e.token_id', 'e.who', 'e.address', 'e.action', 'e.session_id', 'e.targets'].map(json).join(` || ',' || `)} || ',' || e.status::text || ']'`;
+
+/**
+ * One statement: the head's row is read under `FOR UPDATE` (its lock queues concurrent appenders until
+ * this transaction ends, and the head an appender then reads is the one this transaction left), the
+ * entry is hashed in SQL (`sha256` of the predecessor's hash, a newline and the canonical form, as
+ * `auditHash` does), inserted, and the head moved to it.
+ */
+const POSTGRES_APPEND = `with e as (
+    select h.seq + 1 as seq, h.hash as prev_hash,
+      to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
+      $1::text as token_id, $2::text as who, $3::text as address, $4::text as action, $5::text as session_id, $6::text as targets, $7::int as status
+    from audit_head h where h.id = 1 for update
+  ), hashed as (
+    select e.*, encode(sha256(convert_to(e.prev_hash || E'\\n' || ${CANONICAL}, 'UTF8')), 'hex') as hash from e
+  ), entry as (
+    insert into audit_log ${COLUMNS}
+      select seq, at, token_id, who, address, action, session_id, targets, status, prev_hash, hash from hashed
+  )
+  update audit_head set seq = hashed.seq, hash = hashed.hash from hashed where audit_head.id = 1`;
 
 async function appendOnPostgres(connection: DatabaseConnection, draft: AuditDraft): Promise<void> {
-  const { rows } = await connection.executeQuery<{ seq: number | string; hash: string; at: string }>(CompiledQuery.raw(POSTGRES_TAKE_PLACE, []));
-  const head = rows[0];
-  if (head === undefined) throw new Error(MISSING_HEAD);
-  const targets = JSON.stringify(draft.targets);
-  const { tokenId, who, address, action, sessionId, status } = draft;
-  const hash = auditHash(head.hash, { at: head.at, tokenId, who, address, action, sessionId, targets, status });
-  const values = [Number(head.seq), head.at, tokenId, who, address, action, sessionId, targets, status, head.hash, hash];
-  await connection.executeQuery(CompiledQuery.raw(POSTGRES_INSERT, values));
+  const result = await connection.executeQuery(CompiledQuery.raw(POSTGRES_APPEND, draftValues(draft)));
+  if (result.numAffectedRows !== 1n) throw new Error(MISSING_HEAD);
 }
 
 interface Appender {
@@ -75,5 +91,5 @@ interface Appender {
 
 const APPENDERS: Readonly<Record<StoreDialect, Appender>> = {
   sqlite: { append: appendOnSqlite, oneStatement: true },
-  postgres: { append: appendOnPostgres, oneStatement: false },
+  postgres: { append: appendOnPostgres, oneStatement: true },
 };
