@@ -39,7 +39,9 @@ const DEPLOYMENTS: Deployment[] = [
   { dialect: 'sqlite', apiNodes: 1, workers: 0, downMs: 10_000, kills: false },
 ];
 
-describe.each(DEPLOYMENTS.filter((d) => DIALECTS.includes(d.dialect)))('schedules on $dialect ($apiNodes API nodes, $workers worker processes)', (deployment) => {
+// Each deployment mostly waits on the clock (a 20 s window, then 30 s or 10 s with every node down),
+// on its own processes and store: they run side by side.
+describe.concurrent.each(DEPLOYMENTS.filter((d) => DIALECTS.includes(d.dialect)))('schedules on $dialect ($apiNodes API nodes, $workers worker processes)', (deployment) => {
   const { dialect } = deployment;
   let database: TestDatabase;
   let apis: ServerProcess[] = [];

@@ -15,7 +15,8 @@ const YEARLY = '0 0 1 1 *';
  * also by a node taking over a tick whose node re-planned and died), `catch_up: all` (its bound) and
  * `none` after every node was down, and `schedule.alert` reaching a real webhook receiver.
  */
-describe.each(DIALECTS)('schedule actions on %s', (dialect) => {
+// The catch-up test waits out 10 s with every node down: the dialects run side by side, each one's tests in order.
+describe.concurrent.each(DIALECTS)('schedule actions on %s', (dialect) => {
   let database: TestDatabase;
   let t: TestApp;
   let send: Send;
@@ -67,7 +68,7 @@ describe.each(DIALECTS)('schedule actions on %s', (dialect) => {
     return planned.id;
   }
 
-  it("a replan tick makes the plan's successor once, also when it is taken over from a node that re-planned and died", async () => {
+  it.sequential("a replan tick makes the plan's successor once, also when it is taken over from a node that re-planned and died", async () => {
     const s = await session();
     const plan = await published(s, 'Instant');
     const schedule = await create(s, { name: 'replan', cron: YEARLY, action: 'replan' });
@@ -106,7 +107,7 @@ describe.each(DIALECTS)('schedule actions on %s', (dialect) => {
     expect(await successorsOf(s, plan)).toEqual([tick.scenario_ids[0]!, made.body.id].sort());
   });
 
-  it('delivers schedule.alert to a webhook of every event and not to one of a list without it; a quiet tick sends none', async () => {
+  it.sequential('delivers schedule.alert to a webhook of every event and not to one of a list without it; a quiet tick sends none', async () => {
     const s = await session();
     await published(s, 'Greedy Slotting');
     const other = await s.started({ tag: 'instant', algo_name: 'Instant' });
@@ -139,7 +140,7 @@ describe.each(DIALECTS)('schedule actions on %s', (dialect) => {
     expect((await deliveries(all.body.id)).filter((d) => d.event_type === 'schedule.alert')).toHaveLength(1);
   });
 
-  it("after every node was down, catch_up 'all' runs the latest missed ticks up to its bound, one after another, and 'none' runs none", async () => {
+  it.sequential("after every node was down, catch_up 'all' runs the latest missed ticks up to its bound, one after another, and 'none' runs none", async () => {
     const [a, b] = [await session(), await session()];
     const rerun = async (s: ScenarioClient) => {
       const scenario = await s.started({ tag: 'per second', algo_name: 'Instant' });

@@ -9,8 +9,11 @@ import { until } from '../support/until.js';
 /**
  * The ticker on a real store: every due tick recorded once (on PostgreSQL with two app instances
  * sharing the database), its effect once, pause, take-over of a dead node's tick, catch-up.
+ *
+ * Most of the time is waiting on the clock (8 per-second ticks, 10 s of downtime), so the dialects
+ * run side by side; within one, the tests run in order (the last stops and restarts the nodes).
  */
-describe.each(DIALECTS)('the scheduler on %s', (dialect) => {
+describe.concurrent.each(DIALECTS)('the scheduler on %s', (dialect) => {
   let database: TestDatabase;
   let nodes: TestApp[] = [];
   let send: Send;
@@ -41,7 +44,7 @@ describe.each(DIALECTS)('the scheduler on %s', (dialect) => {
   const queuedRuns = async (scenarioId: string) =>
     (await db().selectFrom('event_log').select('id').where('type', '=', 'scenario.queued').where('data', 'like', `%${scenarioId}%`).execute()).length;
 
-  it('records every due tick of a per-second schedule once, runs each claimed tick once, and stops when paused', async () => {
+  it.sequential('records every due tick of a per-second schedule once, runs each claimed tick once, and stops when paused', async () => {
     const s = new ScenarioClient(send, 'main');
     const scenario = await s.started({ tag: 'every second', algo_name: 'Instant' });
     await s.waitFor(scenario.id);
@@ -71,7 +74,7 @@ describe.each(DIALECTS)('the scheduler on %s', (dialect) => {
     expect((await ticks('main', id)).length).toBe(recorded.length);
   });
 
-  it("takes over a tick whose node died, and finishes it without repeating what it did", async () => {
+  it.sequential("takes over a tick whose node died, and finishes it without repeating what it did", async () => {
     const s = new ScenarioClient(send, 'main');
     const scenario = await s.started({ tag: 'taken over', algo_name: 'Instant' });
     await s.waitFor(scenario.id);
@@ -103,7 +106,7 @@ describe.each(DIALECTS)('the scheduler on %s', (dialect) => {
     expect(await queuedRuns(scenario.id)).toBe(runs);
   });
 
-  it('after every node was down, catch_up latest runs one tick for what was missed', async () => {
+  it.sequential('after every node was down, catch_up latest runs one tick for what was missed', async () => {
     const s = new ScenarioClient(send, 'main');
     const scenario = await s.started({ tag: 'catching up', algo_name: 'Instant' });
     await s.waitFor(scenario.id);
