@@ -50,7 +50,11 @@ async function sweep(base: string, runs: number, durationMs: number): Promise<nu
   );
   for (;;) {
     const { counts } = await json<{ counts: Record<string, number> }>(fetch(`${base}/sessions/${sid}/experiments/${experiment.id}`));
-    if ((counts.FAILED ?? 0) > 0) throw new Error(`a run of the sweep FAILED: ${JSON.stringify(counts)}`);
+    if ((counts.FAILED ?? 0) > 0) {
+      const page = (await (await fetch(`${base}/sessions/${sid}/scenarios?status=FAILED`)).json()) as { items: { tag: string; error: unknown }[] };
+      const failed = page.items;
+      throw new Error(`a run of the sweep FAILED: ${JSON.stringify(counts)}: ${JSON.stringify(failed.slice(0, 3))}`);
+    }
     if (counts.COMPLETE === runs) break;
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -38,8 +38,9 @@ async function openResources(): Promise<ThreadResources> {
   const config = asWorkerConfig(workerData);
   await enableTypescriptImports();
   const domain = await loadDomain(config.domain);
-  // Migrations are the server's job: a worker only reads (datasets).
-  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 2, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
+  // Migrations are the server's job: a worker only reads (datasets), one read at a time, on one
+  // connection: every thread of every process holds its own, and they add up against max_connections.
+  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 1, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
   return { domain, datasets: new DatasetCache(store.datasets), log, domainCode: domainCodeOf(config.domain), externalLimits: config.externalLimits };
 }

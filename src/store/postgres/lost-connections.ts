@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { waitingForFreeConnections } from './full-server-wait.js';
 
 /**
  * Keeps a pool's lost server connections (a PostgreSQL restart, a failover, an operator's
@@ -14,5 +15,6 @@ import type pg from 'pg';
 export function survivingLostConnections(pool: pg.Pool): pg.Pool {
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  return pool;
+  // And a server too full to take a new connection for a moment is waited out (see full-server-wait.ts).
+  return waitingForFreeConnections(pool);
 }

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { survivingLostConnections } from '../../src/store/postgres/lost-connections.js';
+import { createTestDatabase, POSTGRES_ADMIN_URL, type TestDatabase } from '../support/dialects.js';
+import { adminQuery } from '../support/postgres-template.js';
+import { until } from '../support/until.js';
+
+/**
+ * A pool of ours asks for a connection while the server takes no more (here a role's connection limit, the
+ * same SQLSTATE 53300 as `max_connections`): it waits until one is free, rather than
+ * failing the work that asked (a run whose thread read its dataset failed so in a wide sweep).
+ */
+describe('a connection asked of a full PostgreSQL', () => {
+  let db: TestDatabase;
+  let url: string;
+  // A role of one connection (superusers are exempt from connection limits), refused with 53300 as
+  // `max_connections` refuses.
+  const role = `scenarist_one_${randomBytes(4).toString('hex')}`;
+  beforeAll(async () => {
+    db = await createTestDatabase('postgres');
+    await adminQuery(POSTGRES_ADMIN_URL, `create role ${role} login connection limit 1`);
+    const limited = new URL(db.url);
+    limited.username = role;
+    url = limited.toString();
+  });
+  afterAll(async () => {
+    await db?.drop();
+    await adminQuery(POSTGRES_ADMIN_URL, `drop role if exists ${role}`);
+  });
+
+  it('waits for the connection another pool frees, in both of pg-pool’s forms', async () => {
+    const holder = new pg.Pool({ connectionString: url, max: 1 });
+    // Every attempt of pg-pool's own connect, to see the first refused and tried again.
+    const attempts = vi.spyOn(pg.Pool.prototype, 'connect');
+    const pool = survivingLostConnections(new pg.Pool({ connectionString: url, max: 1 }));
+    try {
+      const held = await holder.connect();
+      const asked = pool.query<{ one: number }>('select 1 as one');
+      const connected = pool.connect();
+      await until('a refused connection tried again', () => attempts.mock.contexts.filter((pool_) => pool_ === pool).length >= 3);
+      held.release();
+      await holder.end();
+      expect((await asked).rows).toEqual([{ one: 1 }]);
+      const client = await connected;
+      expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      client.release();
+    } finally {
+      attempts.mockRestore();
+      await pool.end();
+      await holder.end().catch(() => undefined);
+    }
+  });
+});
