@@ -20,9 +20,9 @@ const isBusyServer = (err: unknown) => typeof err === 'object' && err !== null &
  * growing their pools at one moment (a wide sweep starting on several worker processes) can touch
  * `max_connections` for an instant; a run whose thread asked for a connection then failed with
  * "sorry, too many clients already", though a connection was free a few milliseconds later. Any
- * other connection error fails at once, as before.
+ * other connection error fails at once, as before. `onRefused` hears each refusal waited out.
  */
-export function waitingForFreeConnections(pool: pg.Pool): pg.Pool {
+export function waitingForFreeConnections(pool: pg.Pool, onRefused: (err: Error) => void = () => {}): pg.Pool {
   const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
   const waiting = async (): Promise<pg.PoolClient> => {
     const deadline = Date.now() + WAIT_MS;
@@ -31,6 +31,7 @@ export function waitingForFreeConnections(pool: pg.Pool): pg.Pool {
         return await connect();
       } catch (err) {
         if (!isBusyServer(err) || Date.now() + pause > deadline) throw err;
+        onRefused(err as Error);
         await delay(pause);
       }
     }
