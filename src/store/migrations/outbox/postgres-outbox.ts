@@ -27,8 +27,8 @@ const outbox = (session: string, type: string, details: string) =>
 /**
  * `scenarist_number_events()`, the numbering described above. The UPDATE names `e.id IS NULL` on the
  * log's side too, though `next` holds only such rows: without it the planner joins `next` to the
- * whole log by a hash of every row, so each numbering read the log end to end (1,000 events, 0.15 ms
- * a call; the log keeps days of them). With it both sides come from the partial index of unnumbered events.
+ * whole log by a hash of every row, so each numbering read the log end to end (and the log keeps
+ * days of events). With it both sides come from the partial index of unnumbered events.
  */
 export function numberEventsFunction(create: 'CREATE' | 'CREATE OR REPLACE'): string {
   return `${create} FUNCTION scenarist_number_events() RETURNS bigint LANGUAGE plpgsql AS $$
