@@ -93,6 +93,8 @@ export class AuditScope {
   close(): boolean {
     const written = this.state === 'written';
     this.state = 'closed';
+    // Work it started and outlives it resolves `{sid}` afresh: the session may have changed since.
+    this.resolvedSession = undefined;
     if (this.entered) {
       this.entered = false;
       if (--enteredScopes === 0) scopes.disable();

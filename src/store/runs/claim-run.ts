@@ -119,7 +119,7 @@ const claimQuery = preparedByShape(
       .where('status', 'in', start.from)
       .where(noneProcessingInSession)
       .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
-        .returning(versionColumns);
+      .returning(versionColumns);
   },
 );
 
