@@ -92,6 +92,9 @@ describe.each(DIALECTS)('the audit chain on %s', (dialect) => {
     const report = await service().verify();
     expect(report.fault).toBeUndefined();
     expect(report.entries).toBe(report.headSeq);
+    // Each entry's time is read once it holds its place: the times follow the chain's order.
+    const times = (await store().db.selectFrom('audit_log').select('at').orderBy('seq').execute()).map((row) => row.at);
+    expect(times).toEqual([...times].sort());
   });
 
   it('names a changed entry, edited straight in the database, and exits 1', async () => {

@@ -63,14 +63,17 @@ const CANONICAL = `'[' || ${['e.at', 'e.token_id', 'e.who', 'e.address', 'e.acti
 /**
  * One statement: the head's row is read under `FOR UPDATE` (its lock queues concurrent appenders until
  * this transaction ends, and the head an appender then reads is the one this transaction left), the
- * entry is hashed in SQL (`sha256` of the predecessor's hash, a newline and the canonical form, as
- * `auditHash` does), inserted, and the head moved to it.
+ * entry's time is read from the clock once that lock is held (a CTE of its own, computed once, after
+ * the locked read: the time stored and the time hashed are the same), the entry is hashed in SQL
+ * (`sha256` of the predecessor's hash, a newline and the canonical form, as `auditHash` does),
+ * inserted, and the head moved to it.
  */
-const POSTGRES_APPEND = `with e as (
+const POSTGRES_APPEND = `with head as (
     select h.seq + 1 as seq, h.hash as prev_hash,
-      to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at,
       $1::text as token_id, $2::text as who, $3::text as address, $4::text as action, $5::text as session_id, $6::text as targets, $7::int as status
     from audit_head h where h.id = 1 for update
+  ), e as (
+    select head.*, to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at from head
   ), hashed as (
     select e.*, encode(sha256(convert_to(e.prev_hash || E'\\n' || ${CANONICAL}, 'UTF8')), 'hex') as hash from e
   ), entry as (
