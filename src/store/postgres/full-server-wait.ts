@@ -1,8 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
 
-/** How long a new connection waits out a server (or database) at its connection limit before the error stands. */
-const WAIT_MS = 30_000;
+/**
+ * How long a new connection waits out a server at its connection limit before the error stands: long
+ * enough for pools that grew at one moment to settle, short enough that a request still answers 503
+ * well within a client's patience.
+ */
+const WAIT_MS = 10_000;
 const FIRST_PAUSE_MS = 25;
 const LONGEST_PAUSE_MS = 1_000;
 
@@ -15,7 +19,7 @@ const BUSY_SERVER = new Set(['53300', '57P03']);
 const isBusyServer = (err: unknown) => typeof err === 'object' && err !== null && BUSY_SERVER.has(String((err as { code?: unknown }).code));
 
 /**
- * Makes `pool.connect()` wait, with growing pauses and for at most 30 s, while the server refuses new
+ * Makes `pool.connect()` wait, with growing pauses and for at most 10 s, while the server refuses new
  * connections for being full, instead of failing the work that asked at once. Many processes each
  * growing their pools at one moment (a wide sweep starting on several worker processes) can touch
  * `max_connections` for an instant; a run whose thread asked for a connection then failed with
