@@ -40,12 +40,13 @@ export function waitingForFreeConnections(pool: pg.Pool, onRefused: (err: Error)
       }
     }
   };
-  // The callback form (pg's own `pool.query` uses it) waits the same way.
+  // The callback form (pg's own `pool.query` uses it) waits the same way. The callback is called on a
+  // tick of its own, as pg-pool calls it from its events: what it throws is not turned into a rejection.
   pool.connect = ((callback?: (err: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void) => {
     if (callback === undefined) return waiting();
     waiting().then(
-      (client) => callback(undefined, client, (release) => client.release(release as boolean | Error | undefined)),
-      (err: Error) => callback(err),
+      (client) => process.nextTick(() => callback(undefined, client, (release) => client.release(release as boolean | Error | undefined))),
+      (err: Error) => process.nextTick(() => callback(err)),
     );
     return undefined;
   }) as typeof pool.connect;
