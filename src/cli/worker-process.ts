@@ -7,6 +7,7 @@ import { loadDomain } from '../domain/load.js';
 import { DEFAULT_CANCEL_GRACE_MS, externalLimitsOf, KILL_MARGIN_MS } from '../runtime/external-limits.js';
 import { announceContainment } from '../runtime/external-containment.js';
 import { startWorkerEvents } from '../runtime/live-events.js';
+import { connectionsFor } from '../executor/distributed/connection-budget.js';
 import { openStore } from '../store/store.js';
 import { RunEvents } from '../executor/events.js';
 import { DistributedExecutor } from '../executor/distributed/distributed-executor.js';
@@ -25,7 +26,8 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
   const domain = await loadDomain(settings.domain);
   // This process runs the external programs: it says how it contains them (it has no readiness probe).
   await announceContainment(domain, log);
-  const store = await openStore(settings.databaseUrl, { owner: true, speedLayersOff: settings.speedLayersOff });
+  // No HTTP here: the store serves this process's runs only (see `connectionsFor`).
+  const store = await openStore(settings.databaseUrl, { owner: true, maxConnections: connectionsFor(concurrency), speedLayersOff: settings.speedLayersOff });
   const events = new RunEvents((err, name) => log.error({ err, event: name }, 'a run event listener failed'));
   // Runs happen here on PostgreSQL: their events are logged here, and every API node streams them.
   const workerEvents = await startWorkerEvents({ store, events, log });

@@ -26,6 +26,8 @@ export interface OpenDatabaseOptions {
   readonly owner: boolean;
   /** Pool size, where the dialect pools connections. */
   readonly maxConnections: number | undefined;
+  /** How long a pooled connection may stay idle before it is closed, where the dialect pools connections. */
+  readonly idleConnectionMs: number | undefined;
   /** The speed layers switched off (a benchmark's comparison). */
   readonly speedLayersOff: ReadonlySet<SpeedLayer>;
 }
@@ -130,16 +132,16 @@ const POSTGRES: DialectAdapter = {
   singleWriter: false,
   combinesWrites: true,
   databaseFile: () => undefined,
-  open: async (databaseUrl, { maxConnections, speedLayersOff }) => {
+  open: async (databaseUrl, { maxConnections, idleConnectionMs, speedLayersOff }) => {
     const { openPostgres } = await import('./postgres/postgres-connection.js');
     const namedStatements = speedLayerOn('named-statements', speedLayersOff);
     let audit: AuditingDialect | undefined;
-    const db = openPostgres(databaseUrl, { maxConnections, namedStatements, wrap: (inner) => (audit = new AuditingDialect(inner, 'postgres')) });
+    const db = openPostgres(databaseUrl, { maxConnections, idleTimeoutMs: idleConnectionMs, namedStatements, wrap: (inner) => (audit = new AuditingDialect(inner, 'postgres')) });
     return {
       db,
       audit: audit!,
       // Claims only (see RunsRepository): a few connections, opened when first used.
-      unflushed: openPostgres(databaseUrl, { maxConnections: 3, unflushed: true, namedStatements }),
+      unflushed: openPostgres(databaseUrl, { maxConnections: 3, idleTimeoutMs: idleConnectionMs, unflushed: true, namedStatements }),
       lock: undefined,
     };
   },

@@ -48,6 +48,8 @@ export interface OpenStoreOptions {
   readonly migrate?: boolean;
   /** PostgreSQL pool size. */
   readonly maxConnections?: number;
+  /** How long an idle PostgreSQL connection stays open in the pool (default pg's 10 s). */
+  readonly idleConnectionMs?: number;
   /**
    * This process owns the store (a command's main thread, never its worker threads): on SQLite it
    * takes the store's lock first, and a second owner anywhere is refused (`StoreLockedError`).
@@ -61,7 +63,7 @@ export interface OpenStoreOptions {
 export async function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
   const adapter = dialectAdapter(dialectOf(databaseUrl));
   const speedLayersOff = options.speedLayersOff ?? NONE_OFF;
-  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections, speedLayersOff });
+  const { db, unflushed, lock, audit } = await adapter.open(databaseUrl, { owner: options.owner === true, maxConnections: options.maxConnections, idleConnectionMs: options.idleConnectionMs, speedLayersOff });
   if (!speedLayerOn('compiled-queries', speedLayersOff)) {
     compileEveryCall(db);
     compileEveryCall(unflushed);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { connectionsFor } from './connection-budget.js';
 import { survivingLostConnections } from '../../store/postgres/lost-connections.js';
 
 /**
@@ -10,7 +11,8 @@ import { survivingLostConnections } from '../../store/postgres/lost-connections.
  * ends, a job completed again is gone, and the reaper adds one for a QUEUED scenario without a job.
  */
 export function openGraphilePool(databaseUrl: string, workers: number): pg.Pool {
-  // One connection LISTENs for new jobs; each concurrent job holds one only while it is taken or completed.
+  // One connection LISTENs for new jobs; each concurrent job holds one only while it is taken or
+  // completed, so a job waits for a connection in the pool rather than the server refusing one.
   // graphile-worker listens for lost connections only while its runner runs; the pool outlives that.
-  return survivingLostConnections(new pg.Pool({ connectionString: databaseUrl, max: Math.max(10, workers + 2), options: '-c synchronous_commit=off' }));
+  return survivingLostConnections(new pg.Pool({ connectionString: databaseUrl, max: connectionsFor(workers) + 1, options: '-c synchronous_commit=off' }));
 }

@@ -166,7 +166,10 @@ export class RunHost {
       .run(task, { signal: run.taskAbort.signal, transferList })
       .then((result): RunOutcome => result ?? { status: 'FAILED', message: 'the worker thread answered no outcome', stack: undefined })
       .catch((thrown: unknown): RunOutcome => threadFailure(thrown))
-      .then((outcome) => this.record(run, outcome, claimNext));
+      .then((outcome) => {
+        run.answered = true;
+        return this.record(run, outcome, claimNext);
+      });
     run.settleWith(
       recorded.then(() => undefined),
       this.options.cancelGraceMs,
@@ -228,7 +231,8 @@ export class RunHost {
   /**
    * Writes changed live progress of every run, with its new reports and log lines (one statement per
    * run and tick at most; a transaction with the lines when there are any), and renews due leases. A
-   * leased run whose row is no longer its own is stopped without writing.
+   * leased run whose row is no longer its own is stopped without writing. Runs whose outcome is being
+   * recorded are left to the recording.
    */
   async flush(): Promise<void> {
     if (this.flushing) return;
@@ -236,7 +240,7 @@ export class RunHost {
     const { runs, lease, events } = this.options;
     try {
       for (const run of [...this.running.values()]) {
-        if (run.stopReason !== undefined) continue;
+        if (run.stopReason !== undefined || run.answered) continue;
         const progress = run.control.progress;
         const leaseDue = lease !== undefined && Date.now() - run.leaseRenewedAt >= lease.renewMs;
         const insight = run.insight.buffer.take();

@@ -20,6 +20,12 @@ export class RunningRun {
   announcedProgress = 0;
   /** When its lease was renewed last (leased runs, see `LeaseHook`): a run starts with a fresh one. */
   leaseRenewedAt = Date.now();
+  /**
+   * Set once its thread has answered: its outcome is being recorded. Flushes leave it alone from then
+   * on, since a write to its row would wait for the recording's row lock and hold up every other run's
+   * renewal behind it.
+   */
+  answered = false;
   private reason: StopReason | undefined;
   private settledPromise: Promise<void> = Promise.resolve();
   private timeLimit: NodeJS.Timeout | undefined;

@@ -34,13 +34,17 @@ interface ThreadResources {
 
 let resources: Promise<ThreadResources> | undefined;
 
+/** How long a thread keeps its idle store connection (see `openResources`). */
+const THREAD_IDLE_CONNECTION_MS = 1_000;
+
 async function openResources(): Promise<ThreadResources> {
   const config = asWorkerConfig(workerData);
   await enableTypescriptImports();
   const domain = await loadDomain(config.domain);
   // Migrations are the server's job: a worker only reads (datasets), one read at a time, on one
-  // connection: every thread of every process holds its own, and they add up against max_connections.
-  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 1, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
+  // connection, closed once idle for a second: a thread reads only when a run's dataset is not in its
+  // cache, and the threads of every process would otherwise add up against max_connections.
+  const store = await openStore(config.databaseUrl, { migrate: false, maxConnections: 1, idleConnectionMs: THREAD_IDLE_CONNECTION_MS, speedLayersOff: parseLayersOff(config.speedLayersOff.join(',')) });
   const log = pino({ level: config.logLevel, base: { worker: 'local' } });
   return { domain, datasets: new DatasetCache(store.datasets), log, domainCode: domainCodeOf(config.domain), externalLimits: config.externalLimits };
 }

@@ -53,34 +53,39 @@ export function processingInSession(eb: ExpressionBuilder<Database, 'scenarios'>
  * when its session is the fair pick: no other session with a free slot runs fewer scenarios, nor as
  * many with an older head. A slot freed by a session holding several thus goes to a session holding
  * fewer, and among equals to the oldest queued run: with N = 1 that is the FIFO across free sessions.
+ *
+ * The other sessions are gathered from the queue first and each is weighed once: weighing every
+ * QUEUED row made a claim in a sweep of a thousand runs count its session's runs a thousand times
+ * (hundreds of milliseconds while holding the session's claims key).
  */
 export function fairPick(eb: ExpressionBuilder<Database, 'scenarios'>, max: number) {
-  const running = (session: 'q.session_id') =>
+  const running = eb
+    .selectFrom('scenarios as r')
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('r.session_id', '=', sql.ref<string>('s.session_id'))
+    .where('r.status', '=', 'PROCESSING');
+  const olderHead = eb.exists(
     eb
-      .selectFrom('scenarios as r')
-      .select((e) => e.fn.countAll<number>().as('n'))
-      .where('r.session_id', '=', sql.ref<string>(session))
-      .where('r.status', '=', 'PROCESSING');
+      .selectFrom('scenarios as q')
+      .select(sql<number>`1`.as('one'))
+      .where('q.session_id', '=', sql.ref<string>('s.session_id'))
+      .where('q.status', '=', 'QUEUED')
+      .where((e) =>
+        e.or([
+          e('q.queue_order', '<', e.ref('scenarios.queue_order')),
+          e.and([e('q.queue_order', '=', e.ref('scenarios.queue_order')), e('q.seq', '<', e.ref('scenarios.seq'))]),
+        ]),
+      ),
+  );
+  const waitingSessions = eb.selectFrom('scenarios as w').select('w.session_id').where('w.status', '=', 'QUEUED').groupBy('w.session_id').as('s');
   return eb.not(
     eb.exists(
       eb
-        .selectFrom('scenarios as q')
+        .selectFrom(waitingSessions)
         .select(sql<number>`1`.as('one'))
-        .where('q.status', '=', 'QUEUED')
-        .whereRef('q.session_id', '<>', 'scenarios.session_id')
-        .where(running('q.session_id'), '<', max)
-        .where((e) =>
-          e.or([
-            e(running('q.session_id'), '<', processingInSession(eb)),
-            e.and([
-              e(running('q.session_id'), '=', processingInSession(eb)),
-              e.or([
-                e('q.queue_order', '<', e.ref('scenarios.queue_order')),
-                e.and([e('q.queue_order', '=', e.ref('scenarios.queue_order')), e('q.seq', '<', e.ref('scenarios.seq'))]),
-              ]),
-            ]),
-          ]),
-        ),
+        .whereRef('s.session_id', '<>', 'scenarios.session_id')
+        .where(running, '<', max)
+        .where((e) => e.or([e(running, '<', processingInSession(eb)), e.and([e(running, '=', processingInSession(eb)), olderHead])])),
     ),
   );
 }

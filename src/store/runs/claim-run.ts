@@ -3,7 +3,7 @@ import { changeFor } from '../../model/run-state/changes.js';
 import { newSeed } from '../../model/run-state/run-insight.js';
 import type { Database } from '../database.js';
 import { databaseTime } from '../database-time.js';
-import type { DialectAdapter } from '../dialect.js';
+import { dialectAdapterOf, type DialectAdapter } from '../dialect.js';
 import { preparedByShape } from '../prepared-query.js';
 import { NOT_RUNNING } from '../run-columns.js';
 import { runInputColumns, type ScenarioRecord } from '../scenarios-repository.js';
@@ -24,8 +24,12 @@ export interface ClaimedRow extends Pick<ScenarioRecord, 'id' | 'sessionId' | 't
   readonly datasetVersion?: { readonly seq: number; readonly versionNo: number };
 }
 
-/** Which row a claim takes: a given scenario, or the queue's head when it belongs to a given session. */
-export type ClaimTarget = { readonly id: string } | { readonly headOfSession: string };
+/**
+ * Which row a claim takes: a given scenario, the queue's head when it belongs to a given session, or
+ * (`nextInSession`, only inside the transaction that just ended a run of that session) the session's
+ * next run, which takes the slot the ended run freed.
+ */
+export type ClaimTarget = { readonly id: string } | { readonly headOfSession: string } | { readonly nextInSession: string };
 
 /** How a claim is made: under which token, leased or not, and how many of a session may run at once. */
 export interface ClaimTerms {
@@ -38,7 +42,7 @@ export interface ClaimTerms {
 
 interface ClaimShape {
   readonly leased: boolean;
-  readonly target: 'id' | 'head-of-session';
+  readonly target: 'id' | 'head-of-session' | 'next-in-session';
   /** Whether the session may hold more than one PROCESSING scenario (`max_running_per_session` above 1). */
   readonly wide: boolean;
 }
@@ -61,6 +65,18 @@ const versionColumns = (eb: ExpressionBuilder<Database, 'scenarios'>) => [
 ];
 
 /**
+ * A session's first QUEUED scenario that no other transaction is claiming. Several claims of one
+ * session at once (its runs' ends, wake jobs) each take a different row on PostgreSQL: a head another
+ * transaction holds is skipped, rather than waited for and then found taken, which would end the
+ * claim with nothing while slots stay free. Their starts stay in queue order up to those in flight
+ * together.
+ */
+const sessionHead = (db: Kysely<Database>, eb: ExpressionBuilder<Database, 'scenarios'>, sessionId: string) =>
+  dialectAdapterOf(db).claimingRows(
+    eb.selectFrom('scenarios as h').select('h.id').where('h.session_id', '=', sessionId).where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
+  );
+
+/**
  * Leased claims (distributed executor) set a lease that expires by the database clock. The head of
  * the queue is its oldest QUEUED scenario (by `queue_order`), whatever its session.
  */
@@ -81,6 +97,16 @@ const claimQuery = preparedByShape(
       // A gate's pair runs both sides with one seed (migration 0026); any other run draws a fresh one.
       seed: sql<number>`coalesce(pinned_seed, ${v.seed})`,
     }));
+    if (shape.wide && shape.target === 'next-in-session') {
+      // The ended run's slot passes to the session's next run: the session's count of PROCESSING rows
+      // stays as it was, so it is not counted again, and no turn on the session's key is taken.
+      return update
+        .where('id', '=', (eb) => sessionHead(db, eb, v.sessionId))
+        .where('status', 'in', start.from)
+        .where((eb) => fairPick(eb, v.max))
+        .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
+        .returning(versionColumns);
+    }
     if (shape.wide) {
       // Up to `max` of the session at once, started in its FIFO order, and only when fair (see `fairPick`).
       const targeted =
@@ -89,24 +115,14 @@ const claimQuery = preparedByShape(
               .where('id', '=', v.id)
               .where(firstQueuedInSession)
               .where((eb) => fairPick(eb, v.max))
-          : update
-              .where('id', '=', (eb) =>
-                eb
-                  .selectFrom('scenarios as h')
-                  .select('h.id')
-                  .where('h.session_id', '=', v.sessionId)
-                  .where('h.status', '=', 'QUEUED')
-                  .orderBy('h.queue_order')
-                  .orderBy('h.seq')
-                  .limit(1),
-              )
-              .where((eb) => fairPick(eb, v.max));
+          : update.where('id', '=', (eb) => sessionHead(db, eb, v.sessionId)).where((eb) => fairPick(eb, v.max));
       return targeted
         .where('status', 'in', start.from)
         .where((eb) => eb(processingInSession(eb), '<', v.max))
         .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
         .returning(versionColumns);
     }
+    // One at a time per session: a run's next is the whole queue's head, when it is the session's.
     const targeted =
       shape.target === 'id'
         ? update.where('id', '=', v.id).where(firstQueuedInSession)
@@ -134,13 +150,13 @@ const claimQuery = preparedByShape(
  */
 export async function claimRun(db: Kysely<Database>, dialect: DialectAdapter, target: ClaimTarget, terms: ClaimTerms): Promise<ClaimedRow | undefined> {
   const maxRunning = terms.maxRunning ?? 1;
-  const at = 'id' in target ? { id: target.id, sessionId: '' } : { id: '', sessionId: target.headOfSession };
-  const shape: ClaimShape = { leased: terms.leaseMs !== undefined, target: 'id' in target ? 'id' : 'head-of-session', wide: maxRunning > 1 };
+  const at = 'id' in target ? { id: target.id, sessionId: '' } : { id: '', sessionId: 'headOfSession' in target ? target.headOfSession : target.nextInSession };
+  const shape: ClaimShape = { leased: terms.leaseMs !== undefined, target: 'id' in target ? 'id' : 'headOfSession' in target ? 'head-of-session' : 'next-in-session', wide: maxRunning > 1 };
   const seed = newSeed();
   const once = async (on: Kysely<Database>) => {
-    // Wide claims count the session's PROCESSING rows: two processes counting at once on
-    // PostgreSQL could both see a free slot, so a session's wide claims take turns on its key.
-    if (shape.wide) await dialect.holdKey(on, `scenarist:session-claims:${at.sessionId || (await sessionOf(on, at.id))}`);
+    // Wide claims that take a free slot count the session's PROCESSING rows: two processes counting
+    // at once on PostgreSQL could both see a free slot, so those claims take turns on its key.
+    if (shape.wide && shape.target !== 'next-in-session') await dialect.holdKey(on, `scenarist:session-claims:${at.sessionId || (await sessionOf(on, at.id))}`);
     return (await claimQuery(on, shape, { ...at, runToken: terms.runToken, leaseMs: terms.leaseMs ?? 0, seed, max: maxRunning })).rows[0];
   };
   const row = shape.wide && !db.isTransaction ? await db.transaction().execute(once) : await once(db);

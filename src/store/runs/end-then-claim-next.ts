@@ -28,8 +28,8 @@ export function endThenClaimNext(db: Kysely<Database>, dialect: DialectAdapter, 
   return db.transaction().execute(async (trx) => {
     if (!(await end(trx))) return { written: false };
     // The run just ended holds no PROCESSING row any more: the claim's per-session rule sees that
-    // within this transaction, and any other writer waits for its commit.
-    const claimed = await claimRun(trx, dialect, { headOfSession: next.sessionId }, next);
+    // within this transaction, and any other writer waits for its commit. Its slot is the next run's.
+    const claimed = await claimRun(trx, dialect, { nextInSession: next.sessionId }, next);
     return claimed ? { written: true, next: claimed } : { written: true };
   });
 }
