@@ -7,7 +7,7 @@
  * and 32, `--slots`); `postgres` adds one process running both. The coordinator's ceiling is measured
  * too: the runs per second of 400 runs of 1 ms at the widest slot count, whose inverse times 0.2 s is
  * the slot count past which 200 ms runs stop scaling.
- * Run: npm run build && node --import tsx bench/sweep-slots.bench.ts [sqlite|postgres|distributed ...] [--runs N] [--slots 8,16,32] [--processes 2,4]
+ * Run: npm run build && node --import tsx bench/sweep-slots.bench.ts [sqlite|postgres|distributed ...] [--runs N] [--slots 8,16,32] [--processes 2,4] [--cold]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ const RUN_MS = 200;
 const THREADS = 8;
 /** Runs per sweep: the issue's 1,000 unless `--runs N` says otherwise (a quicker look). */
 const RUNS = Number(argument('runs') ?? 1000);
+const COLD = process.argv.includes('--cold');
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -73,7 +74,7 @@ function distributed(databaseUrl: string, processes: number, concurrency: number
     const flags = ['--max-running-per-session', String(slots)];
     const api: BenchServer = await startScenarist(['--database-url', databaseUrl, '--workers', '0', '--max-experiment-size', '100000', ...flags]);
     const workers: ChildProcess[] = Array.from({ length: processes }, () =>
-      spawn(process.execPath, [join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', databaseUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...flags], {
+      spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', databaseUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...flags], {
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
     );
@@ -97,8 +98,9 @@ async function measure(deployment: Deployment): Promise<void> {
     const ideal = (runs * RUN_MS) / 1000 / slots;
     const { base, stop } = await deployment.start(slots);
     try {
-      // A warm-up sweep starts the run threads (they start with the first scenario created).
-      await sweep(base, Math.max(slots, 8), 1);
+      // A warm-up sweep starts the run threads (they start with the first scenario created), unless
+      // `--cold`: then the measured sweep pays for starting them, as a deployment's first sweep does.
+      if (!COLD) await sweep(base, Math.max(slots, 8), 1);
       const seconds = await sweep(base, runs, RUN_MS);
       console.log(`${String(slots).padStart(6)} ${String(runs).padStart(6)} ${seconds.toFixed(2).padStart(7)}s ${ideal.toFixed(2).padStart(7)}s ${(seconds / ideal).toFixed(2).padStart(6)}x ${(runs / seconds).toFixed(1).padStart(8)}`);
       if (slots === deployment.slots.at(-1)) {

@@ -8,7 +8,8 @@
 //   `ScenaristError`) for `instanceof` to hold across them;
 // - native and optional drivers (better-sqlite3, pg and graphile-worker, loaded only for
 //   PostgreSQL), and the loaders used only for TypeScript domains (tsx, typescript).
-// Worker threads start on their own entry files in dist/src, unbundled, as before.
+// Worker threads started from the bundle start on their own bundled entries (worker-entry.js,
+// ingest-worker.js), which share its chunks.
 //
 // The bundled example domain is a second entry (dist/bundle/example-domain.js, which `scenarist:example`
 // loads when it is current, see src/domain/load.ts): its 32 modules and the some 200 ES modules of
@@ -28,6 +29,12 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = resolve(ROOT, 'dist/src/cli.js');
 const OUTDIR = resolve(ROOT, 'dist/bundle');
 const EXAMPLE_DOMAIN = resolve(ROOT, 'dist/examples/warehouse/index.js');
+// The threads' entries: a thread started from a bundled server starts on its bundled entry
+// (src/async/thread-entry.ts), reading a few files instead of some six hundred modules.
+const THREAD_ENTRIES = {
+  'worker-entry': resolve(ROOT, 'dist/src/executor/host/worker-entry.js'),
+  'ingest-worker': resolve(ROOT, 'dist/src/datasets/ingest/ingest-worker.js'),
+};
 const PUBLIC_API = resolve(ROOT, 'dist/src/index.js');
 const EXTERNAL_PACKAGES = ['better-sqlite3', 'pg', 'pg-native', 'graphile-worker', 'tsx', 'tsx/*', 'typescript'];
 
@@ -97,7 +104,7 @@ const BANNER = [
 // Chunks of an earlier build would linger beside the new ones.
 rmSync(OUTDIR, { recursive: true, force: true });
 const result = await esbuild.build({
-  entryPoints: { cli: ENTRY, 'example-domain': EXAMPLE_DOMAIN },
+  entryPoints: { cli: ENTRY, 'example-domain': EXAMPLE_DOMAIN, ...THREAD_ENTRIES },
   outdir: OUTDIR,
   // Each command still loads only what it runs (main.ts imports them on demand): \`serve\` reads the
   // entry and its own chunks, never \`dev\`'s file watcher or \`init\`'s templates. Chunks sit beside the
@@ -113,6 +120,8 @@ const result = await esbuild.build({
   // is refused for the classes of dist/src below (log lines and error types show their names).
   keepNames: false,
   external: EXTERNAL_PACKAGES,
+  // What tells code inside the bundle that it runs from the bundle (see src/async/thread-entry.ts).
+  define: { __SCENARIST_BUNDLED__: 'true' },
   banner: { js: BANNER },
   plugins: [sharedPublicApi(await publicApiFiles()), ownLocation()],
   metafile: true,

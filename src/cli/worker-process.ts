@@ -58,6 +58,9 @@ export async function runWorkerProcess(settings: Settings, extra: Readonly<Recor
     await store.close();
     throw err;
   }
+  // A worker process is there to run scenarios: its threads start now rather than with the first
+  // sweep's runs, which would otherwise wait for every thread's start at once.
+  executor.warm();
   log.info({ concurrency }, 'scenarist worker ready');
   return exitCodeAfterSignal(log, async () => {
     await executor.close();

@@ -69,7 +69,7 @@ describe('the bundled CLI', () => {
   }
 
   it('serves what sits beside its modules, runs scenarios on threads, ingests on threads and answers domain parameter errors', async () => {
-    const server = await startServer({ entry: bundleLauncher(), args: ['--workers', '1', '--log-level', 'warn'] });
+    const server = await startServer({ entry: bundleLauncher(), args: ['--workers', '1', '--log-level', 'info'] });
     running.push(server);
     // Files found from a module's own location: Swagger UI's static files, the dashboard, the example domain.
     expect((await fetch(`${server.url}/docs/static/swagger-ui.css`)).status).toBe(200);
@@ -81,6 +81,14 @@ describe('the bundled CLI', () => {
     const main = new ScenarioClient(fetchSender(server.url), 'main');
     const scenario = await main.started({ tag: 'bundled', algo_name: 'Instant' });
     expect((await main.waitFor(scenario.id)).status).toBe('COMPLETE');
+    // Its threads start on the bundled thread entry (a few files to load, not the compiled modules).
+    const threadStarts = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('run threads starting'))
+      .map((line) => (JSON.parse(line) as { entry: string }).entry);
+    expect(threadStarts.length).toBeGreaterThan(0);
+    for (const entry of threadStarts) expect(entry).toBe(pathToFileURL(join(REPO_ROOT, 'dist/bundle/worker-entry.js')).href);
 
     // The example domain is imported from its bundle; its Python program is still found beside its
     // compiled modules (a relative command resolves against the domain's own folder).

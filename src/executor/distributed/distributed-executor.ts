@@ -121,6 +121,14 @@ export class DistributedExecutor implements Executor {
     });
   }
 
+  /**
+   * Starts the run threads now, if this process runs scenarios; like a run's own start, they stop
+   * again after the pool's idle time without a run.
+   */
+  warm(): void {
+    if (this.state === 'started' && this.options.workers > 0) this.pool.warm();
+  }
+
   /** The run's job was added by the statement that queued it (the store's trigger, migration 0020). */
   queued(ref: RunRef): void {
     this.events.emit('run:queued', { ...ref, recovered: false });

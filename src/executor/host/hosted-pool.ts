@@ -1,5 +1,5 @@
 import type { FilledHostOptions } from './host-options.js';
-import { createWorkerPool, IdleWorkerPool } from './worker-pool.js';
+import { createWorkerPool, IdleWorkerPool, runThreadEntry } from './worker-pool.js';
 import { RunHost, type LeaseHook } from './run-host.js';
 
 /** What both executors are given for their run threads and run host (the distributed one's options extend these). */
@@ -14,10 +14,11 @@ export type HostedPoolOptions = Pick<
  */
 export function hostedPool(options: HostedPoolOptions, lease?: LeaseHook): { pool: IdleWorkerPool; host: RunHost } {
   const { workers, threadHeapLimitMb, databaseUrl, domain, log, externalLimits, speedLayersOff, poolIdleMs } = options;
-  const pool = new IdleWorkerPool(
-    () => createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...speedLayersOff] }),
-    poolIdleMs,
-  );
+  const pool = new IdleWorkerPool(() => {
+    // Once per start of the threads (with a run, after a quiet `poolIdleMs`): which build they load tells an operator what a start costs.
+    log.info({ threads: workers, entry: runThreadEntry().filename }, 'run threads starting');
+    return createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...speedLayersOff] });
+  }, poolIdleMs);
   const host = new RunHost({
     events: options.events,
     log,

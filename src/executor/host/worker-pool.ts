@@ -24,9 +24,12 @@ export interface WorkerPoolLimits {
  */
 const RUN_THREAD_YOUNG_GENERATION_MB = 6;
 
-/** A pool of `threads` worker threads running `worker-entry` (see `threadEntry` for which file), started at once. */
+/** The file a run thread starts on (see `threadEntry`). */
+export const runThreadEntry = () => threadEntry(import.meta.url, 'worker-entry');
+
+/** A pool of `threads` worker threads running `worker-entry` (see `runThreadEntry`), started at once. */
 export function createWorkerPool(limits: WorkerPoolLimits, config: WorkerConfig): WorkerPool {
-  const entry = threadEntry(import.meta.url, 'worker-entry');
+  const entry = runThreadEntry();
   return new Piscina<WorkerTask, WorkerTaskResult>({
     filename: entry.filename,
     // Every thread starts with the pool and stays while it lives (`IdleWorkerPool` ends the whole pool
