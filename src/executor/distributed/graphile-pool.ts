@@ -1,6 +1,8 @@
 import pg from 'pg';
-import { connectionsFor } from './connection-budget.js';
 import { survivingLostConnections } from '../../store/postgres/lost-connections.js';
+
+/** How long a graphile-worker connection stays idle in the pool before it is closed. */
+const BURST_IDLE_MS = 1_000;
 
 /**
  * The connections graphile-worker takes, locks and completes jobs with. Their commits do not wait
@@ -12,7 +14,11 @@ import { survivingLostConnections } from '../../store/postgres/lost-connections.
  */
 export function openGraphilePool(databaseUrl: string, workers: number): pg.Pool {
   // One connection LISTENs for new jobs; each concurrent job holds one only while it is taken or
-  // completed, so a job waits for a connection in the pool rather than the server refusing one.
+  // completed. graphile-worker asks for a pool at least as large as its concurrency (it warns below
+  // that), yet it needs that many only in the moment a burst of jobs arrives: closed after a second
+  // idle, the burst's connections do not stay to count against the server's `max_connections`.
   // graphile-worker listens for lost connections only while its runner runs; the pool outlives that.
-  return survivingLostConnections(new pg.Pool({ connectionString: databaseUrl, max: connectionsFor(workers) + 1, options: '-c synchronous_commit=off' }));
+  return survivingLostConnections(
+    new pg.Pool({ connectionString: databaseUrl, max: workers + 1, idleTimeoutMillis: BURST_IDLE_MS, options: '-c synchronous_commit=off' }),
+  );
 }

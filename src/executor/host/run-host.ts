@@ -70,6 +70,13 @@ function threadFailure(thrown: unknown): RunOutcome {
   return { status: 'FAILED', message: `the worker thread running the algorithm failed: ${err.message}`, stack: err.stack };
 }
 
+/**
+ * How often a run without a lease (the local executor) writes its progress even when it did not move:
+ * the write finds out whether its row is still its own (see `flush`), so a run cancelled in the moment
+ * between its claim and its launch stops within this, even if it never reports progress.
+ */
+const OWNERSHIP_CHECK_MS = 1_000;
+
 const NO_HOOKS: SessionRunHooks = { claimNext: () => undefined, accept: () => false, ended: () => {} };
 
 /**
@@ -231,7 +238,7 @@ export class RunHost {
   /**
    * Writes changed live progress of every run, with its new reports and log lines (one statement per
    * run and tick at most; a transaction with the lines when there are any), and renews due leases. A
-   * leased run whose row is no longer its own is stopped without writing. Runs whose outcome is being
+   * run whose row is no longer its own is stopped without writing. Runs whose outcome is being
    * recorded are left to the recording.
    */
   async flush(): Promise<void> {
@@ -242,10 +249,11 @@ export class RunHost {
       for (const run of [...this.running.values()]) {
         if (run.stopReason !== undefined || run.answered) continue;
         const progress = run.control.progress;
-        const leaseDue = lease !== undefined && Date.now() - run.leaseRenewedAt >= lease.renewMs;
+        // A leased run renews its lease when due; any other confirms its row is still its own as often.
+        const due = Date.now() - run.confirmedAt >= (lease?.renewMs ?? OWNERSHIP_CHECK_MS);
         const insight = run.insight.buffer.take();
         const moved = progress > run.writtenProgress;
-        if (!moved && !leaseDue && insight === undefined) continue;
+        if (!moved && !due && insight === undefined) continue;
         const key = keyOf(run.claimed);
         const value = Math.max(progress, run.writtenProgress);
         const leaseMs = lease ? { leaseMs: lease.leaseMs } : {};
@@ -263,10 +271,13 @@ export class RunHost {
         // Not written again, whether or not the row was still this run's.
         run.writtenProgress = value;
         if (!owned) {
-          if (lease) void run.stop('cancel', this.options.cancelGraceMs);
+          // Cancelled, reset or deleted in the moment between its claim and its launch here (the
+          // cancel's stop found nothing to stop yet), or reclaimed after this process was cut off:
+          // nothing it writes would land, and it must not hold its thread.
+          void run.stop('cancel', this.options.cancelGraceMs);
           continue;
         }
-        run.leaseRenewedAt = Date.now();
+        run.confirmedAt = Date.now();
         if (moved || insight?.reportJson !== undefined) {
           run.announcedProgress = value;
           const report = run.insight.buffer.report;

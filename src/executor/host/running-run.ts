@@ -18,8 +18,11 @@ export class RunningRun {
   writtenProgress = 0;
   /** The last progress emitted as `run:progress` (the event log's last word on it). */
   announcedProgress = 0;
-  /** When its lease was renewed last (leased runs, see `LeaseHook`): a run starts with a fresh one. */
-  leaseRenewedAt = Date.now();
+  /**
+   * When a write last found its row still its own (renewing its lease, for leased runs, see
+   * `LeaseHook`): a run starts with a fresh claim.
+   */
+  confirmedAt = Date.now();
   /**
    * Set once its thread has answered: its outcome is being recorded. Flushes leave it alone from then
    * on, since a write to its row would wait for the recording's row lock and hold up every other run's
