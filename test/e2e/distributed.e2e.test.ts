@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
-import { BIN, REPO_ROOT, startServer, type ServerProcess } from '../support/server-process.js';
+import { spawnWorker, startServer, type ServerProcess } from '../support/server-process.js';
 import { until } from '../support/until.js';
 
 /**
@@ -16,14 +16,7 @@ describe.runIf(DIALECTS.includes('postgres'))('a PostgreSQL deployment of 2 API 
   const apis: ServerProcess[] = [];
   const workers: ChildProcess[] = [];
 
-  const startWorker = () => {
-    const child = spawn(process.execPath, [BIN, 'worker', '--database-url', database.url, '--concurrency', '1', '--log-level', 'warn'], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    workers.push(child);
-    return child;
-  };
+  const startWorker = () => workers.push(spawnWorker(database.url, 1));
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');

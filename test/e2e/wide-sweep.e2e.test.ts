@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/dialects.js';
-import { BIN, REPO_ROOT, startServer, type ServerProcess } from '../support/server-process.js';
+import { spawnWorker, startServer, type ServerProcess } from '../support/server-process.js';
 import { until } from '../support/until.js';
 
 const SLOTS = 4;
@@ -20,14 +20,7 @@ describe.runIf(DIALECTS.includes('postgres'))(`a sweep of one session on ${SLOTS
   const workers: ChildProcess[] = [];
   const slotFlags = ['--max-running-per-session', String(SLOTS)];
 
-  const startWorker = () => {
-    const child = spawn(process.execPath, [BIN, 'worker', '--database-url', database.url, '--concurrency', '2', '--log-level', 'warn', ...slotFlags], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    workers.push(child);
-    return child;
-  };
+  const startWorker = () => workers.push(spawnWorker(database.url, 2, slotFlags));
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');

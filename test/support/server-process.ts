@@ -9,6 +9,17 @@ import { until } from './until.js';
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(REPO_ROOT, 'bin', 'scenarist.js');
 
+/**
+ * Starts `scenarist worker` on a PostgreSQL database as a real process running `concurrency` runs at
+ * once; its errors go to the test's stderr. The caller stops it (SIGTERM, or SIGKILL as a crash).
+ */
+export function spawnWorker(databaseUrl: string, concurrency: number, args: readonly string[] = []): ChildProcess {
+  return spawn(process.execPath, [BIN, 'worker', '--database-url', databaseUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
 /** A port that was free a moment ago (the OS picks it). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
