@@ -59,6 +59,31 @@ describe.each(DIALECTS)('the explanation written with its completion on %s', (di
     expect(await store().explanations.read(sessionId, ids[0]!)).toMatchObject({ infeasible: true, violationCount: 1_200 });
   });
 
+  it.each([
+    ['with its KPI values', { total: 4 }],
+    ['without KPI values', {}],
+  ])('is served with a completion when it has no violations, %s (one statement on PostgreSQL)', async (_label, kpis: Record<string, number>) => {
+    const { sessionId, ids } = await queuedSession(store(), 1);
+    const token = randomUUID();
+    await store().runs.claim(ids[0]!, token);
+    const at = now();
+    const plain = storedExplanation([{ kpi: 'total', by: 'item', value: 4, terms: { a: 1.5, b: 2.5 }, tolerance: 1e-9 }], [], false);
+    expect(await store().runs.complete({ id: ids[0]!, runToken: token }, { resultJson: '{"total":4}', kpis, explanation: plain }, at)).toBe(true);
+    expect(await status(ids[0]!)).toBe('COMPLETE');
+    expect(await store().explanations.read(sessionId, ids[0]!)).toMatchObject({ infeasible: false, violationCount: 0 });
+    expect(await storedRows(ids[0]!)).toEqual([{ finished_at: at, scenario_finished_at: at }]);
+    const stored = await store().db.selectFrom('scenario_kpis').select(['name', 'value']).where('session_id', '=', sessionId).execute();
+    expect(stored).toEqual(Object.entries(kpis).map(([name, value]) => ({ name, value })));
+    // A later run of the same scenario replaces it, stamped with the new completion.
+    await store().db.updateTable('scenarios').set({ status: 'QUEUED' }).where('id', '=', ids[0]!).execute();
+    const again = randomUUID();
+    await store().runs.claim(ids[0]!, again);
+    const later = new Date(Date.parse(at) + 1_000).toISOString();
+    expect(await store().runs.complete({ id: ids[0]!, runToken: again }, { resultJson: '{"total":4}', kpis, explanation: storedExplanation([], [], true) }, later)).toBe(true);
+    expect(await store().explanations.read(sessionId, ids[0]!)).toMatchObject({ infeasible: true, violationCount: 0 });
+    expect(await storedRows(ids[0]!)).toEqual([{ finished_at: later, scenario_finished_at: later }]);
+  });
+
   it('writes nothing when the completion does not apply (the run no longer owns its row)', async () => {
     const { sessionId, ids } = await queuedSession(store(), 2);
     await store().runs.claim(ids[0]!, randomUUID());

@@ -21,7 +21,22 @@ const CHUNKS_PER_STATEMENT = 50;
  * with the scenario.
  */
 export async function writeExplanation(trx: Kysely<Database>, scenario: ScenarioKeys, finishedAt: string, explanation: StoredExplanation): Promise<void> {
-  const seq = scenario.seq;
+  await writeViolationChunks(trx, scenario.seq, explanation);
+  const row = explanationRow(finishedAt, explanation);
+  await trx
+    .insertInto('scenario_explanations')
+    .values({ scenario_seq: scenario.seq, session_id: scenario.session_id, ...row })
+    .onConflict((oc) => oc.column('scenario_seq').doUpdateSet(row))
+    .execute();
+}
+
+/** The explanation's own row, beside its scenario's keys (see `writeExplanation`). */
+export function explanationRow(finishedAt: string, explanation: StoredExplanation) {
+  return { finished_at: finishedAt, infeasible: explanation.infeasible ? 1 : 0, kpis: explanation.kpisJson, violation_count: explanation.violationCount };
+}
+
+/** The explanation's violations, in chunks of rows (none for an explanation without violations). */
+export async function writeViolationChunks(trx: Kysely<Database>, seq: number, explanation: StoredExplanation): Promise<void> {
   const chunks = explanation.violationChunks.map((body, chunk) => ({ scenario_seq: seq, chunk, body: Buffer.from(body.buffer, body.byteOffset, body.byteLength) }));
   for (let i = 0; i < chunks.length; i += CHUNKS_PER_STATEMENT) {
     await trx
@@ -30,10 +45,4 @@ export async function writeExplanation(trx: Kysely<Database>, scenario: Scenario
       .onConflict((oc) => oc.columns(['scenario_seq', 'chunk']).doUpdateSet((eb) => ({ body: eb.ref('excluded.body') })))
       .execute();
   }
-  const row = { finished_at: finishedAt, infeasible: explanation.infeasible ? 1 : 0, kpis: explanation.kpisJson, violation_count: explanation.violationCount };
-  await trx
-    .insertInto('scenario_explanations')
-    .values({ scenario_seq: seq, session_id: scenario.session_id, ...row })
-    .onConflict((oc) => oc.column('scenario_seq').doUpdateSet(row))
-    .execute();
 }
