@@ -30,12 +30,15 @@ export async function freePort(): Promise<number> {
  * is the checkout whose `bin/` and `dist/` run (another build, to compare two versions in one run);
  * `env` is added to the process environment (a benchmark switching speed layers off).
  */
+/** Node's own flags for every process a benchmark starts (`BENCH_NODE_FLAGS`, e.g. `--cpu-prof --cpu-prof-dir=...`). */
+export const benchNodeFlags = (): string[] => (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
 export async function startScenarist(args: readonly string[] = [], root = REPO_ROOT, env: NodeJS.ProcessEnv = {}): Promise<BenchServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'scenarist-bench-'));
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(root, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
+    [...benchNodeFlags(), join(root, 'bin/scenarist.js'), 'serve', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...args],
     { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } },
   );
   const url = `http://127.0.0.1:${port}`;

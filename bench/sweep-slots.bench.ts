@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { adminDatabaseUrl, json, post, REPO_ROOT, startScenarist, withScratchDatabase, type BenchServer } from './support.js';
+import { adminDatabaseUrl, benchNodeFlags, json, post, REPO_ROOT, startScenarist, withScratchDatabase, type BenchServer } from './support.js';
 
 const RUN_MS = 200;
 const THREADS = 8;
@@ -74,7 +74,7 @@ function distributed(databaseUrl: string, processes: number, concurrency: number
     const flags = ['--max-running-per-session', String(slots)];
     const api: BenchServer = await startScenarist(['--database-url', databaseUrl, '--workers', '0', '--max-experiment-size', '100000', ...flags]);
     const workers: ChildProcess[] = Array.from({ length: processes }, () =>
-      spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', databaseUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...flags], {
+      spawn(process.execPath, [...benchNodeFlags(), join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', databaseUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...flags], {
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
     );

@@ -16,8 +16,10 @@ export function hostedPool(options: HostedPoolOptions, lease?: LeaseHook): { poo
   const { workers, threadHeapLimitMb, databaseUrl, domain, log, externalLimits, speedLayersOff, poolIdleMs } = options;
   const pool = new IdleWorkerPool(() => {
     // Once per start of the threads (with a run, after a quiet `poolIdleMs`): which build they load tells an operator what a start costs.
-    log.info({ threads: workers, entry: runThreadEntry().filename }, 'run threads starting');
-    return createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...speedLayersOff] });
+    const entry = runThreadEntry();
+    log.info({ threads: workers, entry: entry.filename }, 'run threads starting');
+    const config = { databaseUrl, domain, logLevel: log.level, externalLimits, speedLayersOff: [...speedLayersOff] };
+    return createWorkerPool({ threads: workers, heapLimitMb: threadHeapLimitMb }, config, entry);
   }, poolIdleMs);
   const host = new RunHost({
     events: options.events,

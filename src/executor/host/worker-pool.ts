@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { threadEntry } from '../../async/thread-entry.js';
+import { threadEntry, type ThreadEntry } from '../../async/thread-entry.js';
 import type { WorkerConfig, WorkerTask, WorkerTaskResult } from './worker-task.js';
 
 /** The slice of piscina the executor uses. */
@@ -28,8 +28,7 @@ const RUN_THREAD_YOUNG_GENERATION_MB = 6;
 export const runThreadEntry = () => threadEntry(import.meta.url, 'worker-entry');
 
 /** A pool of `threads` worker threads running `worker-entry` (see `runThreadEntry`), started at once. */
-export function createWorkerPool(limits: WorkerPoolLimits, config: WorkerConfig): WorkerPool {
-  const entry = runThreadEntry();
+export function createWorkerPool(limits: WorkerPoolLimits, config: WorkerConfig, entry: ThreadEntry = runThreadEntry()): WorkerPool {
   return new Piscina<WorkerTask, WorkerTaskResult>({
     filename: entry.filename,
     // Every thread starts with the pool and stays while it lives (`IdleWorkerPool` ends the whole pool

@@ -33,6 +33,14 @@ function completeRow<O>(update: UpdateQueryBuilder<Database, 'scenarios', 'scena
   });
 }
 
+/** The values every completion statement binds. */
+const completeValues = (key: RunKey, outcome: CompletedRun, now: string): CompleteValues => ({
+  ...key,
+  resultJson: outcome.resultJson,
+  kpisJson: JSON.stringify(outcome.kpis),
+  now,
+});
+
 const completeQuery = prepared((db, v: CompleteValues) => completeRow(db.updateTable('scenarios'), v));
 
 /**
@@ -88,8 +96,9 @@ const completeExplainedQuery = preparedByShape(
 
 /**
  * A run's end COMPLETE with its result, KPI values and explanation; false when the row was no longer
- * this run's. With an explanation, the completion and the explanation's rows are one transaction (the
- * one `db` already is, as `endThenClaimNext` passes, or one begun here): one commit, and nothing of
+ * this run's. With an explanation, the completion and the explanation's rows are one statement on
+ * PostgreSQL, else one transaction (the one `db` already is, as `endThenClaimNext` passes, or one
+ * begun here; on PostgreSQL only when there are violations' chunks to add): one commit, and nothing of
  * the explanation written when the completion did not apply. Without one, the completion is as cheap
  * as ever.
  */
@@ -98,9 +107,9 @@ export async function completeRun(db: Kysely<Database>, dialect: DialectAdapter,
   if (explanation === undefined) return (await writeCompletion(db, dialect, key, outcome, now)) !== undefined;
   // One statement where the dialect allows (see `completeExplainedQuery`); a transaction only for violations' chunks.
   const chunked = explanation.violationChunks.length > 0;
-  if (dialect.combinesWrites && !(chunked && !db.isTransaction)) {
+  if (dialect.combinesWrites && (!chunked || db.isTransaction)) {
     const row = explanationRow(now, explanation);
-    const values = { ...kpiValues(key.id, outcome.kpis), ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now };
+    const values = { ...kpiValues(key.id, outcome.kpis), ...completeValues(key, outcome, now) };
     const explained = { ...values, infeasible: row.infeasible, explanationKpis: row.kpis, violationCount: row.violation_count };
     const completed = (await completeExplainedQuery(db, Object.keys(outcome.kpis).length, explained)).rows[0];
     if (completed === undefined) return false;
@@ -123,7 +132,7 @@ export async function completeRun(db: Kysely<Database>, dialect: DialectAdapter,
 async function writeCompletion(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<ScenarioKeys | undefined> {
   // The sortable copy of the KPI values first (or with it): should the completion not apply
   // (cancelled), rows of a scenario that is not COMPLETE are ignored by the list queries.
-  const values = { ...key, resultJson: outcome.resultJson, kpisJson: JSON.stringify(outcome.kpis), now };
+  const values = completeValues(key, outcome, now);
   const count = Object.keys(outcome.kpis).length;
   if (dialect.combinesWrites && count > 0) {
     return (await completeWithKpisQuery(db, count, { ...kpiValues(key.id, outcome.kpis), ...values })).rows[0];
