@@ -163,13 +163,16 @@ export class Ticker {
     if (this.stopped) return;
     void this.ticks
       .heldBy(this.owner)
-      .then(async (held) => {
+      .then((held) => {
         for (const tick of held) {
           if (this.driving.has(tick.id) || this.stopped) continue;
-          const schedule = await this.schedules.getById(tick.schedule_id);
-          if (schedule === undefined) continue;
-          const step = this.runner
-            .step(tick, schedule)
+          // Marked as driven in the same turn as the check, before anything is awaited: two drives at
+          // once (a manual run's and the look's) each passed the check while the other awaited its
+          // schedule, and both acted on the tick (a replan tick re-planned twice; the second found the
+          // successor's name taken).
+          const step = this.schedules
+            .getById(tick.schedule_id)
+            .then((schedule) => (schedule === undefined ? undefined : this.runner.step(tick, schedule)))
             .catch((err: unknown) => this.deps.log.warn({ err, tick: tick.id }, 'schedule tick step failed'))
             .finally(() => this.driving.delete(tick.id));
           this.driving.set(tick.id, step);
