@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,3 +147,56 @@ export function processCpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
+
+/**
+ * CPU seconds (user and system, every thread) a process has used so far, from Linux's /proc, with
+ * `children` those of its children it has reaped too; NaN where /proc is not there. A figure of work
+ * done that the machine's load does not inflate, as it inflates wall time.
+ */
+export function cpuSecondsOf(pid: number, children = false): number {
+  return cpuSecondsIn(`/proc/${pid}/stat`, children);
+}
+
+/** The CPU seconds of a process's main thread alone (its event loop), from /proc; NaN where not there. */
+export function mainThreadCpuSecondsOf(pid: number): number {
+  return cpuSecondsIn(`/proc/${pid}/task/${pid}/stat`, false);
+}
+
+function cpuSecondsIn(statFile: string, children: boolean): number {
+  try {
+    const fields = readFileSync(statFile, 'utf8').split(') ')[1]!.split(' ');
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (children ? own + Number(fields[13]) + Number(fields[14]) : own) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The CPU seconds of the PostgreSQL server on this machine: every live server process, and the
+ * backends that have exited (their time is the postmaster's reaped children's), from /proc; NaN where
+ * it cannot be read.
+ */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  let found = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${entry}/cmdline`, 'latin1');
+    } catch {
+      continue;
+    }
+    const postmaster = /^\S*\/postgres\0/.test(command);
+    if (!postmaster && !command.startsWith('postgres:')) continue;
+    const seconds = cpuSecondsOf(Number(entry), postmaster);
+    if (Number.isNaN(seconds)) continue;
+    total += seconds;
+    found = true;
+  }
+  return found ? total : Number.NaN;
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every architecture Node.js supports. */
+const CLOCK_TICKS = 100;

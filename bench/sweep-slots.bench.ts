@@ -11,24 +11,36 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { adminDatabaseUrl, benchNodeFlags, json, post, REPO_ROOT, startScenarist, withScratchDatabase, type BenchServer } from './support.js';
+import { PgWireCounter } from './pg-wire-counter.js';
+import { adminDatabaseUrl, benchNodeFlags, cpuSecondsOf, mainThreadCpuSecondsOf, postgresCpuSeconds, json, post, REPO_ROOT, startScenarist, withScratchDatabase, type BenchServer } from './support.js';
 
 const RUN_MS = 200;
 const THREADS = 8;
 /** Runs per sweep: the issue's 1,000 unless `--runs N` says otherwise (a quicker look). */
 const RUNS = Number(argument('runs') ?? 1000);
 const COLD = process.argv.includes('--cold');
+/** `--count`: the worker processes connect through a counting proxy; the measured sweep's statements per run are listed by kind. */
+const COUNT = process.argv.includes('--count');
+let counter: PgWireCounter | undefined;
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? undefined : process.argv[at + 1];
 }
 
+/** A deployment up: its API's base URL, its processes (for their CPU time), and how to stop everything. */
+interface Started {
+  readonly base: string;
+  readonly apiPid: number;
+  readonly workerPids: readonly number[];
+  stop(): Promise<void>;
+}
+
 interface Deployment {
   readonly name: string;
   readonly slots: readonly number[];
   /** Starts the servers for `slots` and answers the API's base URL and how to stop everything. */
-  start(slots: number): Promise<{ base: string; stop(): Promise<void> }>;
+  start(slots: number): Promise<Started>;
 }
 
 /** Creates a session with the example dataset, then an experiment of `runs` Sleep runs queued at once; answers the seconds until all ended. */
@@ -62,19 +74,26 @@ async function sweep(base: string, runs: number, durationMs: number): Promise<nu
   return (performance.now() - started) / 1000;
 }
 
-function serve(args: readonly string[]): (slots: number) => Promise<{ base: string; stop(): Promise<void> }> {
+function serve(args: readonly string[]): (slots: number) => Promise<Started> {
   return async (slots) => {
     const server = await startScenarist([...args, '--max-running-per-session', String(slots), '--max-experiment-size', '100000']);
-    return { base: `${server.url}/api/v1`, stop: () => server.stop() };
+    return { base: `${server.url}/api/v1`, apiPid: server.pid, workerPids: [], stop: () => server.stop() };
   };
 }
 
-function distributed(databaseUrl: string, processes: number, concurrency: number): (slots: number) => Promise<{ base: string; stop(): Promise<void> }> {
+function distributed(databaseUrl: string, processes: number, concurrency: number): (slots: number) => Promise<Started> {
   return async (slots) => {
     const flags = ['--max-running-per-session', String(slots)];
+    let workerUrl = databaseUrl;
+    if (COUNT) {
+      const target = new URL(databaseUrl);
+      counter = new PgWireCounter({ host: target.hostname, port: Number(target.port || 5432) });
+      await counter.start();
+      workerUrl = counter.url(databaseUrl);
+    }
     const api: BenchServer = await startScenarist(['--database-url', databaseUrl, '--workers', '0', '--max-experiment-size', '100000', ...flags]);
     const workers: ChildProcess[] = Array.from({ length: processes }, () =>
-      spawn(process.execPath, [...benchNodeFlags(), join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', databaseUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...flags], {
+      spawn(process.execPath, [...benchNodeFlags(), join(REPO_ROOT, 'bin/scenarist.js'), 'worker', '--database-url', workerUrl, '--concurrency', String(concurrency), '--log-level', 'warn', ...flags], {
         stdio: ['ignore', 'ignore', 'inherit'],
       }),
     );
@@ -82,12 +101,34 @@ function distributed(databaseUrl: string, processes: number, concurrency: number
     await new Promise((r) => setTimeout(r, 3_000));
     return {
       base: `${api.url}/api/v1`,
+      apiPid: api.pid,
+      workerPids: workers.map((w) => w.pid!),
       async stop() {
         await Promise.all(workers.map((w) => new Promise((r) => (w.kill('SIGTERM'), w.once('exit', r)))));
         await api.stop();
+        await counter?.stop();
+        counter = undefined;
       },
     };
   };
+}
+
+/**
+ * CPU seconds so far of the API node, of the worker processes together (all threads, and their main
+ * threads alone: the coordination, where the rest is the runs' own), and of PostgreSQL (NaN where not measured).
+ */
+function cpuNow(apiPid: number, workerPids: readonly number[]): number[] {
+  const sum = (of: (pid: number) => number) => workerPids.reduce((total, pid) => total + of(pid), 0);
+  return [cpuSecondsOf(apiPid), sum((pid) => cpuSecondsOf(pid)), sum(mainThreadCpuSecondsOf), postgresCpuSeconds()];
+}
+
+/** The worker processes' statements per run of the measured sweep, by kind (`--count`). */
+function printCounts(proxy: PgWireCounter, runs: number): void {
+  const counts = proxy.take();
+  console.log(`  worker processes: ${(counts.statements / runs).toFixed(2)} statements, ${(counts.roundTrips / runs).toFixed(2)} round trips, ${(counts.waitMs / runs).toFixed(2)} ms waited per run`);
+  for (const [text, n] of [...counts.byText].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+    console.log(`    ${(n / runs).toFixed(2).padStart(6)} ${((counts.msByText.get(text) ?? 0) / runs).toFixed(3).padStart(7)} ms  ${text.slice(0, 150)}`);
+  }
 }
 
 async function measure(deployment: Deployment): Promise<void> {
@@ -96,13 +137,20 @@ async function measure(deployment: Deployment): Promise<void> {
   for (const slots of deployment.slots) {
     const runs = RUNS;
     const ideal = (runs * RUN_MS) / 1000 / slots;
-    const { base, stop } = await deployment.start(slots);
+    const { base, apiPid, workerPids, stop } = await deployment.start(slots);
     try {
       // A warm-up sweep starts the run threads (they start with the first scenario created), unless
       // `--cold`: then the measured sweep pays for starting them, as a deployment's first sweep does.
       if (!COLD) await sweep(base, Math.max(slots, 8), 1);
+      counter?.take();
+      const cpuBefore = cpuNow(apiPid, workerPids);
       const seconds = await sweep(base, runs, RUN_MS);
+      const cpu = cpuNow(apiPid, workerPids).map((after, i) => ((after - cpuBefore[i]!) * 1000) / runs);
+      if (counter) printCounts(counter, runs);
       console.log(`${String(slots).padStart(6)} ${String(runs).padStart(6)} ${seconds.toFixed(2).padStart(7)}s ${ideal.toFixed(2).padStart(7)}s ${(seconds / ideal).toFixed(2).padStart(6)}x ${(runs / seconds).toFixed(1).padStart(8)}`);
+      const [api, workers, mains, postgres] = cpu.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
+      const workerCpu = workerPids.length === 0 ? '-' : `${workers} (main threads ${mains})`;
+      console.log(`  CPU per run (ms): API node ${api}, worker processes ${workerCpu}, PostgreSQL ${postgres}`);
       if (slots === deployment.slots.at(-1)) {
         const ceilingRuns = 400;
         const instant = await sweep(base, ceilingRuns, 1);

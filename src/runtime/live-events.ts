@@ -8,7 +8,7 @@ import { WebhooksRepository } from '../store/webhooks-repository.js';
 import { ExperimentProgress } from '../experiments/progress-tracker.js';
 import { EventFeed } from '../events/event-feed.js';
 import { EventLog } from '../store/event-log.js';
-import { EventNumbering } from '../events/event-numbering.js';
+import { EventNumbering, WORKER_GATHER_MS } from '../events/event-numbering.js';
 import { EventPruner } from '../events/event-pruner.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import type { NoticeListener } from '../store/postgres/notice-listener.js';
@@ -114,7 +114,7 @@ function coalesced(wake: () => void): () => void {
  */
 export async function startWorkerEvents({ store, events, log }: Omit<LiveEventsDeps, 'notices' | 'webhookPolicy'>): Promise<{ close(): Promise<void> }> {
   const eventLog = new EventLog(store.db, store.dialect);
-  const numbering = new EventNumbering(eventLog, log);
+  const numbering = new EventNumbering(eventLog, log, WORKER_GATHER_MS);
   const committed = () => numbering.request();
   const recorder = new EventRecorder(eventLog, { log, onAppended: committed });
   recorder.follow(events);

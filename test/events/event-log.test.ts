@@ -173,6 +173,27 @@ describe.each(DIALECTS)('the event log on %s', (dialect) => {
     expect(logged).toEqual([{ id: expect.any(Number), at: expect.any(String), type: 'scenario.progress', session_id: sid, scenario_id: running, tag: 'running', status: 'PROCESSING', progress: 0.5 }]);
   });
 
+  it('logs a batch in its order, other events between progress reports, a tag with quotes and line breaks as written', async () => {
+    const db = stores[0]!.db;
+    const sid = await addSession(db, `batch ${dialect}`);
+    const tag = 'say "hi"\\ \n\tnaïve \u2028 ✓';
+    const running = await addScenario(db, sid, tag, 'PROCESSING');
+    const done = await addScenario(db, sid, 'done', 'COMPLETE');
+    const progress = (scenario_id: string, value: number): EventFacts => ({ type: 'scenario.progress', session_id: sid, scenario_id, status: 'PROCESSING', progress: value });
+    const batch: EventFacts[] = [renamed(sid, 1), progress(running, 0.25), progress(done, 0.5), renamed(sid, 2), { ...progress(running, 0.75), tag: 'given' }, renamed(sid, 3)];
+    expect(await log.append(batch)).toBe(5);
+    const logged = (await eventsOf(sid)).filter((e) => e.type !== 'scenario.created');
+    expect(logged.map((e) => [e.type, e.display_name ?? e.progress, e.tag])).toEqual([
+      ['session.renamed', 'name 1', undefined],
+      ['scenario.progress', 0.25, tag],
+      ['session.renamed', 'name 2', undefined],
+      ['scenario.progress', 0.75, 'given'],
+      ['session.renamed', 'name 3', undefined],
+    ]);
+    const ids = logged.map((e) => e.id as number);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
   it('prunes events older than the retention', async () => {
     await log.append([renamed('old', 1)]);
     await log.number();

@@ -9,6 +9,7 @@ import { eventLogMigration } from './0005-event-log.js';
 import { webhooksMigration } from './0006-webhooks.js';
 import { webhookAllEventsMigration } from './0033-webhook-all-events.js';
 import { eventNumberingIndexMigration } from './0034-event-numbering-index.js';
+import { queuedBySessionMigration } from './0035-queued-by-session.js';
 import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
@@ -63,6 +64,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0032-schedules': schedulesMigration(dialect),
     '0033-webhook-all-events': webhookAllEventsMigration,
     '0034-event-numbering-index': eventNumberingIndexMigration(dialect),
+    '0035-queued-by-session': queuedBySessionMigration,
   };
 }
 

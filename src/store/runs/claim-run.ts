@@ -7,7 +7,7 @@ import { dialectAdapterOf, type DialectAdapter } from '../dialect.js';
 import { preparedByShape } from '../prepared-query.js';
 import { NOT_RUNNING } from '../run-columns.js';
 import { runInputColumns, type ScenarioRecord } from '../scenarios-repository.js';
-import { fairPick, firstQueuedInSession, noneProcessingInSession, processingInSession } from './claim-conditions.js';
+import { fairPick, firstQueuedInSession, noneProcessingInSession, processingInSession, QUEUED } from './claim-conditions.js';
 
 /** A scenario just moved to PROCESSING by a claim: what a run needs of its row, and this start's facts. */
 export interface ClaimedRow extends Pick<ScenarioRecord, 'id' | 'sessionId' | 'tag' | 'datasetKey' | 'algoName' | 'algoParamsJson' | 'dataParamsJson'> {
@@ -73,7 +73,7 @@ const versionColumns = (eb: ExpressionBuilder<Database, 'scenarios'>) => [
  */
 const sessionHead = (db: Kysely<Database>, eb: ExpressionBuilder<Database, 'scenarios'>, sessionId: string) =>
   dialectAdapterOf(db).claimingRows(
-    eb.selectFrom('scenarios as h').select('h.id').where('h.session_id', '=', sessionId).where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
+    eb.selectFrom('scenarios as h').select('h.id').where('h.session_id', '=', sessionId).where('h.status', '=', QUEUED).orderBy('h.queue_order').orderBy('h.seq').limit(1),
   );
 
 /**

@@ -1,7 +1,8 @@
 import { EVENTS_CHANNEL } from '../../postgres/event-notice.js';
 import { lifeCycleEvents, type OutboxSql } from './life-cycle-events.js';
 
-const NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** An event's time as the log holds it (ISO-8601 in UTC, milliseconds), by the database's clock. */
+export const EVENT_TIME_SQL = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const postgres: OutboxSql = {
   object: (pairs) => `jsonb_build_object(${pairs.map(([key, value]) => `'${key}', ${value}`).join(', ')})`,
@@ -10,7 +11,7 @@ const postgres: OutboxSql = {
 
 /** Straight into the log (not through the `event_outbox` view, whose trigger would cost a call more). */
 const outbox = (session: string, type: string, details: string) =>
-  `INSERT INTO event_log (session_id, type, at, data) VALUES (${session}, ${type}, ${NOW}, (${details})::text);`;
+  `INSERT INTO event_log (session_id, type, at, data) VALUES (${session}, ${type}, ${EVENT_TIME_SQL}, (${details})::text);`;
 
 /**
  * The outbox on PostgreSQL. Many processes commit at once, so an event cannot take its id when it is
@@ -67,7 +68,7 @@ export function postgresOutboxStatements(): string[] {
     `CREATE VIEW event_outbox AS SELECT session_id, type, data AS details FROM event_log WHERE false`,
     `CREATE FUNCTION scenarist_outbox_insert() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
-       INSERT INTO event_log (session_id, type, at, data) VALUES (NEW.session_id, NEW.type, ${NOW}, NEW.details);
+       INSERT INTO event_log (session_id, type, at, data) VALUES (NEW.session_id, NEW.type, ${EVENT_TIME_SQL}, NEW.details);
        RETURN NEW;
      END $$`,
     `CREATE TRIGGER event_outbox_log INSTEAD OF INSERT ON event_outbox FOR EACH ROW EXECUTE FUNCTION scenarist_outbox_insert()`,
