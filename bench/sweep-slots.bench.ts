@@ -43,8 +43,19 @@ interface Deployment {
   start(slots: number): Promise<Started>;
 }
 
-/** Creates a session with the example dataset, then an experiment of `runs` Sleep runs queued at once; answers the seconds until all ended. */
-async function sweep(base: string, runs: number, durationMs: number): Promise<number> {
+/** How a sweep went: seconds until all ended, and until as many ran at once as the slots allow (the ramp), or undefined when never. */
+interface Swept {
+  readonly seconds: number;
+  readonly rampSeconds?: number;
+  /** Seconds the experiment's creation (all its runs queued) took to answer. */
+  readonly createSeconds: number;
+  /** The most runs seen PROCESSING at once, and their mean over the polls after the creation. */
+  readonly busiest: number;
+  readonly meanBusy: number;
+}
+
+/** Creates a session with the example dataset, then an experiment of `runs` Sleep runs queued at once, and times it. */
+async function sweep(base: string, runs: number, durationMs: number, slots = Number.POSITIVE_INFINITY): Promise<Swept> {
   const form = await (await fetch(`${base}/sessions/main/data/example`)).text();
   const name = `sweep-${Date.now()}`;
   const list = await json<{ sessions: { id: string; display_name: string }[] }>(post(`${base}/sessions`, { display_name: name }));
@@ -61,8 +72,13 @@ async function sweep(base: string, runs: number, durationMs: number): Promise<nu
       run: true,
     }),
   );
+  const createSeconds = (performance.now() - started) / 1000;
+  let rampSeconds: number | undefined;
+  const busy: number[] = [];
   for (;;) {
     const { counts } = await json<{ counts: Record<string, number> }>(fetch(`${base}/sessions/${sid}/experiments/${experiment.id}`));
+    if (counts.COMPLETE !== runs) busy.push(counts.PROCESSING ?? 0);
+    if (rampSeconds === undefined && (counts.PROCESSING ?? 0) >= Math.min(slots, runs)) rampSeconds = (performance.now() - started) / 1000;
     if ((counts.FAILED ?? 0) > 0) {
       const page = (await (await fetch(`${base}/sessions/${sid}/scenarios?status=FAILED`)).json()) as { items: { tag: string; error: unknown }[] };
       const failed = page.items;
@@ -71,7 +87,9 @@ async function sweep(base: string, runs: number, durationMs: number): Promise<nu
     if (counts.COMPLETE === runs) break;
     await new Promise((r) => setTimeout(r, 25));
   }
-  return (performance.now() - started) / 1000;
+  const busiest = Math.max(0, ...busy);
+  const meanBusy = busy.reduce((sum, n) => sum + n, 0) / Math.max(1, busy.length);
+  return { seconds: (performance.now() - started) / 1000, createSeconds, busiest, meanBusy, ...(rampSeconds === undefined ? {} : { rampSeconds }) };
 }
 
 function serve(args: readonly string[]): (slots: number) => Promise<Started> {
@@ -144,16 +162,19 @@ async function measure(deployment: Deployment): Promise<void> {
       if (!COLD) await sweep(base, Math.max(slots, 8), 1);
       counter?.take();
       const cpuBefore = cpuNow(apiPid, workerPids);
-      const seconds = await sweep(base, runs, RUN_MS);
+      const { seconds, rampSeconds, createSeconds, busiest, meanBusy } = await sweep(base, runs, RUN_MS, slots);
       const cpu = cpuNow(apiPid, workerPids).map((after, i) => ((after - cpuBefore[i]!) * 1000) / runs);
       if (counter) printCounts(counter, runs);
       console.log(`${String(slots).padStart(6)} ${String(runs).padStart(6)} ${seconds.toFixed(2).padStart(7)}s ${ideal.toFixed(2).padStart(7)}s ${(seconds / ideal).toFixed(2).padStart(6)}x ${(runs / seconds).toFixed(1).padStart(8)}`);
       const [api, workers, mains, postgres] = cpu.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
       const workerCpu = workerPids.length === 0 ? '-' : `${workers} (main threads ${mains})`;
       console.log(`  CPU per run (ms): API node ${api}, worker processes ${workerCpu}, PostgreSQL ${postgres}`);
+      const busy = rampSeconds === undefined ? 'never seen (a poll every 25 ms)' : `after ${rampSeconds.toFixed(2)} s`;
+      console.log(`  ramp: the experiment created (its runs queued) in ${createSeconds.toFixed(2)} s, all ${slots} slots busy ${busy}`);
+      console.log(`  runs PROCESSING at once, as polled: at most ${busiest}, ${meanBusy.toFixed(1)} on average`);
       if (slots === deployment.slots.at(-1)) {
         const ceilingRuns = 400;
-        const instant = await sweep(base, ceilingRuns, 1);
+        const { seconds: instant } = await sweep(base, ceilingRuns, 1);
         const perSecond = ceilingRuns / instant;
         console.log(`  coordinator ceiling: ${perSecond.toFixed(0)} runs/s of 1 ms runs at ${slots} slots -> 200 ms runs stop scaling near ${Math.round(perSecond * (RUN_MS / 1000))} slots`);
       }

@@ -90,6 +90,32 @@ describe('the run job added by the statement that queues a run (PostgreSQL)', ()
     expect((await jobsOf(store().db, [id])).map((j) => j.key)).toEqual([id]);
   });
 
+  it('gives the QUEUED rows of a many-row insert their jobs, in queue order, and the others none', async () => {
+    const { sessionId } = await queuedSession(store(), 0);
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: 6 }, (_, i) => ({
+      id: randomUUID(),
+      session_id: sessionId,
+      tag: `inserted ${i}`,
+      dataset_key: 'items',
+      algo_name: 'Sum',
+      algo_params: '{}',
+      data_params: '{}',
+      status: i % 3 === 2 ? ('CREATED' as const) : ('QUEUED' as const),
+      progress: 0,
+      attempts: 0,
+      // Inserted in an order other than the queue's.
+      queue_order: i % 3 === 2 ? null : 3_000_000 - i,
+      queued_at: i % 3 === 2 ? null : now,
+      created_at: now,
+    }));
+    await store().db.insertInto('scenarios').values(rows).execute();
+    const queued = rows.filter((r) => r.status === 'QUEUED');
+    const jobs = await jobsOf(store().db, rows.map((r) => r.id));
+    expect(jobs.map((j) => j.key)).toEqual([...queued].sort((a, b) => a.queue_order! - b.queue_order!).map((r) => r.id));
+    for (const job of jobs) expect(job).toMatchObject({ queue_name: sessionQueue(sessionId), task_identifier: RUN_TASK });
+  });
+
   it('adds no job for a change that does not queue (a claim, a completion)', async () => {
     const { ids } = await queuedSession(store(), 1);
     await sql`select graphile_worker.remove_job(${ids[0]!}::text)`.execute(store().db);

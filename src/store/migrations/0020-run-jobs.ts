@@ -29,17 +29,22 @@ export function runJobsMigration(dialect: StoreDialect) {
   };
 }
 
-function postgresStatements(): string[] {
-  const spec = `ROW(
+/** The job spec of the run in row variable `row` (the one `addRunJobs` makes: see this file's comment). */
+export function runJobSpec(row: string): string {
+  return `ROW(
        '${RUN_TASK}'::text,
-       json_build_object('scenarioId', NEW.id),
-       '${SESSION_QUEUE_PREFIX}'::text || NEW.session_id,
-       ${runAtOfQueueOrder('NEW.queue_order')},
+       json_build_object('scenarioId', ${row}.id),
+       '${SESSION_QUEUE_PREFIX}'::text || ${row}.session_id,
+       ${runAtOfQueueOrder(`${row}.queue_order`)},
        1000::smallint,
-       NEW.id,
+       ${row}.id,
        0::smallint,
        NULL::text[]
      )::graphile_worker.job_spec`;
+}
+
+function postgresStatements(): string[] {
+  const spec = runJobSpec('NEW');
   return [
     `CREATE FUNCTION scenarist_add_run_job() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN

@@ -10,6 +10,7 @@ import { webhooksMigration } from './0006-webhooks.js';
 import { webhookAllEventsMigration } from './0033-webhook-all-events.js';
 import { eventNumberingIndexMigration } from './0034-event-numbering-index.js';
 import { queuedBySessionMigration } from './0035-queued-by-session.js';
+import { insertedRunJobsMigration } from './0036-inserted-run-jobs.js';
 import { runInsightMigration } from './0007-run-insight.js';
 import { listIndexesMigration } from './0008-list-indexes.js';
 import { experimentsMigration } from './0011-experiments.js';
@@ -65,6 +66,7 @@ export function migrationsFor(dialect: StoreDialect): Record<string, Migration> 
     '0033-webhook-all-events': webhookAllEventsMigration,
     '0034-event-numbering-index': eventNumberingIndexMigration(dialect),
     '0035-queued-by-session': queuedBySessionMigration,
+    '0036-inserted-run-jobs': insertedRunJobsMigration(dialect),
   };
 }
 
