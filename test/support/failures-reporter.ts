@@ -31,6 +31,13 @@ export default class FailuresReporter implements Reporter {
         const result = test.result();
         if (result.state === 'failed') lines.push(`${name} > ${test.fullName}: ${firstLine(result.errors[0])}`);
       }
+      // A suite that failed with none of its tests failing failed in a hook (a `beforeAll` that could
+      // not set up): its tests were skipped, and only the suite says so.
+      for (const suite of module.children.allSuites()) {
+        if (suite.state() !== 'failed' || [...suite.children.allTests('failed')].length > 0) continue;
+        const errors = suite.errors();
+        lines.push(`${name} > ${suite.fullName}: ${errors.length > 0 ? firstLine(errors[0]) : 'failed outside its tests (in a hook; its error is in the output above)'}`);
+      }
     }
     for (const error of unhandledErrors) lines.push(`unhandled: ${firstLine(error)}`);
     mkdirSync(RESULTS_DIR, { recursive: true });
