@@ -7,7 +7,7 @@
  * and 32, `--slots`); `postgres` adds one process running both. The coordinator's ceiling is measured
  * too: the runs per second of 400 runs of 1 ms at the widest slot count, whose inverse times 0.2 s is
  * the slot count past which 200 ms runs stop scaling.
- * Run: npm run build && node --import tsx bench/sweep-slots.bench.ts [sqlite|postgres|distributed ...] [--runs N] [--slots 8,16,32] [--processes 2,4] [--cold]
+ * Run: npm run build && node --import tsx bench/sweep-slots.bench.ts [sqlite|postgres|distributed ...] [--runs N] [--slots 8,16,32] [--processes 2,4] [--cold] [--count]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -33,6 +33,8 @@ interface Started {
   readonly base: string;
   readonly apiPid: number;
   readonly workerPids: readonly number[];
+  /** Whether the store is PostgreSQL (whose server's CPU time is then counted). */
+  readonly postgres: boolean;
   stop(): Promise<void>;
 }
 
@@ -95,7 +97,7 @@ async function sweep(base: string, runs: number, durationMs: number, slots = Num
 function serve(args: readonly string[]): (slots: number) => Promise<Started> {
   return async (slots) => {
     const server = await startScenarist([...args, '--max-running-per-session', String(slots), '--max-experiment-size', '100000']);
-    return { base: `${server.url}/api/v1`, apiPid: server.pid, workerPids: [], stop: () => server.stop() };
+    return { base: `${server.url}/api/v1`, apiPid: server.pid, workerPids: [], postgres: args.includes('--database-url'), stop: () => server.stop() };
   };
 }
 
@@ -121,6 +123,7 @@ function distributed(databaseUrl: string, processes: number, concurrency: number
       base: `${api.url}/api/v1`,
       apiPid: api.pid,
       workerPids: workers.map((w) => w.pid!),
+      postgres: true,
       async stop() {
         await Promise.all(workers.map((w) => new Promise((r) => (w.kill('SIGTERM'), w.once('exit', r)))));
         await api.stop();
@@ -135,9 +138,9 @@ function distributed(databaseUrl: string, processes: number, concurrency: number
  * CPU seconds so far of the API node, of the worker processes together (all threads, and their main
  * threads alone: the coordination, where the rest is the runs' own), and of PostgreSQL (NaN where not measured).
  */
-function cpuNow(apiPid: number, workerPids: readonly number[]): number[] {
+function cpuNow(apiPid: number, workerPids: readonly number[], onPostgres: boolean): number[] {
   const sum = (of: (pid: number) => number) => workerPids.reduce((total, pid) => total + of(pid), 0);
-  return [cpuSecondsOf(apiPid), sum((pid) => cpuSecondsOf(pid)), sum(mainThreadCpuSecondsOf), postgresCpuSeconds()];
+  return [cpuSecondsOf(apiPid), sum((pid) => cpuSecondsOf(pid)), sum(mainThreadCpuSecondsOf), onPostgres ? postgresCpuSeconds() : Number.NaN];
 }
 
 /** The worker processes' statements per run of the measured sweep, by kind (`--count`). */
@@ -155,15 +158,15 @@ async function measure(deployment: Deployment): Promise<void> {
   for (const slots of deployment.slots) {
     const runs = RUNS;
     const ideal = (runs * RUN_MS) / 1000 / slots;
-    const { base, apiPid, workerPids, stop } = await deployment.start(slots);
+    const { base, apiPid, workerPids, postgres: onPostgres, stop } = await deployment.start(slots);
     try {
       // A warm-up sweep starts the run threads (they start with the first scenario created), unless
       // `--cold`: then the measured sweep pays for starting them, as a deployment's first sweep does.
       if (!COLD) await sweep(base, Math.max(slots, 8), 1);
       counter?.take();
-      const cpuBefore = cpuNow(apiPid, workerPids);
+      const cpuBefore = cpuNow(apiPid, workerPids, onPostgres);
       const { seconds, rampSeconds, createSeconds, busiest, meanBusy } = await sweep(base, runs, RUN_MS, slots);
-      const cpu = cpuNow(apiPid, workerPids).map((after, i) => ((after - cpuBefore[i]!) * 1000) / runs);
+      const cpu = cpuNow(apiPid, workerPids, onPostgres).map((after, i) => ((after - cpuBefore[i]!) * 1000) / runs);
       if (counter) printCounts(counter, runs);
       console.log(`${String(slots).padStart(6)} ${String(runs).padStart(6)} ${seconds.toFixed(2).padStart(7)}s ${ideal.toFixed(2).padStart(7)}s ${(seconds / ideal).toFixed(2).padStart(6)}x ${(runs / seconds).toFixed(1).padStart(8)}`);
       const [api, workers, mains, postgres] = cpu.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
