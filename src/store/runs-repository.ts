@@ -6,6 +6,7 @@ import { activeIds } from './runs/active-ids.js';
 import { cancelRun } from './runs/cancel-run.js';
 import { claimRun, type ClaimedRow } from './runs/claim-run.js';
 import { completeRun, type CompletedRun } from './runs/complete-run.js';
+import { completesInOneStatement, endAndClaimCompletion, endAndClaimFailure } from './runs/end-and-claim-next.js';
 import { endThenClaimNext, type EndedThenClaimed, type NextClaimRequest } from './runs/end-then-claim-next.js';
 import { expiredRuns, type InterruptedRun } from './runs/expired-runs.js';
 import { failRun, type RunFailure } from './runs/fail-run.js';
@@ -106,13 +107,18 @@ export class RunsRepository {
     return failRun(this.db, key, failure, now);
   }
 
-  /** `complete`, then the session's next run claimed in the same transaction (see `endThenClaimNext`). */
+  /**
+   * `complete`, then the session's next run claimed in the same transaction (see `endThenClaimNext`);
+   * on PostgreSQL in the same statement (see `end-and-claim-next.ts`).
+   */
   completeThenClaimNext(key: RunKey, outcome: CompletedRun, now: string, next: NextClaimRequest): Promise<EndedThenClaimed> {
+    if (this.dialect.combinesWrites && completesInOneStatement(outcome)) return endAndClaimCompletion(this.db, key, outcome, now, next);
     return endThenClaimNext(this.db, this.dialect, (trx) => completeRun(trx, this.dialect, key, outcome, now), next);
   }
 
-  /** `fail`, then the session's next run claimed in the same transaction (see `endThenClaimNext`). */
+  /** `fail`, then the session's next run claimed in the same transaction, or statement (as `completeThenClaimNext`). */
   failThenClaimNext(key: RunKey, failure: RunFailure, now: string, next: NextClaimRequest): Promise<EndedThenClaimed> {
+    if (this.dialect.combinesWrites) return endAndClaimFailure(this.db, key, failure, now, next);
     return endThenClaimNext(this.db, this.dialect, (trx) => failRun(trx, key, failure, now), next);
   }
 

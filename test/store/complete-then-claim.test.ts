@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { changeFor } from '../../src/model/run-state/changes.js';
+import { EventLog } from '../../src/store/event-log.js';
 import { DIALECTS } from '../support/dialects.js';
 import { queuedSession, useTestStore } from '../support/test-store.js';
 
@@ -61,6 +62,38 @@ describe.each(DIALECTS)('ending a run and claiming its session next run at once 
     const ended = await store().runs.completeThenClaimNext({ id: first.ids[0]!, runToken: token }, done, now(), { sessionId: first.sessionId, runToken: randomUUID() });
     expect(ended).toEqual({ written: true });
     expect(await statuses([first.ids[0]!, later, other.ids[0]!])).toEqual(['COMPLETE', 'QUEUED', 'QUEUED']);
+  });
+
+  it('logs the ended run’s event before the next run’s start', async () => {
+    const { sessionId, ids } = await queuedSession(store(), 2);
+    const token = randomUUID();
+    await store().runs.claim(ids[0]!, token);
+    await store().runs.completeThenClaimNext({ id: ids[0]!, runToken: token }, done, now(), { sessionId, runToken: randomUUID() });
+    const log = new EventLog(store().db, dialect);
+    await log.number();
+    const events = (await log.ofSession(sessionId, 0, Number.MAX_SAFE_INTEGER, 100)).map((e) => JSON.parse(e.json) as { type: string; scenario_id: string });
+    const lifeCycle = events.filter((e) => e.type === 'scenario.completed' || e.type === 'scenario.started').map((e) => [e.type, e.scenario_id]);
+    expect(lifeCycle).toEqual([
+      ['scenario.started', ids[0]],
+      ['scenario.completed', ids[0]],
+      ['scenario.started', ids[1]],
+    ]);
+  });
+
+  it('passes a freed slot fairly between sessions running several at once, not counting the run that ended', async () => {
+    const max = 2;
+    // Session A holds both its slots with a third run queued; session B holds one slot, its next queued after A's.
+    const a = await queuedSession(store(), 3);
+    const b = await queuedSession(store(), 2);
+    // Claimed as fairness lets them: A's first, B's first, then A's second (A's head is the older).
+    const endingToken = randomUUID();
+    expect((await store().runs.claim(a.ids[0]!, endingToken, undefined, max))?.id).toBe(a.ids[0]);
+    expect((await store().runs.claim(b.ids[0]!, randomUUID(), undefined, max))?.id).toBe(b.ids[0]);
+    expect((await store().runs.claim(a.ids[1]!, randomUUID(), undefined, max))?.id).toBe(a.ids[1]);
+    // A's run ends: A then runs one as B does, and A's head is the older, so the slot stays A's.
+    const ended = await store().runs.completeThenClaimNext({ id: a.ids[0]!, runToken: endingToken }, done, now(), { sessionId: a.sessionId, runToken: randomUUID(), maxRunning: max });
+    expect(ended).toMatchObject({ written: true, next: { id: a.ids[2] } });
+    expect(await statuses([...a.ids, ...b.ids])).toEqual(['COMPLETE', 'PROCESSING', 'PROCESSING', 'PROCESSING', 'QUEUED']);
   });
 
   it('claims nothing, and writes nothing, when the run no longer owns its row', async () => {

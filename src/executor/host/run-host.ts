@@ -278,6 +278,10 @@ export class RunHost {
           continue;
         }
         run.confirmedAt = Date.now();
+        // Its thread may have answered while this write was under way: the end's own announcement
+        // (`logLastProgress`) then carries the last progress and report, and one from here, read
+        // before it, would follow it with an older, lower value.
+        if (run.answered || value < run.announcedProgress) continue;
         if (moved || insight?.reportJson !== undefined) {
           run.announcedProgress = value;
           const report = run.insight.buffer.report;

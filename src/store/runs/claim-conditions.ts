@@ -10,17 +10,17 @@ import type { Database, StoredStatus } from '../database.js';
  */
 export const QUEUED = sql.lit<StoredStatus>('QUEUED');
 
-/** No scenario of the row's session is PROCESSING (the spec's one-at-a-time rule). */
-export function noneProcessingInSession(eb: ExpressionBuilder<Database, 'scenarios'>) {
-  return eb.not(
-    eb.exists(
-      eb
-        .selectFrom('scenarios as p')
-        .select(sql<number>`1`.as('one'))
-        .whereRef('p.session_id', '=', 'scenarios.session_id')
-        .where('p.status', '=', 'PROCESSING'),
-    ),
-  );
+/**
+ * No scenario of the row's session is PROCESSING (the spec's one-at-a-time rule), but for `endedId`:
+ * a run whose end is written in the same statement, whose snapshot still holds it PROCESSING.
+ */
+export function noneProcessingInSession(eb: ExpressionBuilder<Database, 'scenarios'>, endedId?: string) {
+  const processing = eb
+    .selectFrom('scenarios as p')
+    .select(sql<number>`1`.as('one'))
+    .whereRef('p.session_id', '=', 'scenarios.session_id')
+    .where('p.status', '=', 'PROCESSING');
+  return eb.not(eb.exists(endedId === undefined ? processing : processing.where('p.id', '<>', endedId)));
 }
 
 /**
@@ -67,7 +67,9 @@ export function processingInSession(eb: ExpressionBuilder<Database, 'scenarios'>
  * from one session to the next in the index of queued rows (`waitingSessions`): grouping the queue
  * read every queued row at every claim.
  */
-export function fairPick(eb: ExpressionBuilder<Database, 'scenarios'>, max: number) {
+export function fairPick(eb: ExpressionBuilder<Database, 'scenarios'>, max: number, { endingInSession = false } = {}) {
+  // A claim in the statement that ends a run of this session sees that run still PROCESSING: one less.
+  const own = endingInSession ? eb(processingInSession(eb), '-', sql.lit(1)) : processingInSession(eb);
   const running = eb
     .selectFrom('scenarios as r')
     .select((e) => e.fn.countAll<number>().as('n'))
@@ -93,7 +95,7 @@ export function fairPick(eb: ExpressionBuilder<Database, 'scenarios'>, max: numb
         .select(sql<number>`1`.as('one'))
         .whereRef('s.session_id', '<>', 'scenarios.session_id')
         .where(running, '<', max)
-        .where((e) => e.or([e(running, '<', processingInSession(eb)), e.and([e(running, '=', processingInSession(eb)), olderHead])])),
+        .where((e) => e.or([e(running, '<', own), e.and([e(running, '=', own), olderHead])])),
     ),
   );
 }

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { changeFor } from '../../model/run-state/changes.js';
 import { newSeed } from '../../model/run-state/run-insight.js';
 import type { Database } from '../database.js';
@@ -42,7 +42,7 @@ export interface ClaimTerms {
 
 interface ClaimShape {
   readonly leased: boolean;
-  readonly target: 'id' | 'head-of-session' | 'next-in-session';
+  readonly target: 'id' | 'head-of-session' | 'next-in-session' | 'after-end';
   /** Whether the session may hold more than one PROCESSING scenario (`max_running_per_session` above 1). */
   readonly wide: boolean;
 }
@@ -76,68 +76,105 @@ const sessionHead = (db: Kysely<Database>, eb: ExpressionBuilder<Database, 'scen
     eb.selectFrom('scenarios as h').select('h.id').where('h.session_id', '=', sessionId).where('h.status', '=', QUEUED).orderBy('h.queue_order').orderBy('h.seq').limit(1),
   );
 
+/** What a claim's statement binds; `endedId` only for a claim in the statement that ends a run. */
+export interface ClaimValues {
+  id: string;
+  sessionId: string;
+  runToken: string;
+  leaseMs: number;
+  seed: number;
+  max: number;
+  endedId: string;
+}
+
 /**
- * Leased claims (distributed executor) set a lease that expires by the database clock. The head of
- * the queue is its oldest QUEUED scenario (by `queue_order`), whatever its session.
+ * The claim's UPDATE. Leased claims (distributed executor) set a lease that expires by the database
+ * clock. The head of the queue is its oldest QUEUED scenario (by `queue_order`), whatever its session.
  */
-const claimQuery = preparedByShape(
-  (shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.wide}`,
-  (db, shape, v: { id: string; sessionId: string; runToken: string; leaseMs: number; seed: number; max: number }) => {
-    const start = changeFor('start');
-    const update = db.updateTable('scenarios').set((eb) => ({
-      status: start.to,
-      ...NOT_RUNNING,
-      attempts: eb('attempts', '+', 1),
-      started_at: databaseTime(db, 0),
-      finished_at: null,
-      error: null,
-      error_code: null,
-      lease_owner: v.runToken,
-      lease_expires_at: shape.leased ? databaseTime(db, v.leaseMs) : null,
-      // A gate's pair runs both sides with one seed (migration 0026); any other run draws a fresh one.
-      seed: sql<number>`coalesce(pinned_seed, ${v.seed})`,
-    }));
-    if (shape.wide && shape.target === 'next-in-session') {
-      // The ended run's slot passes to the session's next run: the session's count of PROCESSING rows
-      // stays as it was, so it is not counted again, and no turn on the session's key is taken.
-      return update
-        .where('id', '=', (eb) => sessionHead(db, eb, v.sessionId))
-        .where('status', 'in', start.from)
-        .where((eb) => fairPick(eb, v.max))
-        .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
-        .returning(versionColumns);
-    }
-    if (shape.wide) {
-      // Up to `max` of the session at once, started in its FIFO order, and only when fair (see `fairPick`).
-      const targeted =
-        shape.target === 'id'
-          ? update
-              .where('id', '=', v.id)
-              .where(firstQueuedInSession)
-              .where((eb) => fairPick(eb, v.max))
-          : update.where('id', '=', (eb) => sessionHead(db, eb, v.sessionId)).where((eb) => fairPick(eb, v.max));
-      return targeted
-        .where('status', 'in', start.from)
-        .where((eb) => eb(processingInSession(eb), '<', v.max))
-        .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
-        .returning(versionColumns);
-    }
-    // One at a time per session: a run's next is the whole queue's head, when it is the session's.
-    const targeted =
-      shape.target === 'id'
-        ? update.where('id', '=', v.id).where(firstQueuedInSession)
-        : update
-            .where('id', '=', (eb) =>
-              eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1),
-            )
-            .where('session_id', '=', v.sessionId);
+function claimUpdate(db: Kysely<Database>, shape: ClaimShape, v: Partial<ClaimValues>) {
+  const start = changeFor('start');
+  const update = db.updateTable('scenarios').set((eb) => ({
+    status: start.to,
+    ...NOT_RUNNING,
+    attempts: eb('attempts', '+', 1),
+    started_at: databaseTime(db, 0),
+    finished_at: null,
+    error: null,
+    error_code: null,
+    lease_owner: v.runToken!,
+    lease_expires_at: shape.leased ? databaseTime(db, v.leaseMs!) : null,
+    // A gate's pair runs both sides with one seed (migration 0026); any other run draws a fresh one.
+    seed: sql<number>`coalesce(pinned_seed, ${v.seed!})`,
+  }));
+  if (shape.target === 'after-end') {
+    // In the statement that ends a run of the session (`end-and-claim-next.ts`), whose snapshot still
+    // holds the ended run as PROCESSING: it is not counted. Nothing is claimed unless the end applied.
+    const ended = sql<boolean>`exists (select 1 from done)`;
+    const targeted = shape.wide
+      ? update
+          .where('id', '=', (eb) => sessionHead(db, eb, v.sessionId!))
+          .where((eb) => fairPick(eb, v.max!, { endingInSession: true }))
+      : update
+          .where('id', '=', (eb) => queueHead(eb))
+          .where('session_id', '=', v.sessionId!)
+          .where((eb) => noneProcessingInSession(eb, v.endedId!));
     return targeted
       .where('status', 'in', start.from)
-      .where(noneProcessingInSession)
+      .where(ended)
       .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
       .returning(versionColumns);
-  },
-);
+  }
+  if (shape.wide && shape.target === 'next-in-session') {
+    // The ended run's slot passes to the session's next run: the session's count of PROCESSING rows
+    // stays as it was, so it is not counted again, and no turn on the session's key is taken.
+    return update
+      .where('id', '=', (eb) => sessionHead(db, eb, v.sessionId!))
+      .where('status', 'in', start.from)
+      .where((eb) => fairPick(eb, v.max!))
+      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
+      .returning(versionColumns);
+  }
+  if (shape.wide) {
+    // Up to `max` of the session at once, started in its FIFO order, and only when fair (see `fairPick`).
+    const targeted =
+      shape.target === 'id'
+        ? update
+            .where('id', '=', v.id!)
+            .where(firstQueuedInSession)
+            .where((eb) => fairPick(eb, v.max!))
+        : update.where('id', '=', (eb) => sessionHead(db, eb, v.sessionId!)).where((eb) => fairPick(eb, v.max!));
+    return targeted
+      .where('status', 'in', start.from)
+      .where((eb) => eb(processingInSession(eb), '<', v.max!))
+      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
+      .returning(versionColumns);
+  }
+  // One at a time per session: a run's next is the whole queue's head, when it is the session's.
+  const targeted =
+    shape.target === 'id'
+      ? update.where('id', '=', v.id!).where(firstQueuedInSession)
+      : update.where('id', '=', (eb) => queueHead(eb)).where('session_id', '=', v.sessionId!);
+  return targeted
+    .where('status', 'in', start.from)
+    .where((eb) => noneProcessingInSession(eb))
+    .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
+    .returning(versionColumns);
+}
+
+/** The whole queue's head: its oldest QUEUED scenario, whatever its session. */
+const queueHead = (eb: ExpressionBuilder<Database, 'scenarios'>) =>
+  eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1);
+
+const claimQuery = preparedByShape((shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.wide}`, claimUpdate);
+
+/**
+ * The claim of a session's next run as part of the statement that ends a run of it (PostgreSQL's
+ * end-and-claim-next, `end-and-claim-next.ts`): it reads the CTE `done` (the ended row), and binds
+ * `sessionId`, `runToken`, `leaseMs` (leased), `seed`, `max` (wide) or `endedId` (one at a time).
+ */
+export function claimAfterEnd(db: Kysely<Database>, terms: { leased: boolean; wide: boolean }, v: Partial<ClaimValues>): RawBuilder<unknown> {
+  return sql`${claimUpdate(db, { ...terms, target: 'after-end' }, v)}`;
+}
 
 /**
  * Moves a QUEUED scenario to PROCESSING under `terms.runToken`, unless another request or process
@@ -160,7 +197,11 @@ export async function claimRun(db: Kysely<Database>, dialect: DialectAdapter, ta
     return (await claimQuery(on, shape, { ...at, runToken: terms.runToken, leaseMs: terms.leaseMs ?? 0, seed, max: maxRunning })).rows[0];
   };
   const row = shape.wide && !db.isTransaction ? await db.transaction().execute(once) : await once(db);
-  if (!row) return undefined;
+  return row ? claimedRowOf(row, seed) : undefined;
+}
+
+/** A claim's returned row as the run needs it (`seed`: the one the claim bound). */
+export function claimedRowOf(row: ClaimReturned, seed: number): ClaimedRow {
   const { versionSeq, versionNo, ...claimed } = row;
   // The claim always sets started_at and seed; the column types allow null for rows that never started.
   return {
@@ -170,6 +211,9 @@ export async function claimRun(db: Kysely<Database>, dialect: DialectAdapter, ta
     ...(versionSeq != null && versionNo != null ? { datasetVersion: { seq: Number(versionSeq), versionNo: Number(versionNo) } } : {}),
   };
 }
+
+/** What a claim's statement returns. */
+export type ClaimReturned = NonNullable<Awaited<ReturnType<typeof claimQuery>>['rows'][number]>;
 
 async function sessionOf(db: Kysely<Database>, id: string): Promise<string> {
   const row = await db.selectFrom('scenarios').select('session_id').where('id', '=', id).executeTakeFirst();

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type QueryCreator, type UpdateQueryBuilder } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type RawBuilder, type UpdateQueryBuilder } from 'kysely';
 import type { StoredExplanation } from '../../model/explanation/stored-explanation.js';
 import { changeFor } from '../../model/run-state/changes.js';
 import type { Database } from '../database.js';
@@ -16,7 +16,7 @@ export interface CompletedRun {
   readonly explanation?: StoredExplanation;
 }
 
-type CompleteValues = RunKey & { resultJson: string; kpisJson: string; now: string };
+export type CompleteValues = RunKey & { resultJson: string; kpisJson: string; now: string };
 
 /** The completion's UPDATE, started by `update` (a plain one, or one with the KPI rows' WITH). */
 function completeRow<O>(update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', O>, v: CompleteValues) {
@@ -54,45 +54,83 @@ const completeWithKpisQuery = preparedByShape(
     completeRow(db.with('kpis', () => kpiUpsert(db, count, v)).updateTable('scenarios'), v),
 );
 
-type ExplainedValues = CompleteValues & Record<string, string | number> & { infeasible: number; explanationKpis: string; violationCount: number };
+/** What a completion with an explanation binds (see `explainedValues`). */
+export type ExplainedValues = CompleteValues & Record<string, string | number> & { infeasible: number; explanationKpis: string; violationCount: number };
+
+/** The ended row a statement's `done` CTE answers: what the explanation's row is stored under. */
+type WithDone = Database & { done: ScenarioKeys };
+
+/**
+ * The explanation's row inserted from the completion's RETURNING (the CTE `done`), so nothing of it is
+ * written when the completion did not apply; answers its scenario's keys.
+ */
+function explanationFromDone(qc: QueryCreator<WithDone>, v: ExplainedValues) {
+  return qc
+    .insertInto('scenario_explanations')
+    .columns(['scenario_seq', 'session_id', 'finished_at', 'infeasible', 'kpis', 'violation_count'])
+    .expression((eb) =>
+      eb
+        .selectFrom('done')
+        .select([
+          'done.seq',
+          'done.session_id',
+          sql<string>`cast(${v.now} as text)`.as('finished_at'),
+          sql<number>`cast(${v.infeasible} as integer)`.as('infeasible'),
+          sql<string>`cast(${v.explanationKpis} as text)`.as('kpis'),
+          sql<number>`cast(${v.violationCount} as integer)`.as('violation_count'),
+        ]),
+    )
+    .onConflict((oc) =>
+      oc.column('scenario_seq').doUpdateSet((eb) => ({
+        finished_at: eb.ref('excluded.finished_at'),
+        infeasible: eb.ref('excluded.infeasible'),
+        kpis: eb.ref('excluded.kpis'),
+        violation_count: eb.ref('excluded.violation_count'),
+      })),
+    )
+    .returning(['scenario_seq as seq', 'session_id']);
+}
 
 /**
  * PostgreSQL, a run with an explanation: its KPI rows, its completion and its explanation's row in one
- * statement (the explanation row is inserted from the completion's RETURNING, so nothing of it is
- * written when the completion did not apply); answers the completed row's keys. A round trip less a
- * run than the completion and the explanation one after the other.
+ * statement (see `explanationFromDone`); answers the completed row's keys. A round trip less a run
+ * than the completion and the explanation one after the other.
  */
 const completeExplainedQuery = preparedByShape(
   (count: number) => String(count),
   (db, count, v: ExplainedValues) => {
     const creator = (count > 0 ? db.with('kpis', () => kpiUpsert(db, count, v)) : db) as QueryCreator<Database>;
-    return creator
-      .with('done', (qc) => completeRow(qc.updateTable('scenarios'), v))
-      .insertInto('scenario_explanations')
-      .columns(['scenario_seq', 'session_id', 'finished_at', 'infeasible', 'kpis', 'violation_count'])
-      .expression((eb) =>
-        eb
-          .selectFrom('done')
-          .select([
-            'done.seq',
-            'done.session_id',
-            sql<string>`cast(${v.now} as text)`.as('finished_at'),
-            sql<number>`cast(${v.infeasible} as integer)`.as('infeasible'),
-            sql<string>`cast(${v.explanationKpis} as text)`.as('kpis'),
-            sql<number>`cast(${v.violationCount} as integer)`.as('violation_count'),
-          ]),
-      )
-      .onConflict((oc) =>
-        oc.column('scenario_seq').doUpdateSet((eb) => ({
-          finished_at: eb.ref('excluded.finished_at'),
-          infeasible: eb.ref('excluded.infeasible'),
-          kpis: eb.ref('excluded.kpis'),
-          violation_count: eb.ref('excluded.violation_count'),
-        })),
-      )
-      .returning(['scenario_seq as seq', 'session_id']);
+    return explanationFromDone(
+      creator.with('done', (qc) => completeRow(qc.updateTable('scenarios'), v)),
+      v,
+    );
   },
 );
+
+/**
+ * The completion's part of a statement that goes on after it (PostgreSQL's end-and-claim-next): its
+ * KPI rows (`count` of them), the completion as the CTE `done` (answering the row's keys) and, when
+ * `explained`, its explanation's row; the statement binds `explainedValues`.
+ */
+export function completionCtes(db: Kysely<Database>, count: number, explained: boolean, v: ExplainedValues): RawBuilder<unknown> {
+  const ctes = [
+    ...(count > 0 ? [sql`kpis as (${kpiUpsert(db, count, v)})`] : []),
+    sql`done as (${completeRow(db.updateTable('scenarios'), v)})`,
+    ...(explained ? [sql`explained as (${explanationFromDone(db as unknown as QueryCreator<WithDone>, v)})`] : []),
+  ];
+  return sql.join(ctes);
+}
+
+/**
+ * The values of a completion (`completeRow`), its KPI rows (`kpiUpsert`) and, with an explanation, its
+ * explanation's row (`explanationFromDone`), as one statement binds them.
+ */
+export function explainedValues(key: RunKey, outcome: CompletedRun, now: string): ExplainedValues {
+  const values = { ...kpiValues(key.id, outcome.kpis), ...completeValues(key, outcome, now) };
+  if (outcome.explanation === undefined) return { ...values, infeasible: 0, explanationKpis: '', violationCount: 0 };
+  const row = explanationRow(now, outcome.explanation);
+  return { ...values, infeasible: row.infeasible, explanationKpis: row.kpis, violationCount: row.violation_count };
+}
 
 /**
  * A run's end COMPLETE with its result, KPI values and explanation; false when the row was no longer
@@ -108,10 +146,7 @@ export async function completeRun(db: Kysely<Database>, dialect: DialectAdapter,
   // One statement where the dialect allows (see `completeExplainedQuery`); a transaction only for violations' chunks.
   const chunked = explanation.violationChunks.length > 0;
   if (dialect.combinesWrites && (!chunked || db.isTransaction)) {
-    const row = explanationRow(now, explanation);
-    const values = { ...kpiValues(key.id, outcome.kpis), ...completeValues(key, outcome, now) };
-    const explained = { ...values, infeasible: row.infeasible, explanationKpis: row.kpis, violationCount: row.violation_count };
-    const completed = (await completeExplainedQuery(db, Object.keys(outcome.kpis).length, explained)).rows[0];
+    const completed = (await completeExplainedQuery(db, Object.keys(outcome.kpis).length, explainedValues(key, outcome, now))).rows[0];
     if (completed === undefined) return false;
     await writeViolationChunks(db, completed.seq, explanation);
     return true;
