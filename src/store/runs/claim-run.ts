@@ -117,7 +117,7 @@ function claimUpdate(db: Kysely<Database>, shape: ClaimShape, v: Partial<ClaimVa
       : update
           .where('id', '=', (eb) => queueHead(eb))
           .where('session_id', '=', v.sessionId!)
-          .where((eb) => noneProcessingInSession(eb, v.endedId!));
+          .where((eb) => noneProcessingInSession(eb, v.endedId));
     return targeted
       .where('status', 'in', start.from)
       .where(ended)
