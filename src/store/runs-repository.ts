@@ -19,6 +19,7 @@ import { resetRun } from './runs/reset-run.js';
 import type { RunKey } from './runs/run-row.js';
 import { statusOf } from './runs/status-of.js';
 import { writeProgress } from './runs/write-progress.js';
+import { writeProgressBatch, type ProgressWrite } from './runs/write-progress-batch.js';
 import { writeRunInsight, type RunInsightWrite } from './runs/write-run-insight.js';
 import type { ScenarioRecord, ScenarioRef } from './scenarios-repository.js';
 
@@ -89,6 +90,11 @@ export class RunsRepository {
 
   writeProgress(key: RunKey, progress: number): Promise<boolean> {
     return writeProgress(this.db, key, progress);
+  }
+
+  /** See `writeProgressBatch`: several runs' progress (and, with `leaseMs`, leases) at once; answers the ids still their runs'. */
+  writeProgressBatch(writes: readonly ProgressWrite[], leaseMs?: number): Promise<Set<string>> {
+    return writeProgressBatch(this.db, this.dialect.combinesWrites, writes, leaseMs);
   }
 
   renewLease(key: RunKey, progress: number, leaseMs: number): Promise<boolean> {

@@ -236,16 +236,17 @@ export class RunHost {
   }
 
   /**
-   * Writes changed live progress of every run, with its new reports and log lines (one statement per
-   * run and tick at most; a transaction with the lines when there are any), and renews due leases. A
-   * run whose row is no longer its own is stopped without writing. Runs whose outcome is being
+   * Writes changed live progress of every run and renews due leases: those with new reports or log
+   * lines each in a transaction with them, the others together (`writeProgressBatch`: one statement
+   * on PostgreSQL). A run whose row is no longer its own is stopped. Runs whose outcome is being
    * recorded are left to the recording.
    */
   async flush(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
-    const { runs, lease, events } = this.options;
+    const { runs, lease } = this.options;
     try {
+      const plain: { run: RunningRun; value: number; moved: boolean }[] = [];
       for (const run of [...this.running.values()]) {
         if (run.stopReason !== undefined || run.answered) continue;
         const progress = run.control.progress;
@@ -254,44 +255,55 @@ export class RunHost {
         const insight = run.insight.buffer.take();
         const moved = progress > run.writtenProgress;
         if (!moved && !due && insight === undefined) continue;
-        const key = keyOf(run.claimed);
         const value = Math.max(progress, run.writtenProgress);
-        const leaseMs = lease ? { leaseMs: lease.leaseMs } : {};
-        let owned: boolean;
-        try {
-          owned = insight
-            ? await run.insight.buffer.writing(runs.writeRunInsight(key, { progress: value, ...leaseMs, ...insight }))
-            : lease
-              ? await runs.renewLease(key, value, lease.leaseMs)
-              : await runs.writeProgress(key, value);
-        } catch (err) {
-          if (insight) run.insight.buffer.putBack(insight);
-          throw err;
-        }
-        // Not written again, whether or not the row was still this run's.
-        run.writtenProgress = value;
-        if (!owned) {
-          // Cancelled, reset or deleted in the moment between its claim and its launch here (the
-          // cancel's stop found nothing to stop yet), or reclaimed after this process was cut off:
-          // nothing it writes would land, and it must not hold its thread.
-          void run.stop('cancel', this.options.cancelGraceMs);
+        if (insight === undefined) {
+          plain.push({ run, value, moved });
           continue;
         }
-        run.confirmedAt = Date.now();
-        // Its thread may have answered while this write was under way: the end's own announcement
-        // (`logLastProgress`) then carries the last progress and report, and one from here, read
-        // before it, would follow it with an older, lower value.
-        if (run.answered || value < run.announcedProgress) continue;
-        if (moved || insight?.reportJson !== undefined) {
-          run.announcedProgress = value;
-          const report = run.insight.buffer.report;
-          events.emit('run:progress', { ...refOf(run), progress: value, ...(report ? { report } : {}) });
+        let owned: boolean;
+        try {
+          const leaseMs = lease ? { leaseMs: lease.leaseMs } : {};
+          owned = await run.insight.buffer.writing(runs.writeRunInsight(keyOf(run.claimed), { progress: value, ...leaseMs, ...insight }));
+        } catch (err) {
+          run.insight.buffer.putBack(insight);
+          throw err;
         }
+        this.progressWritten(run, value, owned, moved || insight.reportJson !== undefined);
       }
+      if (plain.length === 0) return;
+      const owned = await runs.writeProgressBatch(
+        plain.map(({ run, value }) => ({ key: keyOf(run.claimed), progress: value })),
+        lease?.leaseMs,
+      );
+      for (const { run, value, moved } of plain) this.progressWritten(run, value, owned.has(run.scenarioId), moved);
     } catch (err) {
       this.options.log.warn({ err }, 'executor: could not write live progress');
     } finally {
       this.flushing = false;
     }
+  }
+
+  /**
+   * After a flush wrote `run`'s progress `value`: stops the run when its row was no longer its own,
+   * else announces the progress (`announce`: it moved, or a new report came with it).
+   */
+  private progressWritten(run: RunningRun, value: number, owned: boolean, announce: boolean): void {
+    // Not written again, whether or not the row was still this run's.
+    run.writtenProgress = value;
+    if (!owned) {
+      // Cancelled, reset or deleted in the moment between its claim and its launch here (the
+      // cancel's stop found nothing to stop yet), or reclaimed after this process was cut off:
+      // nothing it writes would land, and it must not hold its thread.
+      void run.stop('cancel', this.options.cancelGraceMs);
+      return;
+    }
+    run.confirmedAt = Date.now();
+    // Its thread may have answered while this write was under way: the end's own announcement
+    // (`logLastProgress`) then carries the last progress and report, and one from here, read
+    // before it, would follow it with an older, lower value.
+    if (run.answered || value < run.announcedProgress || !announce) return;
+    run.announcedProgress = value;
+    const report = run.insight.buffer.report;
+    this.options.events.emit('run:progress', { ...refOf(run), progress: value, ...(report ? { report } : {}) });
   }
 }
