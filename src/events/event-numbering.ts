@@ -14,7 +14,7 @@ const BACKSTOP_MS = 1_000;
  * 20-26 % less time in two alternating rounds (docs/benchmarks.md), and a status change still
  * reaches the dashboard well within its 300 ms.
  */
-export const GATHER_MS = 20;
+const GATHER_MS = 20;
 
 /**
  * What a `scenarist worker` process waits: nobody's request waits on its numbering, and every

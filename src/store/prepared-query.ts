@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder } from 'kysely';
 import type { Database } from './database.js';
 
 /**
@@ -84,6 +84,11 @@ export function preparedByShape<S, P extends object, R>(
     }
     return db.executeQuery(compiled(values));
   };
+}
+
+/** A raw statement as `preparedByShape` and `prepared` take a builder's: compiled for `db`'s dialect. */
+export function rawStatement<R>(db: Kysely<Database>, statement: RawBuilder<R>): Compilable<R> {
+  return { compile: () => statement.compile(db) };
 }
 
 /** A query of one fixed shape, compiled once per database handle. */

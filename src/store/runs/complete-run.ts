@@ -3,7 +3,7 @@ import type { StoredExplanation } from '../../model/explanation/stored-explanati
 import { changeFor } from '../../model/run-state/changes.js';
 import type { Database } from '../database.js';
 import type { DialectAdapter } from '../dialect.js';
-import { prepared, preparedByShape } from '../prepared-query.js';
+import { prepared, preparedByShape, rawStatement } from '../prepared-query.js';
 import { ENDED } from '../run-columns.js';
 import { kpiUpsert, kpiValues, storeKpiValues } from '../scenario-kpis.js';
 import type { RunKey } from './run-row.js';
@@ -16,7 +16,7 @@ export interface CompletedRun {
   readonly explanation?: StoredExplanation;
 }
 
-export type CompleteValues = RunKey & { resultJson: string; kpisJson: string; now: string };
+type CompleteValues = RunKey & { resultJson: string; kpisJson: string; now: string };
 
 /** The completion's UPDATE, started by `update` (a plain one, or one with the KPI rows' WITH). */
 function completeRow<O>(update: UpdateQueryBuilder<Database, 'scenarios', 'scenarios', O>, v: CompleteValues) {
@@ -43,17 +43,6 @@ const completeValues = (key: RunKey, outcome: CompletedRun, now: string): Comple
 
 const completeQuery = prepared((db, v: CompleteValues) => completeRow(db.updateTable('scenarios'), v));
 
-/**
- * PostgreSQL: the KPI rows and the completion in one statement (a data-modifying WITH), so one
- * round trip and one commit, hence one WAL flush, record a run. The KPI insert and the UPDATE see
- * the same snapshot; rows of a scenario the completion did not apply to are ignored (see `completeRun`).
- */
-const completeWithKpisQuery = preparedByShape(
-  (count: number) => String(count),
-  (db, count, v: CompleteValues & Record<string, string | number>) =>
-    completeRow(db.with('kpis', () => kpiUpsert(db, count, v)).updateTable('scenarios'), v),
-);
-
 /** What a completion with an explanation binds (see `explainedValues`). */
 export type ExplainedValues = CompleteValues & Record<string, string | number> & { infeasible: number; explanationKpis: string; violationCount: number };
 
@@ -62,7 +51,7 @@ type WithDone = Database & { done: ScenarioKeys };
 
 /**
  * The explanation's row inserted from the completion's RETURNING (the CTE `done`), so nothing of it is
- * written when the completion did not apply; answers its scenario's keys.
+ * written when the completion did not apply.
  */
 function explanationFromDone(qc: QueryCreator<WithDone>, v: ExplainedValues) {
   return qc
@@ -87,24 +76,18 @@ function explanationFromDone(qc: QueryCreator<WithDone>, v: ExplainedValues) {
         kpis: eb.ref('excluded.kpis'),
         violation_count: eb.ref('excluded.violation_count'),
       })),
-    )
-    .returning(['scenario_seq as seq', 'session_id']);
+    );
 }
 
 /**
- * PostgreSQL, a run with an explanation: its KPI rows, its completion and its explanation's row in one
- * statement (see `explanationFromDone`); answers the completed row's keys. A round trip less a run
- * than the completion and the explanation one after the other.
+ * PostgreSQL: the completion's writes as one statement (a data-modifying WITH, see `completionCtes`),
+ * so one round trip and one commit, hence one WAL flush, record a run; answers the completed row's
+ * keys. The KPI insert and the UPDATE see the same snapshot; rows of a scenario the completion did
+ * not apply to are ignored (see `completeRun`), and the explanation's row is written only from it.
  */
-const completeExplainedQuery = preparedByShape(
-  (count: number) => String(count),
-  (db, count, v: ExplainedValues) => {
-    const creator = (count > 0 ? db.with('kpis', () => kpiUpsert(db, count, v)) : db) as QueryCreator<Database>;
-    return explanationFromDone(
-      creator.with('done', (qc) => completeRow(qc.updateTable('scenarios'), v)),
-      v,
-    );
-  },
+const completeCombinedQuery = preparedByShape(
+  (s: { kpis: number; explained: boolean }) => `${s.kpis}:${s.explained}`,
+  (db, s, v: ExplainedValues) => rawStatement(db, sql<ScenarioKeys>`with ${completionCtes(db, s.kpis, s.explained, v)} select seq, session_id from done`),
 );
 
 /**
@@ -143,10 +126,10 @@ export function explainedValues(key: RunKey, outcome: CompletedRun, now: string)
 export async function completeRun(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<boolean> {
   const { explanation } = outcome;
   if (explanation === undefined) return (await writeCompletion(db, dialect, key, outcome, now)) !== undefined;
-  // One statement where the dialect allows (see `completeExplainedQuery`); a transaction only for violations' chunks.
+  // One statement where the dialect allows (see `completeCombinedQuery`); a transaction only for violations' chunks.
   const chunked = explanation.violationChunks.length > 0;
   if (dialect.combinesWrites && (!chunked || db.isTransaction)) {
-    const completed = (await completeExplainedQuery(db, Object.keys(outcome.kpis).length, explainedValues(key, outcome, now))).rows[0];
+    const completed = (await completeCombinedQuery(db, { kpis: Object.keys(outcome.kpis).length, explained: true }, explainedValues(key, outcome, now))).rows[0];
     if (completed === undefined) return false;
     await writeViolationChunks(db, completed.seq, explanation);
     return true;
@@ -167,11 +150,8 @@ export async function completeRun(db: Kysely<Database>, dialect: DialectAdapter,
 async function writeCompletion(db: Kysely<Database>, dialect: DialectAdapter, key: RunKey, outcome: CompletedRun, now: string): Promise<ScenarioKeys | undefined> {
   // The sortable copy of the KPI values first (or with it): should the completion not apply
   // (cancelled), rows of a scenario that is not COMPLETE are ignored by the list queries.
-  const values = completeValues(key, outcome, now);
   const count = Object.keys(outcome.kpis).length;
-  if (dialect.combinesWrites && count > 0) {
-    return (await completeWithKpisQuery(db, count, { ...kpiValues(key.id, outcome.kpis), ...values })).rows[0];
-  }
+  if (dialect.combinesWrites && count > 0) return (await completeCombinedQuery(db, { kpis: count, explained: false }, explainedValues(key, outcome, now))).rows[0];
   await storeKpiValues(db, key.id, outcome.kpis);
-  return (await completeQuery(db, values)).rows[0];
+  return (await completeQuery(db, completeValues(key, outcome, now))).rows[0];
 }

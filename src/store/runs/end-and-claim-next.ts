@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { newSeed } from '../../model/run-state/run-insight.js';
 import type { Database } from '../database.js';
-import { preparedByShape } from '../prepared-query.js';
+import { preparedByShape, rawStatement } from '../prepared-query.js';
 import { claimAfterEnd, claimedRowOf, type ClaimReturned, type ClaimValues } from './claim-run.js';
 import { completionCtes, explainedValues, type CompletedRun, type ExplainedValues } from './complete-run.js';
 import type { EndedThenClaimed, NextClaimRequest } from './end-then-claim-next.js';
@@ -53,7 +53,7 @@ const endAndClaimQuery = preparedByShape(
     const statement: RawBuilder<Ended> = sql`
       with ${end}, next as (${claimAfterEnd(db, { leased: s.leased, wide: s.wide }, claim)})
       select (select count(*) from done) as written, next.* from (select 1) as one left join next on true`;
-    return { compile: () => statement.compile(db) };
+    return rawStatement(db, statement);
   },
 );
 
