@@ -41,10 +41,16 @@ describe('a connection asked of a full PostgreSQL', () => {
       await until('both asks refused', () => refused >= 2);
       held.release();
       await holder.end();
-      expect((await asked).rows).toEqual([{ one: 1 }]);
-      const client = await connected;
-      expect((await client.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
-      client.release();
+      // Awaited together: the pool holds one connection, and whichever ask gets it first must hand it
+      // back before the other can have it (awaiting the query first hung when the connect won).
+      const viaPromise = connected.then(async (client) => {
+        try {
+          return (await client.query<{ one: number }>('select 1 as one')).rows;
+        } finally {
+          client.release();
+        }
+      });
+      expect(await Promise.all([asked.then((result) => result.rows), viaPromise])).toEqual([[{ one: 1 }], [{ one: 1 }]]);
     } finally {
       await pool.end();
       await holder.end().catch(() => undefined);
