@@ -163,7 +163,7 @@ function claimUpdate(db: Kysely<Database>, shape: ClaimShape, v: Partial<ClaimVa
 
 /** The whole queue's head: its oldest QUEUED scenario, whatever its session. */
 const queueHead = (eb: ExpressionBuilder<Database, 'scenarios'>) =>
-  eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', 'QUEUED').orderBy('h.queue_order').orderBy('h.seq').limit(1);
+  eb.selectFrom('scenarios as h').select('h.id').where('h.status', '=', QUEUED).orderBy('h.queue_order').orderBy('h.seq').limit(1);
 
 const claimQuery = preparedByShape((shape: ClaimShape) => `${shape.leased}:${shape.target}:${shape.wide}`, claimUpdate);
 
