@@ -45,10 +45,11 @@ interface Deployment {
   start(slots: number): Promise<Started>;
 }
 
-/** How a sweep went: seconds until all ended, and until as many ran at once as the slots allow (the ramp), or undefined when never. */
+/** How a sweep went: seconds until all ended, and where to read its scenarios. */
 interface Swept {
   readonly seconds: number;
-  readonly rampSeconds?: number;
+  readonly sessionId: string;
+  readonly experimentId: string;
   /** Seconds the experiment's creation (all its runs queued) took to answer. */
   readonly createSeconds: number;
   /** The most runs seen PROCESSING at once, and their mean over the polls after the creation. */
@@ -57,7 +58,7 @@ interface Swept {
 }
 
 /** Creates a session with the example dataset, then an experiment of `runs` Sleep runs queued at once, and times it. */
-async function sweep(base: string, runs: number, durationMs: number, slots = Number.POSITIVE_INFINITY): Promise<Swept> {
+async function sweep(base: string, runs: number, durationMs: number): Promise<Swept> {
   const form = await (await fetch(`${base}/sessions/main/data/example`)).text();
   const name = `sweep-${Date.now()}`;
   const list = await json<{ sessions: { id: string; display_name: string }[] }>(post(`${base}/sessions`, { display_name: name }));
@@ -75,12 +76,10 @@ async function sweep(base: string, runs: number, durationMs: number, slots = Num
     }),
   );
   const createSeconds = (performance.now() - started) / 1000;
-  let rampSeconds: number | undefined;
   const busy: number[] = [];
   for (;;) {
     const { counts } = await json<{ counts: Record<string, number> }>(fetch(`${base}/sessions/${sid}/experiments/${experiment.id}`));
     if (counts.COMPLETE !== runs) busy.push(counts.PROCESSING ?? 0);
-    if (rampSeconds === undefined && (counts.PROCESSING ?? 0) >= Math.min(slots, runs)) rampSeconds = (performance.now() - started) / 1000;
     if ((counts.FAILED ?? 0) > 0) {
       const page = (await (await fetch(`${base}/sessions/${sid}/scenarios?status=FAILED`)).json()) as { items: { tag: string; error: unknown }[] };
       const failed = page.items;
@@ -91,7 +90,37 @@ async function sweep(base: string, runs: number, durationMs: number, slots = Num
   }
   const busiest = Math.max(0, ...busy);
   const meanBusy = busy.reduce((sum, n) => sum + n, 0) / Math.max(1, busy.length);
-  return { seconds: (performance.now() - started) / 1000, createSeconds, busiest, meanBusy, ...(rampSeconds === undefined ? {} : { rampSeconds }) };
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, createSeconds, busiest, meanBusy, sessionId: sid, experimentId: experiment.id };
+}
+
+interface ScenarioTimes {
+  readonly created_at: string;
+  readonly started_at: string | null;
+  readonly finished_at: string | null;
+}
+
+/**
+ * The ramp and the slot time per run, read after the sweep from the scenarios' own times: a poll
+ * for "every slot PROCESSING at once" sees it late or never, as the first runs end before the last
+ * slot's first run starts.
+ */
+async function slotTimes(base: string, { sessionId: sid, experimentId }: Swept, slots: number): Promise<{ rampSeconds: number; meanHeldMs: number }> {
+  const items: ScenarioTimes[] = [];
+  for (let cursor: string | null = null; ; ) {
+    const query: string = `experiment=${experimentId}&limit=500${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+    const page = await json<{ items: ScenarioTimes[]; next_cursor: string | null }>(fetch(`${base}/sessions/${sid}/scenarios?${query}`));
+    items.push(...page.items);
+    if (page.next_cursor === null || page.items.length === 0) break;
+    cursor = page.next_cursor;
+  }
+  const created = Math.min(...items.map((i) => Date.parse(i.created_at)));
+  const starts = items.map((i) => Date.parse(i.started_at!)).sort((a, b) => a - b);
+  const held = items.map((i) => Date.parse(i.finished_at!) - Date.parse(i.started_at!));
+  // rampSeconds: from the experiment's creation (the server's clock) until as many runs had started as
+  // there are slots; meanHeldMs: how long a run was PROCESSING, its algorithm's time and what its start
+  // and end cost inside the slot.
+  return { rampSeconds: (starts[slots - 1]! - created) / 1000, meanHeldMs: held.reduce((sum, ms) => sum + ms, 0) / held.length };
 }
 
 function serve(args: readonly string[]): (slots: number) => Promise<Started> {
@@ -165,15 +194,17 @@ async function measure(deployment: Deployment): Promise<void> {
       if (!COLD) await sweep(base, Math.max(slots, 8), 1);
       counter?.take();
       const cpuBefore = cpuNow(apiPid, workerPids, onPostgres);
-      const { seconds, rampSeconds, createSeconds, busiest, meanBusy } = await sweep(base, runs, RUN_MS, slots);
+      const swept = await sweep(base, runs, RUN_MS);
       const cpu = cpuNow(apiPid, workerPids, onPostgres).map((after, i) => ((after - cpuBefore[i]!) * 1000) / runs);
+      const { seconds, createSeconds, busiest, meanBusy } = swept;
+      const { rampSeconds, meanHeldMs } = await slotTimes(base, swept, Math.min(slots, runs));
       if (counter) printCounts(counter, runs);
       console.log(`${String(slots).padStart(6)} ${String(runs).padStart(6)} ${seconds.toFixed(2).padStart(7)}s ${ideal.toFixed(2).padStart(7)}s ${(seconds / ideal).toFixed(2).padStart(6)}x ${(runs / seconds).toFixed(1).padStart(8)}`);
       const [api, workers, mains, postgres] = cpu.map((ms) => (Number.isNaN(ms) ? '-' : ms.toFixed(2)));
       const workerCpu = workerPids.length === 0 ? '-' : `${workers} (main threads ${mains})`;
       console.log(`  CPU per run (ms): API node ${api}, worker processes ${workerCpu}, PostgreSQL ${postgres}`);
-      const busy = rampSeconds === undefined ? 'never seen (a poll every 25 ms)' : `after ${rampSeconds.toFixed(2)} s`;
-      console.log(`  ramp: the experiment created (its runs queued) in ${createSeconds.toFixed(2)} s, all ${slots} slots busy ${busy}`);
+      console.log(`  ramp: the experiment created (its runs queued) in ${createSeconds.toFixed(2)} s, the ${slots}th run started ${rampSeconds.toFixed(2)} s after its creation`);
+      console.log(`  a run held its slot ${meanHeldMs.toFixed(0)} ms on average (its algorithm ${RUN_MS} ms)`);
       console.log(`  runs PROCESSING at once, as polled: at most ${busiest}, ${meanBusy.toFixed(1)} on average`);
       if (slots === deployment.slots.at(-1)) {
         const ceilingRuns = 400;
