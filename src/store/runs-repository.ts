@@ -13,12 +13,10 @@ import { failRun, type RunFailure } from './runs/fail-run.js';
 import { queueRun } from './runs/queue-run.js';
 import { reclaimRun } from './runs/reclaim-run.js';
 import { recoverInterrupted, type Recovered } from './runs/recover-interrupted.js';
-import { renewLease } from './runs/renew-lease.js';
 import { requeueStopped } from './runs/requeue-stopped.js';
 import { resetRun } from './runs/reset-run.js';
 import type { RunKey } from './runs/run-row.js';
 import { statusOf } from './runs/status-of.js';
-import { writeProgress } from './runs/write-progress.js';
 import { writeProgressBatch, type ProgressWrite } from './runs/write-progress-batch.js';
 import { writeRunInsight, type RunInsightWrite } from './runs/write-run-insight.js';
 import type { ScenarioRecord, ScenarioRef } from './scenarios-repository.js';
@@ -88,17 +86,9 @@ export class RunsRepository {
     return claimRun(this.claims, this.dialect, { headOfSession: sessionId }, { runToken, maxRunning, ...(leaseMs === undefined ? {} : { leaseMs }) });
   }
 
-  writeProgress(key: RunKey, progress: number): Promise<boolean> {
-    return writeProgress(this.db, key, progress);
-  }
-
   /** See `writeProgressBatch`: several runs' progress (and, with `leaseMs`, leases) at once; answers the ids still their runs'. */
   writeProgressBatch(writes: readonly ProgressWrite[], leaseMs?: number): Promise<Set<string>> {
     return writeProgressBatch(this.db, this.dialect.combinesWrites, writes, leaseMs);
-  }
-
-  renewLease(key: RunKey, progress: number, leaseMs: number): Promise<boolean> {
-    return renewLease(this.db, key, progress, leaseMs);
   }
 
   writeRunInsight(key: RunKey, write: RunInsightWrite): Promise<boolean> {

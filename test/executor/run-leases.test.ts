@@ -53,7 +53,7 @@ describe.each(DIALECTS)('run leases on %s', (dialect) => {
     expect(Date.parse(leased.lease_expires_at!)).toBeLessThan(before + 5_000 + 60_000);
     expect(Date.parse(leased.started_at!)).toBeGreaterThanOrEqual(before - 1_000);
 
-    expect(await store.runs.renewLease({ id, runToken: 'token' }, 0.5, 60_000)).toBe(true);
+    expect(await store.runs.writeProgressBatch([{ key: { id, runToken: 'token' }, progress: 0.5 }], 60_000)).toEqual(new Set([id]));
     const renewed = await leaseOf(id);
     expect(Date.parse(renewed.lease_expires_at!)).toBeGreaterThanOrEqual(before + 60_000 - 1_000);
     await store.runs.fail({ id, runToken: 'token' }, { message: 'test over', code: 'ALGORITHM_ERROR' }, new Date().toISOString());

@@ -37,8 +37,8 @@ describe.each(DIALECTS)('ending a run and claiming its session next run at once 
     const kpis = await store().db.selectFrom('scenario_kpis').select(['name', 'value']).where('session_id', '=', sessionId).execute();
     expect(kpis).toEqual([{ name: 'total', value: 4 }]);
     // The claim is the next run's own: its token writes, the previous one's does not.
-    expect(await store().runs.writeProgress({ id: ids[1]!, runToken: nextToken }, 0.5)).toBe(true);
-    expect(await store().runs.writeProgress({ id: ids[1]!, runToken: token }, 0.6)).toBe(false);
+    expect(await store().runs.writeProgressBatch([{ key: { id: ids[1]!, runToken: nextToken }, progress: 0.5 }])).toEqual(new Set([ids[1]]));
+    expect(await store().runs.writeProgressBatch([{ key: { id: ids[1]!, runToken: token }, progress: 0.6 }])).toEqual(new Set());
   });
 
   it('fails a run and claims the next run of its session', async () => {

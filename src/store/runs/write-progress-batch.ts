@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { chunks } from '../chunks.js';
 import type { Database } from '../database.js';
 import { databaseTime } from '../database-time.js';
 import { renewLease } from './renew-lease.js';
@@ -10,9 +11,6 @@ export interface ProgressWrite {
   readonly key: RunKey;
   readonly progress: number;
 }
-
-/** Rows per statement: three bound values each, well under PostgreSQL's bound of 65,535. */
-const ROWS_PER_STATEMENT = 1_000;
 
 /**
  * Writes the live progress of several runs (renewing their leases with `leaseMs`), and answers the
@@ -31,8 +29,8 @@ export async function writeProgressBatch(db: Kysely<Database>, combinesWrites: b
     }
     return owned;
   }
-  for (let i = 0; i < writes.length; i += ROWS_PER_STATEMENT) {
-    const rows = writes.slice(i, i + ROWS_PER_STATEMENT).map(({ key, progress }) => sql`(${key.id}::text, ${key.runToken}::text, ${progress}::double precision)`);
+  for (const part of chunks(writes)) {
+    const rows = part.map(({ key, progress }) => sql`(${key.id}::text, ${key.runToken}::text, ${progress}::double precision)`);
     const lease = leaseMs === undefined ? sql`` : sql`, lease_expires_at = ${databaseTime(db, leaseMs)}`;
     const { rows: written } = await sql<{ id: string }>`
       update scenarios s set progress = v.progress${lease}
