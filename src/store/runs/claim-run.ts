@@ -105,7 +105,9 @@ function claimUpdate(db: Kysely<Database>, shape: ClaimShape, v: Partial<ClaimVa
     lease_expires_at: shape.leased ? databaseTime(db, v.leaseMs!) : null,
     // A gate's pair runs both sides with one seed (migration 0026); any other run draws a fresh one.
     seed: sql<number>`coalesce(pinned_seed, ${v.seed!})`,
-  }));
+  })).where('status', 'in', start.from);
+  /** What every claim answers: the run's inputs, its start and seed, and its dataset's version. */
+  const claimed = (targeted: typeof update) => targeted.returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed']).returning(versionColumns);
   if (shape.target === 'after-end') {
     // In the statement that ends a run of the session (`end-and-claim-next.ts`), whose snapshot still
     // holds the ended run as PROCESSING: it is not counted. Nothing is claimed unless the end applied.
@@ -118,21 +120,12 @@ function claimUpdate(db: Kysely<Database>, shape: ClaimShape, v: Partial<ClaimVa
           .where('id', '=', (eb) => queueHead(eb))
           .where('session_id', '=', v.sessionId!)
           .where((eb) => noneProcessingInSession(eb, v.endedId));
-    return targeted
-      .where('status', 'in', start.from)
-      .where(ended)
-      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
-      .returning(versionColumns);
+    return claimed(targeted.where(ended));
   }
   if (shape.wide && shape.target === 'next-in-session') {
     // The ended run's slot passes to the session's next run: the session's count of PROCESSING rows
     // stays as it was, so it is not counted again, and no turn on the session's key is taken.
-    return update
-      .where('id', '=', (eb) => sessionHead(db, eb, v.sessionId!))
-      .where('status', 'in', start.from)
-      .where((eb) => fairPick(eb, v.max!))
-      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
-      .returning(versionColumns);
+    return claimed(update.where('id', '=', (eb) => sessionHead(db, eb, v.sessionId!)).where((eb) => fairPick(eb, v.max!)));
   }
   if (shape.wide) {
     // Up to `max` of the session at once, started in its FIFO order, and only when fair (see `fairPick`).
@@ -143,22 +136,14 @@ function claimUpdate(db: Kysely<Database>, shape: ClaimShape, v: Partial<ClaimVa
             .where(firstQueuedInSession)
             .where((eb) => fairPick(eb, v.max!))
         : update.where('id', '=', (eb) => sessionHead(db, eb, v.sessionId!)).where((eb) => fairPick(eb, v.max!));
-    return targeted
-      .where('status', 'in', start.from)
-      .where((eb) => eb(processingInSession(eb), '<', v.max!))
-      .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
-      .returning(versionColumns);
+    return claimed(targeted.where((eb) => eb(processingInSession(eb), '<', v.max!)));
   }
   // One at a time per session: a run's next is the whole queue's head, when it is the session's.
   const targeted =
     shape.target === 'id'
       ? update.where('id', '=', v.id!).where(firstQueuedInSession)
       : update.where('id', '=', (eb) => queueHead(eb)).where('session_id', '=', v.sessionId!);
-  return targeted
-    .where('status', 'in', start.from)
-    .where((eb) => noneProcessingInSession(eb))
-    .returning([...runInputColumns, 'attempts', 'started_at as startedAt', 'seed'])
-    .returning(versionColumns);
+  return claimed(targeted.where((eb) => noneProcessingInSession(eb)));
 }
 
 /** The whole queue's head: its oldest QUEUED scenario, whatever its session. */
