@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadFlags } from './thread-flags.js';
 
 /** Names a compiled build (a `dist/` folder) of the sources that are running, when there is one to trust. */
 export const COMPILED_ROOT_ENV = 'SCENARIST_COMPILED_ROOT';
@@ -17,11 +18,12 @@ export interface ThreadEntry {
  * entry aborts the whole process with a V8 fatal error ("v8::Module::IsGraphAsync must be used on an
  * instantiated module"): a pool destroyed in the second its threads start (a server stopped right
  * after it started) took its process down in 2 of 3 runs of 40 such pools. Without require(esm),
- * piscina imports the entry, and a thread terminated mid-import just ends.
+ * piscina imports the entry, and a thread terminated mid-import just ends. Of the process's own
+ * options, a thread gets those it accepts (`threadFlags`).
  */
 function threadExecArgv(extra: readonly string[] = []): string[] {
   const requireLoadsEsm = (process.features as { require_module?: boolean }).require_module === true;
-  return [...process.execArgv, ...extra, ...(requireLoadsEsm ? ['--no-experimental-require-module'] : [])];
+  return [...threadFlags(process.execArgv), ...extra, ...(requireLoadsEsm ? ['--no-experimental-require-module'] : [])];
 }
 
 /** Set to `true` by the bundler (scripts/bundle.mjs) in the code it bundles; undeclared elsewhere. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMPILED_ROOT_ENV, threadEntry } from '../../src/async/thread-entry.js';
+import { threadFlags } from '../../src/async/thread-flags.js';
 
 describe('threadEntry', () => {
   // A checkout: src/pool/starter.ts, and a build of it in dist/ with the compiled entry.
@@ -17,21 +18,22 @@ describe('threadEntry', () => {
   // Threads never load their entry through require(esm): see thread-termination.test.ts for why.
   const requireLoadsEsm = (process.features as { require_module?: boolean }).require_module === true;
   const noRequireEsm = requireLoadsEsm ? ['--no-experimental-require-module'] : [];
-  const threadFlags = [...process.execArgv, ...noRequireEsm];
+  const inherited = threadFlags(process.execArgv);
+  const flags = [...inherited, ...noRequireEsm];
 
   it('starts a thread of the compiled code on the compiled entry beside it', () => {
     const compiled = pathToFileURL(join(root, 'dist', 'src', 'pool', 'starter.js')).href;
-    expect(threadEntry(compiled, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href, execArgv: threadFlags });
+    expect(threadEntry(compiled, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href, execArgv: flags });
   });
 
   it("starts a thread of the sources on the build's twin of the entry when a build is named", () => {
-    expect(threadEntry(source, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href, execArgv: threadFlags });
+    expect(threadEntry(source, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href, execArgv: flags });
   });
 
   it('imports the TypeScript entry through tsx when no build is named, or the build lacks the entry', () => {
     const typescript = {
       filename: pathToFileURL(join(root, 'src', 'pool', 'entry.ts')).href,
-      execArgv: [...process.execArgv, '--import', 'tsx', ...noRequireEsm],
+      execArgv: [...inherited, '--import', 'tsx', ...noRequireEsm],
     };
     expect(threadEntry(source, 'entry', {})).toEqual(typescript);
     const otherBuild = mkdtempSync(join(tmpdir(), 'scenarist-thread-entry-other-'));

@@ -148,3 +148,23 @@ describe('a server with every speed layer switched off (what a benchmark compare
     expect(output).toContain(`${LAYERS_OFF_ENV}: unknown speed layer 'statement-cahce'`);
   });
 });
+
+describe('a server started with Node options a worker thread refuses', () => {
+  it('loads a dataset on its data thread and runs a scenario on its run thread', async () => {
+    // V8's heap flags as an operator sets them, and a process-wide option with its value after it: Node
+    // refuses them in a thread, so a pool that handed its threads the process's options started none.
+    const server = await startServer({
+      nodeFlags: ['--max-old-space-size=512', '--max-semi-space-size=4', '--title', 'scenarist-e2e', '--enable-source-maps'],
+      args: ['--workers', '1', '--log-level', 'warn'],
+    });
+    running.push(server);
+    const api = `${server.url}/api/v1`;
+    const example = await (await fetch(`${api}/sessions/main/data/example`)).text();
+    const loaded = await fetch(`${api}/sessions/main/data/from-json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: example });
+    expect(loaded.status, await loaded.clone().text()).toBe(201);
+    const main = new ScenarioClient(fetchSender(server.url), 'main');
+    const scenario = await main.started({ tag: 'node flags', algo_name: 'Greedy Slotting' });
+    expect(await main.waitFor(scenario.id)).toMatchObject({ status: 'COMPLETE' });
+    expect(server.output()).not.toContain('ERR_WORKER_INVALID_EXEC_ARGV');
+  });
+});

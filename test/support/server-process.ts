@@ -52,13 +52,15 @@ export interface StartOptions {
   readonly command?: string;
   /** The script that runs the CLI (default: bin/scenarist.js). */
   readonly entry?: string;
+  /** Node's own options, given before the script (`node <nodeFlags> bin/scenarist.js ...`). */
+  readonly nodeFlags?: readonly string[];
 }
 
 /** Starts `scenarist serve` as a real process and waits until /health answers. */
 export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'scenarist-e2e-'));
-  const args = [options.entry ?? BIN, options.command ?? 'serve', '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])];
+  const args = [...(options.nodeFlags ?? []), options.entry ?? BIN, options.command ?? 'serve', '--port', String(port), '--data-dir', dataDir, ...(options.args ?? [])];
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
