@@ -16,6 +16,7 @@ import { resolveInputs } from './inputs.js';
 import { planGate, type GatePlan, type PlannedSide } from './plan.js';
 import type { GateInputs, GateRequest } from './request.js';
 import type { KpiVerdict } from './statistics.js';
+import { loadPairedTests } from './load-paired-tests.js';
 import { gateVerdict, type KpiVerdictView } from './verdict.js';
 
 /** What is stored of a request: enough to show it, and to compute its verdict again from the runs. */
@@ -155,7 +156,7 @@ export class GateService {
     const open = counts.QUEUED + counts.PROCESSING;
     const progress = record.size === 0 ? 1 : Math.max(0, Math.min(1, (record.size - open) / record.size));
     if (open > 0) return { ...view(record), status: 'running', counts, progress, verdict: null, kpis: null };
-    const verdict = gateVerdict(spec, spec.alpha, await this.repo.runs(sessionId, id));
+    const verdict = gateVerdict(spec, spec.alpha, await this.repo.runs(sessionId, id), await loadPairedTests());
     return { ...view(record), status: 'complete', counts, progress, verdict: verdict.verdict, kpis: verdict.kpis };
   }
 

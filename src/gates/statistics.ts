@@ -1,11 +1,8 @@
-import ttest from '@stdlib/stats-ttest';
-import wilcoxon from '@stdlib/stats-wilcoxon';
+import type { PairedTests } from './paired-tests.js';
 
 /**
- * The paired statistics of a gate, per KPI (docs/api/gates.md, "Statistics"). The tests come from
- * stdlib (`@stdlib/stats-wilcoxon`, `@stdlib/stats-ttest`): maintained, dependency-free of native code,
- * and checked against R's `wilcox.test` and `t.test`, including the exact signed-rank distribution for
- * small samples that a hand-written test would most likely get wrong.
+ * The paired statistics of a gate, per KPI (docs/api/gates.md, "Statistics"). The tests themselves
+ * are stdlib's (paired-tests.ts), handed in by the caller, which loads them on first use.
  */
 
 export type BetterWhen = 'LOWER' | 'HIGHER';
@@ -47,7 +44,7 @@ type Alternative = 'two-sided' | 'less' | 'greater';
  * have no spread to work with (stdlib's Wilcoxon refuses, the t statistic is infinite or undefined):
  * the answer is then certain, 1 when the constant is `mu` or on the wrong side, else 0.
  */
-function oneSample(test: PairedTest, values: readonly number[], alternative: Alternative, mu: number): number {
+function oneSample(tests: PairedTests, test: PairedTest, values: readonly number[], alternative: Alternative, mu: number): number {
   const first = values[0]!;
   if (values.every((v) => v === first)) {
     const shift = first - mu;
@@ -56,9 +53,9 @@ function oneSample(test: PairedTest, values: readonly number[], alternative: Alt
     return (alternative === 'greater') === shift > 0 ? 0 : 1;
   }
   const x = [...values];
-  if (test === 't') return ttest(x, { alternative, mu }).pValue;
+  if (test === 't') return tests.ttest(x, { alternative, mu }).pValue;
   // Zero differences (after the shift) are dropped, as R does; all of them zero is the constant case above.
-  return wilcoxon(x, { alternative, mu }).pValue;
+  return tests.wilcoxon(x, { alternative, mu }).pValue;
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -69,10 +66,10 @@ function median(xs: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function tInterval(xs: readonly number[], alpha: number): [number, number] {
+function tInterval(tests: PairedTests, xs: readonly number[], alpha: number): [number, number] {
   const m = mean(xs);
   if (xs.every((v) => v === xs[0])) return [m, m];
-  const ci = ttest([...xs], { alpha }).ci;
+  const ci = tests.ttest([...xs], { alpha }).ci;
   return [ci[0]!, ci[1]!];
 }
 
@@ -86,7 +83,7 @@ export const testFor = (n: number): PairedTest => (n >= T_TEST_FROM ? 't' : 'wil
  * else `inconclusive`. Between them the two one-sided tests spend alpha, so a configuration gated
  * against itself passes or fails in at most alpha of gates (test/gates/aa-rate.test.ts measures it).
  */
-export function pairedVerdict(differences: readonly number[], options: PairedOptions): PairedOutcome {
+export function pairedVerdict(differences: readonly number[], options: PairedOptions, tests: PairedTests): PairedOutcome {
   const n = differences.length;
   if (n === 0) return { verdict: 'inconclusive', mean_difference: null, median_difference: null, ci: null, p_value: null, n, test: null };
   const meanDifference = mean(differences);
@@ -97,14 +94,14 @@ export function pairedVerdict(differences: readonly number[], options: PairedOpt
   const improvements = differences.map((d) => sign * d);
   const test = testFor(n);
   const half = options.alpha / 2;
-  const worse = oneSample(test, improvements, 'less', 0) < half;
-  const better = !worse && oneSample(test, improvements, 'greater', options.minEffect) < half;
+  const worse = oneSample(tests, test, improvements, 'less', 0) < half;
+  const better = !worse && oneSample(tests, test, improvements, 'greater', options.minEffect) < half;
   return {
     verdict: worse ? 'fail' : better ? 'pass' : 'inconclusive',
     mean_difference: meanDifference,
     median_difference: medianDifference,
-    ci: tInterval(differences, options.alpha),
-    p_value: oneSample(test, improvements, 'two-sided', 0),
+    ci: tInterval(tests, differences, options.alpha),
+    p_value: oneSample(tests, test, improvements, 'two-sided', 0),
     n,
     test,
   };

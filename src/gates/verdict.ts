@@ -1,5 +1,6 @@
 import type { GateRunRow } from '../store/gates-repository.js';
 import type { GatePlan, JudgedKpi } from './plan.js';
+import type { PairedTests } from './paired-tests.js';
 import { pairedVerdict, type KpiVerdict, type PairedOutcome } from './statistics.js';
 
 /** One KPI's line of the verdict table, with the paired differences it was computed from (for the chart). */
@@ -28,7 +29,7 @@ function kpiValues(json: string | null): Record<string, unknown> {
  * sides are COMPLETE with a finite value of it (a failed, reset or deleted run leaves its pair out,
  * and `n` says how many counted). Recomputed from the store on each read, so it never drifts from it.
  */
-export function gateVerdict(plan: Pick<GatePlan, 'kpis' | 'rule'>, alpha: number, runs: readonly GateRunRow[]): GateVerdict {
+export function gateVerdict(plan: Pick<GatePlan, 'kpis' | 'rule'>, alpha: number, runs: readonly GateRunRow[], tests: PairedTests): GateVerdict {
   const byPair = new Map<number, { baseline?: Record<string, unknown>; candidate?: Record<string, unknown> }>();
   for (const run of runs) {
     if (run.status !== 'COMPLETE') continue;
@@ -49,7 +50,7 @@ export function gateVerdict(plan: Pick<GatePlan, 'kpis' | 'rule'>, alpha: number
         pairs.push(index);
       }
     }
-    const outcome = pairedVerdict(differences, { betterWhen: kpi.better_when, alpha, minEffect: kpi.min_effect });
+    const outcome = pairedVerdict(differences, { betterWhen: kpi.better_when, alpha, minEffect: kpi.min_effect }, tests);
     return { kpi: kpi.name, better_when: kpi.better_when, min_effect: kpi.min_effect, ...outcome, differences, pairs };
   });
   return { verdict: overall(plan.rule, kpis), kpis };

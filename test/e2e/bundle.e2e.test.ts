@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +56,23 @@ describe('where the example domain is imported from', () => {
     expect(load.domainHomeUrl(load.EXAMPLE_DOMAIN)).toBe(pathToFileURL(join(REPO_ROOT, 'dist/examples/warehouse/index.js')).href);
     const domain = await load.loadDomain(load.EXAMPLE_DOMAIN);
     expect(domain.algorithmNames).toContain('Local Search (Python)');
+  });
+});
+
+describe("the bundle's chunks", () => {
+  it("keep stdlib's paired tests in a chunk of their own that only a dynamic import reaches, so a start never loads them", () => {
+    const folder = join(REPO_ROOT, 'dist/bundle');
+    const files = readdirSync(folder).filter((name) => name.endsWith('.js'));
+    const text = new Map(files.map((name) => [name, readFileSync(join(folder, name), 'utf8')]));
+    // esbuild heads each bundled module with a comment naming its file.
+    const holders = files.filter((name) => text.get(name)!.includes('// node_modules/@stdlib/stats-ttest/'));
+    expect(holders).toHaveLength(1);
+    const chunk = holders[0]!;
+    expect(chunk).toMatch(/^paired-tests-/);
+    const importers = files.filter((name) => name !== chunk && text.get(name)!.includes(`"./${chunk}"`));
+    expect(importers.length).toBeGreaterThan(0);
+    for (const name of importers) expect(text.get(name), name).not.toContain(`from "./${chunk}"`);
+    for (const name of importers) expect(text.get(name), name).toContain(`import("./${chunk}")`);
   });
 });
 

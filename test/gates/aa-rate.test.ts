@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mulberry32 as generator } from '../../examples/warehouse/random.js';
+import { pairedTests } from '../../src/gates/paired-tests.js';
 import { pairedVerdict } from '../../src/gates/statistics.js';
 
 /** Box–Muller: standard normal draws. */
@@ -17,7 +18,7 @@ function falseVerdictRate(pairs: number, gates: number, alpha: number, noise: (d
   let decided = 0;
   for (let g = 0; g < gates; g++) {
     const differences = Array.from({ length: pairs }, () => noise(draw) - noise(draw));
-    if (pairedVerdict(differences, { betterWhen: 'LOWER', alpha, minEffect: 0 }).verdict !== 'inconclusive') decided++;
+    if (pairedVerdict(differences, { betterWhen: 'LOWER', alpha, minEffect: 0 }, pairedTests).verdict !== 'inconclusive') decided++;
   }
   return decided / gates;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pairedTests } from '../../src/gates/paired-tests.js';
 import { pairedVerdict, T_TEST_FROM, testFor } from '../../src/gates/statistics.js';
 import { overall } from '../../src/gates/verdict.js';
 
@@ -11,7 +12,7 @@ const LOWER = { betterWhen: 'LOWER', alpha: 0.05, minEffect: 0 } as const;
 
 describe('paired statistics', () => {
   it('judges small samples by the exact Wilcoxon signed-rank test, as R does', () => {
-    const out = pairedVerdict(X, HIGHER);
+    const out = pairedVerdict(X, HIGHER, pairedTests);
     expect(out.test).toBe('wilcoxon');
     expect(out.p_value).toBeCloseTo(0.04126, 5);
     expect(out.n).toBe(15);
@@ -26,7 +27,7 @@ describe('paired statistics', () => {
     const doubled = [...X, ...X];
     expect(testFor(doubled.length)).toBe('t');
     expect(testFor(T_TEST_FROM - 1)).toBe('wilcoxon');
-    const out = pairedVerdict(doubled, HIGHER);
+    const out = pairedVerdict(doubled, HIGHER, pairedTests);
     expect(out.test).toBe('t');
     // R: t.test(c(x, x))  t = 3.0915, df = 29, p-value = 0.004371
     expect(out.p_value).toBeCloseTo(0.004371, 6);
@@ -34,33 +35,33 @@ describe('paired statistics', () => {
 
   it('reads the direction from the KPI: lower differences pass a LOWER KPI and fail a HIGHER one', () => {
     const lower = [-5, -4, -6, -5.5, -7, -3, -4.5, -2];
-    expect(pairedVerdict(lower, LOWER).verdict).toBe('pass');
-    expect(pairedVerdict(lower, HIGHER).verdict).toBe('fail');
-    expect(pairedVerdict(lower, LOWER).mean_difference).toBeCloseTo(-4.625, 12);
+    expect(pairedVerdict(lower, LOWER, pairedTests).verdict).toBe('pass');
+    expect(pairedVerdict(lower, HIGHER, pairedTests).verdict).toBe('fail');
+    expect(pairedVerdict(lower, LOWER, pairedTests).mean_difference).toBeCloseTo(-4.625, 12);
     // 8 pairs all one way, no ties: exact two-sided p = 2 / 2^8.
-    expect(pairedVerdict(lower, LOWER).p_value).toBeCloseTo(2 / 256, 12);
+    expect(pairedVerdict(lower, LOWER, pairedTests).p_value).toBeCloseTo(2 / 256, 12);
   });
 
   it('passes only when the candidate is better by more than min_effect with confidence', () => {
     const better = [10, 11, 9, 10, 12, 10, 11, 9, 10, 10];
-    expect(pairedVerdict(better, { ...HIGHER, minEffect: 5 }).verdict).toBe('pass');
-    expect(pairedVerdict(better, { ...HIGHER, minEffect: 10 }).verdict).toBe('inconclusive');
-    expect(pairedVerdict(better, { ...HIGHER, minEffect: 50 }).verdict).toBe('inconclusive');
+    expect(pairedVerdict(better, { ...HIGHER, minEffect: 5 }, pairedTests).verdict).toBe('pass');
+    expect(pairedVerdict(better, { ...HIGHER, minEffect: 10 }, pairedTests).verdict).toBe('inconclusive');
+    expect(pairedVerdict(better, { ...HIGHER, minEffect: 50 }, pairedTests).verdict).toBe('inconclusive');
   });
 
   it('is inconclusive with too few pairs to reach alpha, and with no difference at all', () => {
     // 5 pairs all one way: the smallest exact two-sided p is 2 / 32 = 0.0625 > 0.05.
-    expect(pairedVerdict([1, 2, 3, 4, 5], HIGHER)).toMatchObject({ verdict: 'inconclusive', p_value: 0.0625 });
-    expect(pairedVerdict([0, 0, 0, 0, 0, 0, 0, 0], HIGHER)).toMatchObject({ verdict: 'inconclusive', p_value: 1, ci: [0, 0], mean_difference: 0 });
-    expect(pairedVerdict([3], HIGHER)).toMatchObject({ verdict: 'inconclusive', p_value: null, ci: null, n: 1 });
-    expect(pairedVerdict([], HIGHER)).toMatchObject({ verdict: 'inconclusive', p_value: null, mean_difference: null, n: 0 });
+    expect(pairedVerdict([1, 2, 3, 4, 5], HIGHER, pairedTests)).toMatchObject({ verdict: 'inconclusive', p_value: 0.0625 });
+    expect(pairedVerdict([0, 0, 0, 0, 0, 0, 0, 0], HIGHER, pairedTests)).toMatchObject({ verdict: 'inconclusive', p_value: 1, ci: [0, 0], mean_difference: 0 });
+    expect(pairedVerdict([3], HIGHER, pairedTests)).toMatchObject({ verdict: 'inconclusive', p_value: null, ci: null, n: 1 });
+    expect(pairedVerdict([], HIGHER, pairedTests)).toMatchObject({ verdict: 'inconclusive', p_value: null, mean_difference: null, n: 0 });
   });
 
   it('is certain when every pair differs by the same amount', () => {
     const same = Array.from({ length: 40 }, () => 2);
-    expect(pairedVerdict(same, HIGHER)).toMatchObject({ verdict: 'pass', p_value: 0, ci: [2, 2], test: 't' });
-    expect(pairedVerdict(same, LOWER).verdict).toBe('fail');
-    expect(pairedVerdict(same, { ...HIGHER, minEffect: 2 }).verdict).toBe('inconclusive');
+    expect(pairedVerdict(same, HIGHER, pairedTests)).toMatchObject({ verdict: 'pass', p_value: 0, ci: [2, 2], test: 't' });
+    expect(pairedVerdict(same, LOWER, pairedTests).verdict).toBe('fail');
+    expect(pairedVerdict(same, { ...HIGHER, minEffect: 2 }, pairedTests).verdict).toBe('inconclusive');
   });
 
   it('combines the KPI verdicts by the rule: a must-not-fail failure fails, every must-pass passing passes', () => {
