@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +28,28 @@ describe('threadEntry', () => {
 
   it("starts a thread of the sources on the build's twin of the entry when a build is named", () => {
     expect(threadEntry(source, 'entry', built)).toEqual({ filename: pathToFileURL(join(root, 'dist', 'src', 'pool', 'entry.js')).href, execArgv: flags });
+  });
+
+  it("starts a thread of the sources on the build's bundled entry while the bundle is as new as the compile, and on the compiled twin once a compile came after it", () => {
+    const other = mkdtempSync(join(tmpdir(), 'scenarist-thread-entry-bundled-'));
+    try {
+      mkdirSync(join(other, 'src', 'pool'), { recursive: true });
+      mkdirSync(join(other, 'dist', 'src', 'pool'), { recursive: true });
+      mkdirSync(join(other, 'dist', 'bundle'), { recursive: true });
+      const compiled = join(other, 'dist', 'src', 'pool', 'entry.js');
+      const bundled = join(other, 'dist', 'bundle', 'entry.js');
+      const compileRecord = join(other, 'dist', '.tsbuildinfo');
+      for (const file of [compiled, bundled, compileRecord]) writeFileSync(file, '');
+      const starter = pathToFileURL(join(other, 'src', 'pool', 'starter.ts')).href;
+      const env = { [COMPILED_ROOT_ENV]: join(other, 'dist') };
+      utimesSync(compileRecord, 1_000, 1_000);
+      utimesSync(bundled, 1_000, 1_000);
+      expect(threadEntry(starter, 'entry', env)).toEqual({ filename: pathToFileURL(bundled).href, execArgv: flags });
+      utimesSync(compileRecord, 2_000, 2_000);
+      expect(threadEntry(starter, 'entry', env)).toEqual({ filename: pathToFileURL(compiled).href, execArgv: flags });
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('imports the TypeScript entry through tsx when no build is named, or the build lacks the entry', () => {
