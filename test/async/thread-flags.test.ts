@@ -21,7 +21,7 @@ describe('threadFlags', () => {
     expect(threadFlags(operators)).toEqual([]);
   });
 
-  it('hands Node options it starts a thread with, where the process options alone are refused', async () => {
+  it("keeps only options Node starts a thread with, where the process's own are refused", async () => {
     await expect(startThread(operators.slice(0, 1))).rejects.toMatchObject({ code: 'ERR_WORKER_INVALID_EXEC_ARGV' });
     const accepted = threadFlags([...operators, '--enable-source-maps', '--trace-warnings', '--no-deprecation', '--unhandled-rejections', 'strict']);
     expect(accepted).toEqual(['--enable-source-maps', '--trace-warnings', '--no-deprecation', '--unhandled-rejections', 'strict']);
