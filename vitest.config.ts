@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer } from 'vitest/node';
+import { endToEndFirst } from './test/support/end-to-end-first-sequencer.js';
 
 // Half again as many test files at once as there are cores: the files wait on server processes,
 // PostgreSQL and run time limits as well as compute. On the 2-core machine, one file at a time
@@ -22,6 +24,8 @@ export default defineConfig({
     // the suite from 357 s to 265 s alone. No test file stubs modules, globals or the environment
     // (a file that needs to would set `isolate` back for itself through a project of its own).
     isolate: false,
+    // The files that start servers and wait on them first, also in a fresh clone (see the sequencer).
+    sequence: { sequencer: endToEndFirst(BaseSequencer) },
     // `expect.poll` gives up after 1 s by default, too short beside the dashboard's suite on two cores.
     expect: { poll: { timeout: 15_000 } },
     // The type tests' own files and what they import (tsconfig.typecheck.json), not the whole project:

@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer } from 'vitest/node';
+import { endToEndFirst } from '../test/support/end-to-end-first-sequencer.ts';
 
 // Two projects: component tests in a DOM (fast, no server) and end-to-end tests that start the real
 // server process and drive Debian's Chromium. JSX is compiled by esbuild here (Vitest 3 runs its own Vite).
@@ -15,8 +17,11 @@ export default defineConfig({
     },
   },
   test: {
-    // The e2e files each start a server and a browser: one at a time on a small machine.
-    fileParallelism: false,
+    // The e2e files each start a server and a browser, and mostly wait on them: two at a time, and
+    // ahead of the component tests (../test/support/end-to-end-first-sequencer.ts).
+    maxWorkers: 2,
+    minWorkers: 2,
+    sequence: { sequencer: endToEndFirst(BaseSequencer) },
     // `expect.poll` gives up after 1 s by default: beside the server's suite on two cores, a page's
     // second query can take longer than that to arrive. A poll that names its own timeout keeps it.
     expect: { poll: { timeout: 15_000 } },

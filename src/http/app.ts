@@ -180,15 +180,5 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await app.register(async (scope) => scope.register(swaggerUi, { routePrefix: `${base}/docs` }));
   }
   await app.register(uiRoutes, { services });
-  // A listening server compiles the schemas no request has needed yet while it is idle (see LazySchemaCompilers).
-  let closing = false;
-  app.addHook('onListen', (done) => {
-    void compilers.compileAhead(() => closing);
-    done();
-  });
-  app.addHook('onClose', (_instance, done) => {
-    closing = true;
-    done();
-  });
   return app;
 }

@@ -14,9 +14,11 @@ type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
  * Before it listens, Fastify compiles an ajv validator for every request schema and a fast-json-stringify
  * serializer for every response schema of every route. With the error responses every route declares,
  * that was most of a server's start (1.25 of 1.45 s measured on the example domain), and `scenarist dev`
- * pays a start on each reload. Deferred, a route pays for its own schemas once, on its first request;
- * `compileAhead` does the rest in idle turns after listening, so a long-lived server meets its first
- * requests compiled. Every route schema is static (TypeBox in src/http), and the route tests use each.
+ * pays a start on each reload. Deferred, a route pays for its own schemas once, on its first request
+ * (about 2 ms a schema). Nor are they compiled ahead in idle time: the example domain's 221 took
+ * 0.4 s of CPU after every start (a test suite starts servers by the hundred) and left an idle server
+ * 36 MB larger, for routes many deployments never call (docs/benchmarks.md). Every route schema is
+ * static (TypeBox in src/http), and the route tests use each.
  */
 export class LazySchemaCompilers {
   private readonly pending = new Set<() => unknown>();
@@ -78,27 +80,6 @@ export class LazySchemaCompilers {
   /** Schemas not compiled yet. */
   get uncompiled(): number {
     return this.pending.size;
-  }
-
-  /**
-   * Compiles what no request has needed yet, one schema per turn of the event loop, so requests are
-   * served between them. Resolves when all are compiled (or `stopped` says to give up).
-   */
-  compileAhead(stopped: () => boolean = () => false): Promise<void> {
-    return new Promise((resolve) => {
-      const next = () => {
-        const ensure = this.pending.values().next().value;
-        if (ensure === undefined || stopped()) return resolve();
-        try {
-          ensure();
-        } catch {
-          // A schema that does not compile fails its own route's requests (a 500 that names it), not the process.
-          this.pending.delete(ensure);
-        }
-        setImmediate(next);
-      };
-      setImmediate(next);
-    });
   }
 
   /** `compile` run once, on the first call of the returned function (and then forgotten by `pending`). */

@@ -32,18 +32,6 @@ describe('LazySchemaCompilers', () => {
     await app.close();
   });
 
-  it('compiles the rest ahead, and stops when told to', async () => {
-    const compilers = new LazySchemaCompilers();
-    const app = appWith(compilers);
-    await app.ready();
-    await compilers.compileAhead(() => true);
-    expect(compilers.uncompiled).toBe(3);
-    await compilers.compileAhead();
-    expect(compilers.uncompiled).toBe(0);
-    expect((await app.inject({ method: 'GET', url: '/other' })).json()).toEqual({ doubled: 1 });
-    await app.close();
-  });
-
   it('compiles a response schema that many routes, statuses and scopes share once, and serializes it for each', async () => {
     const compilers = new LazySchemaCompilers();
     const app = Fastify({ schemaController: { compilersFactory: { buildValidator: compilers.validators, buildSerializer: compilers.serializers } } });
