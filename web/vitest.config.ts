@@ -17,10 +17,11 @@ export default defineConfig({
     },
   },
   test: {
-    // The e2e files each start a server and a browser, and mostly wait on them: two at a time, and
-    // ahead of the component tests (../test/support/end-to-end-first-sequencer.ts).
-    maxWorkers: 2,
-    minWorkers: 2,
+    // The e2e files each start a server and a browser: one at a time on a small machine. Two at a
+    // time beside the root suite (2026-12-03, docs/testing.md) ended the dashboard's suite sooner and
+    // the root suite as much later: the cores, not the waits, bound both. The e2e files come first
+    // (../test/support/end-to-end-first-sequencer.ts).
+    fileParallelism: false,
     sequence: { sequencer: endToEndFirst(BaseSequencer) },
     // `expect.poll` gives up after 1 s by default: beside the server's suite on two cores, a page's
     // second query can take longer than that to arrive. A poll that names its own timeout keeps it.
