@@ -15,16 +15,17 @@ type Sequencer<F extends TestFile> = new (...args: any[]) => { sort(files: F[]):
 
 /**
  * Vitest's order (the slowest files of its last run first, or, with no record of one, the largest),
- * with the end-to-end files ahead of the rest. A fresh clone has no record, and by size some of the
- * longest files (a minute or two each, mostly waiting) started last: the run ended with one worker
- * still on them while the others were done. Made from each suite's own `BaseSequencer` (the root's
+ * with the end-to-end files ahead of the rest. A fresh clone has no record, and by size alone some of
+ * the longest files (one to two and a half minutes each) could start last and hold the run's end while
+ * the other workers had nothing left. Made from each suite's own `BaseSequencer` (the root's
  * and the dashboard's vitest are separate installs): vitest.config.ts, web/vitest.config.ts.
  */
 export function endToEndFirst<F extends TestFile, Base extends Sequencer<F>>(BaseSequencer: Base): Base {
   return class EndToEndFirstSequencer extends BaseSequencer {
     override async sort(files: F[]): Promise<F[]> {
-      const ordered = await super.sort(files);
-      return [...ordered.filter((file) => isEndToEnd(file.moduleId)), ...ordered.filter((file) => !isEndToEnd(file.moduleId))];
+      const [endToEnd, rest]: [F[], F[]] = [[], []];
+      for (const file of await super.sort(files)) (isEndToEnd(file.moduleId) ? endToEnd : rest).push(file);
+      return [...endToEnd, ...rest];
     }
   };
 }
