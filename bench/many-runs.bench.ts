@@ -7,7 +7,7 @@
  *  - 1,000 Instant runs in one session, until all are final (PostgreSQL: an API node and 2 worker
  *    processes);
  *  - 200 Instant runs over 20 sessions, drained;
- *  - 1,000 sequential creates (PostgreSQL);
+ *  - 1,000 sequential creates after 20 to warm up, and 1,000 from a fresh server's first;
  *  - from-json of 1M rows against 100k rows (time ratio);
  *  - ETL of a 10k-row CSV (median of 12, warm).
  * Each run figure is measured from the first `POST .../run` until every run is final (creating the
@@ -24,7 +24,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { generateWarehouse } from '../examples/warehouse/generate-samples.js';
-import { bareSequential, timeCreates, timeHealth, timeInstantRuns, timeQueueDrain, timeRunRequests, withServer, withWorkerProcesses, type Build, type Dialect } from './run-figures.js';
+import { bareSequential, timeCreates, timeFreshCreates, timeHealth, timeInstantRuns, timeQueueDrain, timeRunRequests, withServer, withWorkerProcesses, type Build, type Dialect } from './run-figures.js';
 import { REPO_ROOT, report, type BenchServer } from './support.js';
 
 const argument = (name: string): string | undefined => {
@@ -142,6 +142,8 @@ for (let round = 1; round <= repeat; round++) {
         reportRatio(`200 Instant runs, 20 sessions (${label})`, drain, floor.posts200, RATIO_BUDGETS.drain[dialect], RATIO_BUDGETS.drain.original);
         const creates = await withServer(dialect, build, [], timeCreates);
         reportRatio(`1,000 creates, sequential (${label})`, creates, floor.posts, RATIO_BUDGETS.creates[dialect], RATIO_BUDGETS.creates.original);
+        const fresh = await withServer(dialect, build, [], timeFreshCreates);
+        reportRatio(`1,000 creates from a fresh server's first (${label})`, fresh, floor.posts, RATIO_BUDGETS.creates[dialect], RATIO_BUDGETS.creates.original);
       }
       if (only !== 'runs') {
         const { small, large } = await withServer(dialect, build, BIG_BODY, fromJsonRatio);

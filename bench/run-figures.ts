@@ -162,6 +162,21 @@ export async function timeHealth(server: BenchServer): Promise<number> {
 }
 
 /** 1,000 sequential scenario creates in one session (after 20 to warm up). */
+/**
+ * 1,000 sequential creates from a fresh server's first: what a client that starts a server and creates
+ * at once sees, first-use costs (a route's schemas, the first statements) included.
+ */
+export async function timeFreshCreates(server: BenchServer): Promise<number> {
+  const client = new KeepAliveClient(server.url);
+  try {
+    const started = performance.now();
+    for (let i = 0; i < 1_000; i++) await client.request('POST', '/api/v1/sessions/main/scenarios', { tag: `create ${i}`, dataset_key: 'example', algo_name: 'Instant' });
+    return (performance.now() - started) / 1000;
+  } finally {
+    client.close();
+  }
+}
+
 export async function timeCreates(server: BenchServer): Promise<number> {
   const client = new KeepAliveClient(server.url);
   try {

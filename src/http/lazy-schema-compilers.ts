@@ -1,6 +1,7 @@
 import ValidatorSelector from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
+import { forSerialization } from './serialization-schema.js';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 type ValidatorFactory = NonNullable<CompilersFactory['buildValidator']>;
@@ -55,7 +56,8 @@ export class LazySchemaCompilers {
    * (fast-json-stringify-compiler ignores the route's method, URL and status). Fastify asks for one per
    * route, status and scope: the example domain's routes asked 604 times for 49 distinct error and
    * body schemas, and compiling all 604 cost 1.2 s of CPU after every start. Keyed by schema object,
-   * within the same shared schemas and options, it is 49 compiles.
+   * within the same shared schemas and options, it is 49 compiles. Each is built from the schema as
+   * `forSerialization` rewrites it, so that its unions need no validators.
    */
   readonly serializers: SerializerFactory = (externalSchemas, options) => {
     const context = JSON.stringify({ externalSchemas, options });
@@ -69,7 +71,7 @@ export class LazySchemaCompilers {
       const schema = typeof route.schema === 'object' && route.schema !== null ? route.schema : undefined;
       let ensure = schema && bySchema.get(schema);
       if (ensure === undefined) {
-        ensure = this.deferred<Serializer>(() => compile(route));
+        ensure = this.deferred<Serializer>(() => compile({ ...route, schema: forSerialization(route.schema) }));
         if (schema) bySchema.set(schema, ensure);
       }
       const compiled = ensure;

@@ -76,6 +76,9 @@ const ScenarioPage = Type.Object(
   { title: 'A page of scenarios' },
 );
 
+/** The list: a plain array without query parameters, a page with any. */
+export const ScenarioList = Type.Union([Type.Array(Scenario, { title: 'All scenarios' }), ScenarioPage]);
+
 export const ScenarioListQuery = Type.Object({
   status: Type.Optional(Status),
   algo: Type.Optional(Type.String({ description: 'algorithm name' })),
@@ -97,7 +100,7 @@ export const ScenarioListQuery = Type.Object({
 /** Whether any list query parameter was given (else the spec's plain array is answered). */
 const isListQuery = (query: object) => Object.keys(query).some((key) => key in ScenarioListQuery.properties);
 
-const ScenarioStatus = Type.Object({
+export const ScenarioStatus = Type.Object({
   id: Type.String(),
   tag: Type.String(),
   status: Status,
@@ -137,7 +140,7 @@ export const scenarioRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
         params: SessionParams,
         querystring: ScenarioListQuery,
         response: {
-          200: Type.Union([Type.Array(Scenario, { title: 'All scenarios' }), ScenarioPage]),
+          200: ScenarioList,
         },
       },
     },
