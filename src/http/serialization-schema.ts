@@ -7,7 +7,7 @@
  * a validator is needed for: a value or null (`Nullable`, where the branch is often the whole scenario
  * result or a nested object, so its validator is as big as its serializer) and a set of literals of one
  * type (a status, an error code, a kind). On a fresh server the first create and the first scenario list
- * spent most of their 0.2 to 0.5 s compiling such validators (docs/benchmarks.md, "Response unions
+ * spent most of their 0.25 to 0.5 s compiling such validators (docs/benchmarks.md, "Response unions
  * written without validators"). Rewritten here:
  *
  * - `anyOf: [S, null]` becomes `S` with `nullable: true`, which fast-json-stringify writes as `null` or
