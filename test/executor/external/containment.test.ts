@@ -107,21 +107,25 @@ describe('the run cgroups of a process that was killed before it ended its runs'
     if (found.kind !== 'cgroup') throw new Error(`no cgroup containment: ${found.reason}`);
     // The pid of a process that has exited and been reaped: no process owns it now.
     const gone = spawnSync('true').pid;
-    const leftover = join(found.parent, `scenarist-${gone}-0-0123abcd`);
-    const living = join(found.parent, `scenarist-${process.pid}-0-fedcba98`);
+    // A parent of the test's own: every server the other test files start sweeps the shared parent's
+    // leftovers when it starts, and would take this one's before its process is in it.
+    const parent = join(found.parent, `containment-test-${process.pid}`);
+    const leftover = join(parent, `scenarist-${gone}-0-0123abcd`);
+    const living = join(parent, `scenarist-${process.pid}-0-fedcba98`);
+    mkdirSync(parent);
     mkdirSync(leftover);
     mkdirSync(living);
     try {
       const sleeper = spawn('/bin/sh', ['-c', 'echo $$ > "$1" && exec sleep 600', 'left-running', join(leftover, 'cgroup.procs')], { stdio: 'ignore' });
       await until('the process to be in the leftover cgroup', () => readFileText(join(leftover, 'cgroup.procs')).includes(String(sleeper.pid)), { within: 10_000 });
       const lines: Record<string, unknown>[] = [];
-      await endLeftovers(found.parent, pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }));
+      await endLeftovers(parent, pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }));
       await until('the process left running to be gone', () => !isAlive(sleeper.pid!), { within: 10_000 });
       expect(existsSync(leftover)).toBe(false);
       expect(existsSync(living)).toBe(true);
       expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'ended the processes an external run of a stopped process left', cgroup: leftover, removed: true })]);
     } finally {
-      for (const dir of [leftover, living]) if (existsSync(dir)) rmdirSync(dir);
+      for (const dir of [leftover, living, parent]) if (existsSync(dir)) rmdirSync(dir);
     }
   });
 });
