@@ -161,33 +161,28 @@ export async function timeHealth(server: BenchServer): Promise<number> {
   }
 }
 
-/** 1,000 sequential scenario creates in one session (after 20 to warm up). */
-/**
- * 1,000 sequential creates from a fresh server's first: what a client that starts a server and creates
- * at once sees, first-use costs (a route's schemas, the first statements) included.
- */
-export async function timeFreshCreates(server: BenchServer): Promise<number> {
+/** 1,000 sequential scenario creates in one session, after `warmUp` untimed ones. */
+async function timeCreatesAfter(server: BenchServer, warmUp: number): Promise<number> {
   const client = new KeepAliveClient(server.url);
+  const create = (tag: string) => client.request('POST', '/api/v1/sessions/main/scenarios', { tag, dataset_key: 'example', algo_name: 'Instant' });
   try {
+    for (let i = 0; i < warmUp; i++) await create(`warm ${i}`);
     const started = performance.now();
-    for (let i = 0; i < 1_000; i++) await client.request('POST', '/api/v1/sessions/main/scenarios', { tag: `create ${i}`, dataset_key: 'example', algo_name: 'Instant' });
+    for (let i = 0; i < 1_000; i++) await create(`create ${i}`);
     return (performance.now() - started) / 1000;
   } finally {
     client.close();
   }
 }
 
-export async function timeCreates(server: BenchServer): Promise<number> {
-  const client = new KeepAliveClient(server.url);
-  try {
-    for (let i = 0; i < 20; i++) await client.request('POST', '/api/v1/sessions/main/scenarios', { tag: `warm ${i}`, dataset_key: 'example', algo_name: 'Instant' });
-    const started = performance.now();
-    for (let i = 0; i < 1_000; i++) await client.request('POST', '/api/v1/sessions/main/scenarios', { tag: `create ${i}`, dataset_key: 'example', algo_name: 'Instant' });
-    return (performance.now() - started) / 1000;
-  } finally {
-    client.close();
-  }
-}
+/** 1,000 sequential scenario creates in one session (after 20 to warm up). */
+export const timeCreates = (server: BenchServer) => timeCreatesAfter(server, 20);
+
+/**
+ * 1,000 sequential creates from a fresh server's first: what a client that starts a server and creates
+ * at once sees, first-use costs (a route's schemas, the first statements) included.
+ */
+export const timeFreshCreates = (server: BenchServer) => timeCreatesAfter(server, 0);
 
 /**
  * On PostgreSQL, an API node without workers beside 2 `scenarist worker` processes; runs one
