@@ -52,15 +52,9 @@ export function forSerialization<T>(schema: T): T {
 }
 
 function rewrite(schema: Schema): Schema {
-  let changed = false;
-  const copy: Record<string | symbol, unknown> = {};
-  for (const key of Reflect.ownKeys(schema)) {
-    const value = schema[key];
-    const next = typeof key === 'symbol' || DATA_KEYWORDS.has(key) ? value : SCHEMAS_BY_NAME.has(key) ? rewriteByName(value) : rewriteValue(value);
-    if (next !== value) changed = true;
-    copy[key] = next;
-  }
-  const walked = changed ? copy : schema;
+  const walked = mapEntries(schema, (key, value) =>
+    typeof key === 'symbol' || DATA_KEYWORDS.has(key) ? value : SCHEMAS_BY_NAME.has(key) ? rewriteByName(value) : rewriteValue(value),
+  );
   return Array.isArray(walked.anyOf) ? (withoutUnion(walked, walked.anyOf as readonly unknown[]) ?? walked) : walked;
 }
 
@@ -72,16 +66,17 @@ function rewriteValue(value: unknown): unknown {
   return isSchema(value) ? rewrite(value) : value;
 }
 
-function rewriteByName(value: unknown): unknown {
-  if (!isSchema(value)) return value;
+const rewriteByName = (value: unknown): unknown => (isSchema(value) ? mapEntries(value, (_key, schema) => rewriteValue(schema)) : value);
+
+/** The object with each value mapped, or the same object when no value changes. */
+function mapEntries(object: Schema, map: (key: string | symbol, value: unknown) => unknown): Schema {
   let changed = false;
   const copy: Record<string | symbol, unknown> = {};
-  for (const key of Reflect.ownKeys(value)) {
-    const next = rewriteValue(value[key]);
-    if (next !== value[key]) changed = true;
-    copy[key] = next;
+  for (const key of Reflect.ownKeys(object)) {
+    copy[key] = map(key, object[key]);
+    if (copy[key] !== object[key]) changed = true;
   }
-  return changed ? copy : value;
+  return changed ? copy : object;
 }
 
 const isNullBranch = (branch: unknown) => isSchema(branch) && branch.type === 'null' && branch.const === undefined && branch.enum === undefined;
